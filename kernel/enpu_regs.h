@@ -97,6 +97,7 @@
 #define ENPU_ERR_BAD_JOB		8	/* invalid command stream */
 #define ENPU_ERR_RING			9	/* ring index out of range */
 #define ENPU_ERR_INJECTED		10	/* host fault injection */
+#define ENPU_ERR_THERMAL		11	/* halted above TEMP_CRIT_MC */
 
 /* Clocks (dev, except OPP requests via ENPU_MBOX_SET_OPP). */
 #define ENPU_REG_OPP_COUNT		0x0c0
@@ -150,6 +151,13 @@
 #define ENPU_VEC_MAILBOX		3
 #define ENPU_NUM_VECTORS		4
 
+/*
+ * SoC integration (platform/DT glue): there is no ivshmem BAR0, so the
+ * doorbell is a (drv) register inside the register window; the value
+ * written is the doorbell number. The virtual NPU ignores this register.
+ */
+#define ENPU_REG_DOORBELL		0x400	/* drv, platform only */
+
 /* ivshmem BAR0 register that rings a peer's doorbell. */
 #define ENPU_IVSHMEM_DOORBELL		12
 #define ENPU_IVSHMEM_DOORBELL_VAL(peer, vec)	(((peer) << 16) | (vec))
@@ -171,6 +179,7 @@
 #define ENPU_CQE_STATUS			0x0c	/* u32 ENPU_JOB_STATUS_* */
 #define ENPU_CQE_CYCLES			0x10	/* u64 device cycles spent */
 #define ENPU_CQE_INFO			0x18	/* u32 e.g. failing command idx */
+#define ENPU_CQE_INFO_DESCRIPTOR	0xffffffffu	/* INVALID: bad descriptor */
 
 #define ENPU_JOB_STATUS_OK		0
 #define ENPU_JOB_STATUS_INVALID		1	/* stream rejected by device */

@@ -24,7 +24,7 @@ mkdir -p "$CACHE"
 PACKAGES=(
 	build-essential bc flex bison libelf-dev libssl-dev pkg-config
 	kmod cpio xz-utils zstd busybox-static qemu-system-x86
-	libdrm-dev sparse linux-source-6.1
+	libdrm-dev sparse linux-source-6.1 shellcheck seabios
 )
 
 log() { printf 'deps: %s\n' "$*" >&2; }

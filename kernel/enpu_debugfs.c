@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs files under the DRM device's directory:
+ *   nop   one NOP job on queue 0 through the real ring, doorbell and
+ *         job-done interrupt: "status=<s> latency_ns=<n> irqs=<n>"
+ *   ping  one mailbox PING round trip by interrupt: "latency_ns=<n>"
+ *   regs  the register block, one register per line
+ *
+ * Lock order: enpu_device.nop_lock, then the queue locks (enpu_queue.c).
+ * The mailbox lock is taken by ping without any other lock held.
+ */
+#include <linux/bits.h>
+#include <linux/dma-mapping.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/seq_file.h>
+#include <drm/drm_debugfs.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_managed.h>
+
+#include "enpu_cmd.h"
+#include "enpu_debugfs.h"
+#include "enpu_device.h"
+#include "enpu_hw.h"
+#include "enpu_mailbox.h"
+#include "enpu_queue.h"
+
+#define ENPU_NOP_CYCLES		1000
+#define ENPU_NOP_TIMEOUT_MS	1000
+#define ENPU_PING_TIMEOUT_MS	100
+/* Keeps debugfs tags apart from the tags of user jobs. */
+#define ENPU_NOP_TAG_BASE	BIT_ULL(63)
+
+/*
+ * The command stream is device memory, little endian whatever the CPU; the
+ * uapi struct uses plain types because userspace shares it.
+ */
+static void enpu_debugfs_write_nop(struct enpu_cmd_nop *nop)
+{
+	nop->hdr.opcode = (__force __u16)cpu_to_le16(ENPU_CMD_NOP);
+	nop->hdr.flags = 0;
+	nop->hdr.size = (__force __u32)cpu_to_le32(sizeof(*nop));
+	nop->cycles = (__force __u32)cpu_to_le32(ENPU_NOP_CYCLES);
+	nop->reserved = 0;
+}
+
+static int enpu_debugfs_nop_locked(struct seq_file *m,
+				   struct enpu_device *edev)
+{
+	struct enpu_cq_waiter waiter;
+	struct enpu_job_desc desc = {
+		.cmd_addr = edev->nop_cmd_dma,
+		.cmd_size = sizeof(struct enpu_cmd_nop),
+	};
+	ktime_t submitted;
+	u32 status;
+	int ret;
+
+	lockdep_assert_held(&edev->nop_lock);
+	status = enpu_read(edev, ENPU_REG_STATUS);
+	if (status != ENPU_STATUS_READY) {
+		seq_printf(m, "device not ready (status %u)\n", status);
+		return -EIO;
+	}
+
+	enpu_debugfs_write_nop(edev->nop_cmd);
+	desc.tag = ENPU_NOP_TAG_BASE | ++edev->nop_seq;
+	enpu_queue_add_waiter(edev, &waiter, desc.tag);
+	submitted = ktime_get();
+	ret = enpu_queue_submit(edev, 0, &desc);
+	if (ret) {
+		enpu_queue_remove_waiter(edev, &waiter);
+		return ret;
+	}
+
+	if (!wait_for_completion_timeout(&waiter.done,
+					 msecs_to_jiffies(ENPU_NOP_TIMEOUT_MS))) {
+		/* Lost interrupt? The entry may be in the ring regardless. */
+		if (enpu_queue_drain_completions(edev))
+			dev_warn(edev->dev, "NOP completion found without its interrupt\n");
+		if (enpu_queue_remove_waiter(edev, &waiter)) {
+			dev_err(edev->dev, "NOP job timed out\n");
+			return -ETIMEDOUT;
+		}
+	}
+
+	seq_printf(m, "status=%u latency_ns=%lld irqs=%lld\n", waiter.status,
+		   ktime_to_ns(ktime_sub(waiter.completed_at, submitted)),
+		   (long long)atomic64_read(&edev->irq_count[ENPU_VEC_JOB_DONE]));
+	return 0;
+}
+
+static int enpu_debugfs_nop(struct seq_file *m, struct enpu_device *edev)
+{
+	int ret;
+
+	mutex_lock(&edev->nop_lock);
+	ret = enpu_debugfs_nop_locked(m, edev);
+	mutex_unlock(&edev->nop_lock);
+	return ret;
+}
+
+static int enpu_debugfs_ping(struct seq_file *m, struct enpu_device *edev)
+{
+	struct enpu_mbox_msg msg = { .cmd = ENPU_MBOX_PING };
+	ktime_t start;
+	s64 latency;
+	int ret;
+
+	if (!READ_ONCE(edev->mbox.use_irq))
+		return -EIO;
+	start = ktime_get();
+	ret = enpu_mailbox_exec(edev, &msg, ENPU_PING_TIMEOUT_MS);
+	latency = ktime_to_ns(ktime_sub(ktime_get(), start));
+	if (ret)
+		return ret;
+	if (msg.result != ENPU_ERR_NONE) {
+		seq_printf(m, "error=%u\n", msg.result);
+		return -EIO;
+	}
+	seq_printf(m, "latency_ns=%lld\n", latency);
+	return 0;
+}
+
+#define ENPU_REG_NAME(reg)	{ #reg, ENPU_REG_##reg }
+
+static const struct {
+	const char *name;
+	u32 offset;
+} enpu_debugfs_regs[] = {
+	ENPU_REG_NAME(SIGNATURE), ENPU_REG_NAME(HW_VERSION),
+	ENPU_REG_NAME(DEVICE_ID), ENPU_REG_NAME(CAPS),
+	ENPU_REG_NAME(NUM_QUEUES), ENPU_REG_NAME(SRAM_KB),
+	ENPU_REG_NAME(MACS_PER_CYCLE), ENPU_REG_NAME(SQ_ENTRIES),
+	ENPU_REG_NAME(CQ_ENTRIES), ENPU_REG_NAME(STATUS),
+	ENPU_REG_NAME(HEARTBEAT), ENPU_REG_NAME(FW_VERSION),
+	ENPU_REG_NAME(FW_API_VERSION), ENPU_REG_NAME(ERROR_CODE),
+	ENPU_REG_NAME(ERROR_INFO), ENPU_REG_NAME(RESET_COUNT),
+	ENPU_REG_NAME(CMD), ENPU_REG_NAME(CMD_ARG0), ENPU_REG_NAME(CMD_ARG1),
+	ENPU_REG_NAME(CMD_ARG2), ENPU_REG_NAME(CMD_ARG3),
+	ENPU_REG_NAME(CMD_SEQ), ENPU_REG_NAME(CMD_DONE_SEQ),
+	ENPU_REG_NAME(CMD_RESULT), ENPU_REG_NAME(CMD_RESULT_DATA),
+	ENPU_REG_NAME(OPP_COUNT), ENPU_REG_NAME(OPP_CURRENT),
+	ENPU_REG_NAME(TEMP_MC), ENPU_REG_NAME(TEMP_CRIT_MC),
+	ENPU_REG_NAME(PERF_CYCLES_LO), ENPU_REG_NAME(PERF_CYCLES_HI),
+	ENPU_REG_NAME(PERF_BUSY_NS_LO), ENPU_REG_NAME(PERF_BUSY_NS_HI),
+	ENPU_REG_NAME(PERF_JOBS_DONE), ENPU_REG_NAME(PERF_MACS_LO),
+	ENPU_REG_NAME(PERF_MACS_HI), ENPU_REG_NAME(PERF_DMA_BYTES_LO),
+	ENPU_REG_NAME(PERF_DMA_BYTES_HI), ENPU_REG_NAME(CQ_TAIL),
+	ENPU_REG_NAME(CQ_HEAD),
+};
+
+static int enpu_debugfs_dump_regs(struct seq_file *m, struct enpu_device *edev)
+{
+	unsigned int i, q;
+
+	for (i = 0; i < ARRAY_SIZE(enpu_debugfs_regs); i++)
+		seq_printf(m, "%-18s 0x%03x 0x%08x\n", enpu_debugfs_regs[i].name,
+			   enpu_debugfs_regs[i].offset,
+			   enpu_read(edev, enpu_debugfs_regs[i].offset));
+	for (i = 0; i < ENPU_MAX_OPPS; i++)
+		seq_printf(m, "OPP_KHZ(%u)         0x%03x 0x%08x\n", i,
+			   ENPU_REG_OPP_KHZ(i),
+			   enpu_read(edev, ENPU_REG_OPP_KHZ(i)));
+	for (i = 0; i < ENPU_MAX_OPPS; i++)
+		seq_printf(m, "OPP_MW(%u)          0x%03x 0x%08x\n", i,
+			   ENPU_REG_OPP_MW(i),
+			   enpu_read(edev, ENPU_REG_OPP_MW(i)));
+	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
+		seq_printf(m, "SQ_TAIL(%u)         0x%03x 0x%08x\n", q,
+			   ENPU_REG_SQ_TAIL(q),
+			   enpu_read(edev, ENPU_REG_SQ_TAIL(q)));
+		seq_printf(m, "SQ_HEAD(%u)         0x%03x 0x%08x\n", q,
+			   ENPU_REG_SQ_HEAD(q),
+			   enpu_read(edev, ENPU_REG_SQ_HEAD(q)));
+		seq_printf(m, "SQ_PRIORITY(%u)     0x%03x 0x%08x\n", q,
+			   ENPU_REG_SQ_PRIORITY(q),
+			   enpu_read(edev, ENPU_REG_SQ_PRIORITY(q)));
+	}
+	return 0;
+}
+
+typedef int (*enpu_debugfs_show_t)(struct seq_file *m,
+				   struct enpu_device *edev);
+
+/* Every file goes through drm_dev_enter(): the device may be unplugged. */
+static int enpu_debugfs_call(struct seq_file *m, struct drm_device *drm,
+			     enpu_debugfs_show_t show)
+{
+	int ret, idx;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = show(m, to_enpu_device(drm));
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static struct drm_device *enpu_debugfs_drm(struct seq_file *m);
+
+#define ENPU_DEBUGFS_SHOW(name, fn)					\
+static int enpu_debugfs_##name##_show(struct seq_file *m, void *data)	\
+{									\
+	return enpu_debugfs_call(m, enpu_debugfs_drm(m), fn);		\
+}
+
+ENPU_DEBUGFS_SHOW(nop, enpu_debugfs_nop)
+ENPU_DEBUGFS_SHOW(ping, enpu_debugfs_ping)
+ENPU_DEBUGFS_SHOW(regs, enpu_debugfs_dump_regs)
+
+#ifdef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
+
+static struct drm_device *enpu_debugfs_drm(struct seq_file *m)
+{
+	struct drm_debugfs_entry *entry = m->private;
+
+	return entry->dev;
+}
+
+static const struct drm_debugfs_info enpu_debugfs_files[] = {
+	{ "nop", enpu_debugfs_nop_show },
+	{ "ping", enpu_debugfs_ping_show },
+	{ "regs", enpu_debugfs_regs_show },
+};
+
+#else
+
+static struct drm_device *enpu_debugfs_drm(struct seq_file *m)
+{
+	struct drm_info_node *node = m->private;
+
+	return node->minor->dev;
+}
+
+static const struct drm_info_list enpu_debugfs_files[] = {
+	{ "nop", enpu_debugfs_nop_show },
+	{ "ping", enpu_debugfs_ping_show },
+	{ "regs", enpu_debugfs_regs_show },
+};
+
+/**
+ * enpu_debugfs_init_minor() - drm_driver.debugfs_init: add our files
+ * @minor: the DRM minor whose debugfs directory is being populated.
+ */
+void enpu_debugfs_init_minor(struct drm_minor *minor)
+{
+	drm_debugfs_create_files(enpu_debugfs_files,
+				 ARRAY_SIZE(enpu_debugfs_files),
+				 minor->debugfs_root, minor);
+}
+
+#endif /* ENPU_HAVE_DRM_DEBUGFS_ADD_FILES */
+
+/**
+ * enpu_debugfs_init() - allocate what the debugfs files need
+ * @edev: the device, before drm_dev_register().
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int enpu_debugfs_init(struct enpu_device *edev)
+{
+	int ret;
+
+	ret = drmm_mutex_init(&edev->drm, &edev->nop_lock);
+	if (ret)
+		return ret;
+	/* Lives as long as the device: a timed-out job may still read it. */
+	edev->nop_cmd = dmam_alloc_coherent(edev->dev,
+					    sizeof(struct enpu_cmd_nop),
+					    &edev->nop_cmd_dma, GFP_KERNEL);
+	if (!edev->nop_cmd)
+		return -ENOMEM;
+#ifdef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
+	drm_debugfs_add_files(&edev->drm, enpu_debugfs_files,
+			      ARRAY_SIZE(enpu_debugfs_files));
+#endif
+	return 0;
+}

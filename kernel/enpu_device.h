@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * struct enpu_device: one NPU, whatever bus it sits on.
+ *
+ * Lock order (outermost first):
+ *   enpu_device.nop_lock      debugfs NOP round trip (enpu_debugfs.c)
+ *   enpu_device.submit_lock   submission ring producers (enpu_queue.c)
+ *   enpu_device.cq_lock       completion waiters, IRQ-safe (enpu_queue.c)
+ * enpu_mailbox.lock (enpu_mailbox.c) is taken alone: nothing else is held
+ * while a mailbox command runs, and it takes no other lock.
+ */
+#ifndef ENPU_DEVICE_H
+#define ENPU_DEVICE_H
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <drm/drm_device.h>
+
+#include "enpu_regs.h"
+
+struct device;
+
+/**
+ * struct enpu_bus_resources - what a bus glue hands the core
+ * @dev: the device used for DMA, firmware requests and logging.
+ * @regs: the register window (ivshmem BAR2 or the DT "reg" window), at
+ *	least ENPU_BAR2_SIZE bytes with the layout of kernel/enpu_regs.h.
+ * @doorbell: the ivshmem BAR0 doorbell register, or NULL when the doorbell
+ *	is ENPU_REG_DOORBELL inside @regs (SoC integration).
+ * @irqs: Linux IRQ numbers of the ENPU_VEC_* causes, in vector order.
+ */
+struct enpu_bus_resources {
+	struct device *dev;
+	void __iomem *regs;
+	void __iomem *doorbell;
+	int irqs[ENPU_NUM_VECTORS];
+};
+
+/**
+ * struct enpu_identity - constant identification registers, read at probe
+ * @hw_version: ENPU_REG_HW_VERSION, major << 16 | minor.
+ * @device_id: ENPU_REG_DEVICE_ID.
+ * @caps: ENPU_CAP_* bits.
+ * @num_queues: hardware submission queues, 1..ENPU_MAX_QUEUES.
+ * @sram_kb: on-chip SRAM in KiB.
+ * @macs_per_cycle: int8 MACs per clock.
+ * @sq_entries: descriptors per submission ring, a power of two.
+ * @cq_entries: entries in the completion ring, a power of two.
+ */
+struct enpu_identity {
+	u32 hw_version;
+	u32 device_id;
+	u32 caps;
+	u32 num_queues;
+	u32 sram_kb;
+	u32 macs_per_cycle;
+	u32 sq_entries;
+	u32 cq_entries;
+};
+
+/**
+ * struct enpu_mailbox - the one-command-at-a-time control channel
+ * @lock: serialises commands; held for the whole request/reply.
+ * @done: completed by the mailbox interrupt.
+ * @use_irq: wait for the interrupt instead of polling; only changed with
+ *	@lock held.
+ */
+struct enpu_mailbox {
+	struct mutex lock;	/* one command at a time */
+	struct completion done;
+	bool use_irq;
+};
+
+/**
+ * struct enpu_device - driver state of one NPU
+ * @drm: the DRM device; the structure is allocated with it.
+ * @dev: bus device, for DMA and logging.
+ * @regs: register window.
+ * @doorbell: where doorbells are written (see struct enpu_bus_resources).
+ * @irqs: Linux IRQ numbers per ENPU_VEC_* cause.
+ * @id: identification registers.
+ * @fw_version: version of the running firmware.
+ * @fw_api_version: API version of the running firmware.
+ * @mbox: mailbox channel.
+ * @submit_lock: serialises writers of the submission rings.
+ * @cq_lock: protects @cq_waiters; taken in hard IRQ context.
+ * @cq_waiters: struct enpu_cq_waiter waiting for a completion tag.
+ * @irq_count: interrupts taken, per ENPU_VEC_* cause.
+ * @cq_unknown_tags: completions whose tag no waiter had.
+ * @last_error_code: ENPU_REG_ERROR_CODE at the last error interrupt.
+ * @last_error_info: ENPU_REG_ERROR_INFO at the last error interrupt.
+ * @nop_lock: serialises the debugfs NOP job.
+ * @nop_cmd: DMA-coherent buffer holding the NOP command stream.
+ * @nop_cmd_dma: its DMA address.
+ * @nop_seq: sequence number of the last NOP job, part of its tag.
+ */
+struct enpu_device {
+	struct drm_device drm;
+	struct device *dev;
+	void __iomem *regs;
+	void __iomem *doorbell;
+	int irqs[ENPU_NUM_VECTORS];
+
+	struct enpu_identity id;
+	u32 fw_version;
+	u32 fw_api_version;
+
+	struct enpu_mailbox mbox;
+
+	struct mutex submit_lock;	/* SQ_TAIL writers */
+	spinlock_t cq_lock;		/* cq_waiters, CQ_HEAD; IRQ-safe */
+	struct list_head cq_waiters;
+
+	atomic64_t irq_count[ENPU_NUM_VECTORS];
+	atomic64_t cq_unknown_tags;
+	u32 last_error_code;
+	u32 last_error_info;
+
+	struct mutex nop_lock;		/* one debugfs NOP job at a time */
+	void *nop_cmd;
+	dma_addr_t nop_cmd_dma;
+	u64 nop_seq;
+};
+
+static inline struct enpu_device *to_enpu_device(struct drm_device *drm)
+{
+	return container_of(drm, struct enpu_device, drm);
+}
+
+struct enpu_device *enpu_device_probe(const struct enpu_bus_resources *res);
+void enpu_device_remove(struct enpu_device *edev);
+
+#endif /* ENPU_DEVICE_H */

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The DRM driver: node type, ioctl table and module entry points. Ioctl
+ * handlers stay thin and call into the file that owns the concept.
+ */
+#include <linux/module.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_print.h>
+
+#include "enpu_accel.h"
+#include "enpu_conftest.h"
+#include "enpu_debugfs.h"
+#include "enpu_device.h"
+#include "enpu_drv.h"
+#include "enpu_hw.h"
+
+#ifdef ENPU_HAVE_DRM_ACCEL
+#include <drm/drm_accel.h>
+#endif
+
+static int enpu_ioctl_get_param(struct drm_device *drm, void *data,
+				struct drm_file *file)
+{
+	struct drm_enpu_get_param *args = data;
+	int ret, idx;
+
+	if (args->reserved) {
+		drm_dbg(drm, "GET_PARAM: reserved is 0x%x, must be 0\n",
+			args->reserved);
+		return -EINVAL;
+	}
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = enpu_hw_get_param(to_enpu_device(drm), args->param,
+				&args->value);
+	drm_dev_exit(idx);
+	if (ret)
+		drm_dbg(drm, "GET_PARAM: unknown param %u\n", args->param);
+	return ret;
+}
+
+/* Ioctl numbers past this table are rejected with -EINVAL by drm_ioctl(). */
+static const struct drm_ioctl_desc enpu_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(ENPU_GET_PARAM, enpu_ioctl_get_param,
+			  DRM_RENDER_ALLOW),
+};
+
+#ifdef ENPU_HAVE_DRM_ACCEL
+DEFINE_DRM_ACCEL_FOPS(enpu_fops);
+#define ENPU_DRIVER_NODE	DRIVER_COMPUTE_ACCEL
+#else
+/* 6.1 has no accel class: a render node carries the same ioctls. */
+DEFINE_DRM_GEM_FOPS(enpu_fops);
+#define ENPU_DRIVER_NODE	DRIVER_RENDER
+#endif
+
+const struct drm_driver enpu_drm_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_SYNCOBJ | ENPU_DRIVER_NODE,
+	.ioctls = enpu_ioctls,
+	.num_ioctls = ARRAY_SIZE(enpu_ioctls),
+	.fops = &enpu_fops,
+#ifndef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
+	.debugfs_init = enpu_debugfs_init_minor,
+#endif
+	.name = ENPU_DRIVER_NAME,
+	.desc = "ENPU edge neural processing unit",
+#ifdef ENPU_HAVE_DRM_DRIVER_DATE
+	.date = "20250101",
+#endif
+	.major = 1,
+	.minor = 0,
+};
+
+static int __init enpu_init(void)
+{
+	int ret;
+
+	ret = enpu_pci_register();
+	if (ret)
+		return ret;
+	ret = enpu_platform_register();
+	if (ret)
+		enpu_pci_unregister();
+	return ret;
+}
+module_init(enpu_init);
+
+static void __exit enpu_exit(void)
+{
+	enpu_platform_unregister();
+	enpu_pci_unregister();
+}
+module_exit(enpu_exit);
+
+MODULE_DESCRIPTION("ENPU edge NPU accelerator driver");
+MODULE_LICENSE("GPL");

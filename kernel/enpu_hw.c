@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hardware bring-up: recognise an ENPU register block, read what it
+ * reports about itself, reset it, and answer GET_PARAM from its registers.
+ */
+#include <linux/bits.h>
+#include <linux/device.h>
+#include <linux/errno.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+
+#include "enpu_accel.h"
+#include "enpu_hw.h"
+#include "enpu_mailbox.h"
+
+#define ENPU_RESET_TIMEOUT_MS	1000
+
+/**
+ * enpu_hw_check_signature() - is this register window an ENPU we support?
+ * @dev: device, for debug messages only.
+ * @regs: the mapped register window.
+ *
+ * Called by the bus glue before it claims anything, so that unrelated
+ * devices sharing the bus identity (any ivshmem device) are left alone
+ * without noise in the log.
+ *
+ * Return: 0 for an ENPU with our major interface version, -ENODEV otherwise.
+ */
+int enpu_hw_check_signature(struct device *dev, void __iomem *regs)
+{
+	u32 signature = readl(regs + ENPU_REG_SIGNATURE);
+	u32 version = readl(regs + ENPU_REG_HW_VERSION);
+
+	if (signature != ENPU_SIGNATURE) {
+		dev_dbg(dev, "signature 0x%08x is not ENPU, not claiming\n",
+			signature);
+		return -ENODEV;
+	}
+	if ((version >> 16) != ENPU_HW_VERSION_MAJOR) {
+		dev_info(dev, "ENPU interface %u.%u, driver speaks %u.x only\n",
+			 version >> 16, version & 0xffff,
+			 ENPU_HW_VERSION_MAJOR);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* Ring geometry comes from the device; it must fit the windows we map. */
+static int enpu_hw_check_geometry(struct enpu_device *edev)
+{
+	const struct enpu_identity *id = &edev->id;
+	u32 sq_room = (ENPU_SQ_OFFSET(1) - ENPU_SQ_OFFSET(0)) /
+		      ENPU_JOB_DESC_SIZE;
+	u32 cq_room = (ENPU_FW_LOG_OFFSET - ENPU_CQ_OFFSET) / ENPU_CQE_SIZE;
+
+	if (id->num_queues == 0 || id->num_queues > ENPU_MAX_QUEUES) {
+		dev_err(edev->dev, "device reports %u queues, expected 1..%u\n",
+			id->num_queues, ENPU_MAX_QUEUES);
+		return -ENODEV;
+	}
+	if (!is_power_of_2(id->sq_entries) || id->sq_entries > sq_room) {
+		dev_err(edev->dev, "bad submission ring size %u\n",
+			id->sq_entries);
+		return -ENODEV;
+	}
+	if (!is_power_of_2(id->cq_entries) || id->cq_entries > cq_room) {
+		dev_err(edev->dev, "bad completion ring size %u\n",
+			id->cq_entries);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/**
+ * enpu_hw_identify() - read and check the identification registers
+ * @edev: the device; @edev->regs must be mapped.
+ *
+ * Return: 0, or -ENODEV if the device is not one this driver can drive.
+ */
+int enpu_hw_identify(struct enpu_device *edev)
+{
+	struct enpu_identity *id = &edev->id;
+	int ret;
+
+	ret = enpu_hw_check_signature(edev->dev, edev->regs);
+	if (ret)
+		return ret;
+
+	id->hw_version = enpu_read(edev, ENPU_REG_HW_VERSION);
+	id->device_id = enpu_read(edev, ENPU_REG_DEVICE_ID);
+	id->caps = enpu_read(edev, ENPU_REG_CAPS);
+	id->num_queues = enpu_read(edev, ENPU_REG_NUM_QUEUES);
+	id->sram_kb = enpu_read(edev, ENPU_REG_SRAM_KB);
+	id->macs_per_cycle = enpu_read(edev, ENPU_REG_MACS_PER_CYCLE);
+	id->sq_entries = enpu_read(edev, ENPU_REG_SQ_ENTRIES);
+	id->cq_entries = enpu_read(edev, ENPU_REG_CQ_ENTRIES);
+
+	ret = enpu_hw_check_geometry(edev);
+	if (ret)
+		return ret;
+
+	dev_info(edev->dev,
+		 "ENPU interface %u.%u, device 0x%04x, %u queues, %u KiB SRAM, caps 0x%x\n",
+		 id->hw_version >> 16, id->hw_version & 0xffff, id->device_id,
+		 id->num_queues, id->sram_kb, id->caps);
+	return 0;
+}
+
+/**
+ * enpu_hw_ring_doorbell() - tell the device that something is pending
+ * @edev: the device.
+ * @doorbell: ENPU_DB_QUEUE or ENPU_DB_CONTROL.
+ *
+ * The write is ordered after every earlier register and ring write (see
+ * enpu_write()), so the device sees the request before the doorbell.
+ */
+void enpu_hw_ring_doorbell(struct enpu_device *edev, u32 doorbell)
+{
+	if (edev->doorbell)
+		writel(ENPU_IVSHMEM_DOORBELL_VAL(ENPU_VNPU_PEER_ID, doorbell),
+		       edev->doorbell);
+	else
+		enpu_write(edev, ENPU_REG_DOORBELL, doorbell);
+}
+
+/**
+ * enpu_hw_clear_ring_indices() - restart the driver-owned ring indices
+ * @edev: the device, in WAIT_FW.
+ *
+ * RESET zeroes the device-owned indices (SQ_HEAD, CQ_TAIL); the driver
+ * owns SQ_TAIL and CQ_HEAD and must zero them before the next BOOT, or the
+ * device would see stale descriptors as pending.
+ */
+void enpu_hw_clear_ring_indices(struct enpu_device *edev)
+{
+	unsigned int q;
+
+	for (q = 0; q < ENPU_MAX_QUEUES; q++)
+		enpu_write(edev, ENPU_REG_SQ_TAIL(q), 0);
+	enpu_write(edev, ENPU_REG_CQ_HEAD, 0);
+}
+
+/**
+ * enpu_hw_reset() - abort everything and return the device to WAIT_FW
+ * @edev: the device.
+ *
+ * RESET works in any state, including HUNG. Afterwards all interrupt
+ * causes are masked by the device, the rings are empty and the firmware
+ * must be booted again.
+ *
+ * Return: 0, -ETIMEDOUT, or -EIO if the device refused or did not reach
+ * WAIT_FW.
+ */
+int enpu_hw_reset(struct enpu_device *edev)
+{
+	struct enpu_mbox_msg msg = { .cmd = ENPU_MBOX_RESET };
+	u32 status;
+	int ret;
+
+	ret = enpu_mailbox_exec(edev, &msg, ENPU_RESET_TIMEOUT_MS);
+	if (ret)
+		return ret;
+	if (msg.result != ENPU_ERR_NONE) {
+		dev_err(edev->dev, "RESET refused, error %u\n", msg.result);
+		return -EIO;
+	}
+	status = enpu_read(edev, ENPU_REG_STATUS);
+	if (status != ENPU_STATUS_WAIT_FW) {
+		dev_err(edev->dev, "status %u after RESET, expected WAIT_FW\n",
+			status);
+		return -EIO;
+	}
+	enpu_hw_clear_ring_indices(edev);
+	return 0;
+}
+
+static const struct {
+	u32 hw;
+	u64 uapi;
+} enpu_caps_map[] = {
+	{ ENPU_CAP_PREEMPT, DRM_ENPU_CAP_PREEMPT },
+	{ ENPU_CAP_DMA_COPY, DRM_ENPU_CAP_DMA_COPY },
+	{ ENPU_CAP_PERF_COUNTERS, DRM_ENPU_CAP_PERF_COUNTERS },
+	{ ENPU_CAP_THERMAL, DRM_ENPU_CAP_THERMAL },
+	{ ENPU_CAP_DVFS, DRM_ENPU_CAP_DVFS },
+};
+
+/* Hardware capability bits unknown to the uapi are not reported. */
+static u64 enpu_hw_caps_to_uapi(u32 caps)
+{
+	u64 uapi = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(enpu_caps_map); i++)
+		if (caps & enpu_caps_map[i].hw)
+			uapi |= enpu_caps_map[i].uapi;
+	return uapi;
+}
+
+/* The OPP table is device-written: clamp every index before using it. */
+static u32 enpu_hw_opp_count(struct enpu_device *edev)
+{
+	return min_t(u32, enpu_read(edev, ENPU_REG_OPP_COUNT), ENPU_MAX_OPPS);
+}
+
+static u64 enpu_hw_clock_khz(struct enpu_device *edev, u32 param)
+{
+	u32 count = enpu_hw_opp_count(edev);
+	u32 index;
+
+	if (count == 0)
+		return 0;
+	switch (param) {
+	case DRM_ENPU_PARAM_CLOCK_MIN_KHZ:
+		index = 0;
+		break;
+	case DRM_ENPU_PARAM_CLOCK_MAX_KHZ:
+		index = count - 1;
+		break;
+	default:
+		index = enpu_read(edev, ENPU_REG_OPP_CURRENT);
+		if (index >= count)
+			return 0;
+		break;
+	}
+	return enpu_read(edev, ENPU_REG_OPP_KHZ(index));
+}
+
+/**
+ * enpu_hw_get_param() - answer DRM_IOCTL_ENPU_GET_PARAM from the registers
+ * @edev: the device; the caller holds drm_dev_enter().
+ * @param: enum drm_enpu_param.
+ * @value: where the value goes.
+ *
+ * Return: 0, or -EINVAL for a parameter this driver does not know.
+ */
+int enpu_hw_get_param(struct enpu_device *edev, u32 param, u64 *value)
+{
+	switch (param) {
+	case DRM_ENPU_PARAM_DEVICE_ID:
+		*value = enpu_read(edev, ENPU_REG_DEVICE_ID);
+		break;
+	case DRM_ENPU_PARAM_HW_VERSION:
+		*value = enpu_read(edev, ENPU_REG_HW_VERSION);
+		break;
+	case DRM_ENPU_PARAM_FW_VERSION:
+		*value = enpu_read(edev, ENPU_REG_FW_VERSION);
+		break;
+	case DRM_ENPU_PARAM_FW_API_VERSION:
+		*value = enpu_read(edev, ENPU_REG_FW_API_VERSION);
+		break;
+	case DRM_ENPU_PARAM_NUM_QUEUES:
+		*value = enpu_read(edev, ENPU_REG_NUM_QUEUES);
+		break;
+	case DRM_ENPU_PARAM_CLOCK_MIN_KHZ:
+	case DRM_ENPU_PARAM_CLOCK_MAX_KHZ:
+	case DRM_ENPU_PARAM_CLOCK_CUR_KHZ:
+		*value = enpu_hw_clock_khz(edev, param);
+		break;
+	case DRM_ENPU_PARAM_CAPABILITIES:
+		*value = enpu_hw_caps_to_uapi(enpu_read(edev, ENPU_REG_CAPS));
+		break;
+	case DRM_ENPU_PARAM_SRAM_SIZE:
+		*value = (u64)enpu_read(edev, ENPU_REG_SRAM_KB) * 1024;
+		break;
+	case DRM_ENPU_PARAM_MACS_PER_CYCLE:
+		*value = enpu_read(edev, ENPU_REG_MACS_PER_CYCLE);
+		break;
+	case DRM_ENPU_PARAM_TEMPERATURE_MC:
+		/* Signed: an NPU can be below 0 degrees C. */
+		*value = (u64)(s64)(s32)enpu_read(edev, ENPU_REG_TEMP_MC);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}

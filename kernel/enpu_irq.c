@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Interrupts. Each cause has its own vector (MSI-X on PCI, one line per
+ * cause on SoCs), so handlers need no status register and never share.
+ * Every handler is short enough for hard IRQ context.
+ */
+#include <linux/atomic.h>
+#include <linux/device.h>
+#include <linux/interrupt.h>
+
+#include "enpu_device.h"
+#include "enpu_hw.h"
+#include "enpu_irq.h"
+#include "enpu_mailbox.h"
+#include "enpu_queue.h"
+
+static irqreturn_t enpu_irq_job_done(int irq, void *arg)
+{
+	struct enpu_device *edev = arg;
+
+	atomic64_inc(&edev->irq_count[ENPU_VEC_JOB_DONE]);
+	enpu_queue_drain_completions(edev);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t enpu_irq_error(int irq, void *arg)
+{
+	struct enpu_device *edev = arg;
+	u32 status = enpu_read(edev, ENPU_REG_STATUS);
+	u32 code = enpu_read(edev, ENPU_REG_ERROR_CODE);
+	u32 info = enpu_read(edev, ENPU_REG_ERROR_INFO);
+
+	atomic64_inc(&edev->irq_count[ENPU_VEC_ERROR]);
+	WRITE_ONCE(edev->last_error_code, code);
+	WRITE_ONCE(edev->last_error_info, info);
+	/* Recovery (reset, firmware reload, resubmission) comes with jobs. */
+	dev_err_ratelimited(edev->dev,
+			    "device error: status %u, code %u, info 0x%x\n",
+			    status, code, info);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t enpu_irq_event(int irq, void *arg)
+{
+	struct enpu_device *edev = arg;
+
+	atomic64_inc(&edev->irq_count[ENPU_VEC_EVENT]);
+	/* Thermal and devfreq will act on this; for now it is only traced. */
+	dev_dbg(edev->dev, "event: temperature %d mC, OPP %u\n",
+		(s32)enpu_read(edev, ENPU_REG_TEMP_MC),
+		enpu_read(edev, ENPU_REG_OPP_CURRENT));
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t enpu_irq_mailbox(int irq, void *arg)
+{
+	struct enpu_device *edev = arg;
+
+	atomic64_inc(&edev->irq_count[ENPU_VEC_MAILBOX]);
+	enpu_mailbox_irq(edev);
+	return IRQ_HANDLED;
+}
+
+static const struct {
+	irq_handler_t handler;
+	const char *name;
+} enpu_irq_handlers[ENPU_NUM_VECTORS] = {
+	[ENPU_VEC_JOB_DONE] = { enpu_irq_job_done, "enpu-job-done" },
+	[ENPU_VEC_ERROR] = { enpu_irq_error, "enpu-error" },
+	[ENPU_VEC_EVENT] = { enpu_irq_event, "enpu-event" },
+	[ENPU_VEC_MAILBOX] = { enpu_irq_mailbox, "enpu-mailbox" },
+};
+
+/**
+ * enpu_irq_install() - request the handler of every interrupt cause
+ * @edev: the device, with @edev->irqs filled in by the bus glue.
+ *
+ * The handlers are device-managed and freed after the driver's remove
+ * callback, by which time the device has masked all causes.
+ *
+ * Return: 0 or a negative errno from request_irq().
+ */
+int enpu_irq_install(struct enpu_device *edev)
+{
+	unsigned int vec;
+	int ret;
+
+	for (vec = 0; vec < ENPU_NUM_VECTORS; vec++) {
+		ret = devm_request_irq(edev->dev, edev->irqs[vec],
+				       enpu_irq_handlers[vec].handler, 0,
+				       enpu_irq_handlers[vec].name, edev);
+		if (ret) {
+			dev_err(edev->dev, "cannot request IRQ %d (%s): %d\n",
+				edev->irqs[vec], enpu_irq_handlers[vec].name,
+				ret);
+			return ret;
+		}
+	}
+	return 0;
+}

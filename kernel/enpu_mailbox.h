@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Mailbox: synchronous control commands (PING, BOOT, RESET, ...). */
+#ifndef ENPU_MAILBOX_H
+#define ENPU_MAILBOX_H
+
+#include <linux/types.h>
+
+struct enpu_device;
+
+/**
+ * struct enpu_mbox_msg - one mailbox command and its reply
+ * @cmd: in, ENPU_MBOX_*.
+ * @arg: in, ENPU_REG_CMD_ARG0..3.
+ * @result: out, ENPU_ERR_* from the device.
+ * @data: out, ENPU_REG_CMD_RESULT_DATA.
+ */
+struct enpu_mbox_msg {
+	u32 cmd;
+	u32 arg[4];
+	u32 result;
+	u32 data;
+};
+
+int enpu_mailbox_init(struct enpu_device *edev);
+int enpu_mailbox_exec(struct enpu_device *edev, struct enpu_mbox_msg *msg,
+		      unsigned int timeout_ms);
+int enpu_mailbox_set_irq_mask(struct enpu_device *edev, u32 mask);
+void enpu_mailbox_irq(struct enpu_device *edev);
+
+#endif /* ENPU_MAILBOX_H */

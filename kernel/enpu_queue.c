@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hardware rings. Producers write a descriptor into a submission ring,
+ * publish it with SQ_TAIL and ring the queue doorbell; the job-done
+ * interrupt drains the shared completion ring and wakes whoever waits for
+ * each tag. The scheduler (scheduler/) will sit on top of this.
+ *
+ * Lock order: enpu_device.submit_lock, then enpu_device.cq_lock. cq_lock is
+ * taken from hard IRQ context and must be taken with interrupts disabled
+ * everywhere else.
+ */
+#include <linux/device.h>
+#include <linux/errno.h>
+#include <linux/io-64-nonatomic-lo-hi.h>
+#include <linux/lockdep.h>
+#include <linux/spinlock.h>
+#include <drm/drm_managed.h>
+
+#include "enpu_hw.h"
+#include "enpu_queue.h"
+
+/**
+ * enpu_queue_init() - set up the ring bookkeeping
+ * @edev: the device.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int enpu_queue_init(struct enpu_device *edev)
+{
+	spin_lock_init(&edev->cq_lock);
+	INIT_LIST_HEAD(&edev->cq_waiters);
+	return drmm_mutex_init(&edev->drm, &edev->submit_lock);
+}
+
+/**
+ * enpu_queue_add_waiter() - start waiting for a completion tag
+ * @edev: the device.
+ * @waiter: caller-owned; stays registered until completed or removed.
+ * @tag: the tag of the job about to be submitted.
+ *
+ * Must be called before the job is submitted: the interrupt can arrive
+ * before enpu_queue_submit() returns.
+ */
+void enpu_queue_add_waiter(struct enpu_device *edev,
+			   struct enpu_cq_waiter *waiter, u64 tag)
+{
+	unsigned long flags;
+
+	waiter->tag = tag;
+	init_completion(&waiter->done);
+	spin_lock_irqsave(&edev->cq_lock, flags);
+	list_add_tail(&waiter->node, &edev->cq_waiters);
+	spin_unlock_irqrestore(&edev->cq_lock, flags);
+}
+
+/**
+ * enpu_queue_remove_waiter() - stop waiting, e.g. after a timeout
+ * @edev: the device.
+ * @waiter: a waiter passed to enpu_queue_add_waiter().
+ *
+ * Return: true if the waiter was still pending, false if its completion
+ * raced in (its result fields are then valid).
+ */
+bool enpu_queue_remove_waiter(struct enpu_device *edev,
+			      struct enpu_cq_waiter *waiter)
+{
+	unsigned long flags;
+	bool pending;
+
+	spin_lock_irqsave(&edev->cq_lock, flags);
+	pending = !list_empty(&waiter->node);
+	if (pending)
+		list_del_init(&waiter->node);
+	spin_unlock_irqrestore(&edev->cq_lock, flags);
+	return pending;
+}
+
+static void enpu_queue_write_desc(struct enpu_device *edev, unsigned int queue,
+				  u32 index, const struct enpu_job_desc *desc)
+{
+	u32 slot = index & (edev->id.sq_entries - 1);
+	void __iomem *d = edev->regs + ENPU_SQ_OFFSET(queue) +
+			  slot * ENPU_JOB_DESC_SIZE;
+
+	lockdep_assert_held(&edev->submit_lock);
+	lo_hi_writeq(desc->cmd_addr, d + ENPU_JOB_CMD_ADDR);
+	writel(desc->cmd_size, d + ENPU_JOB_CMD_SIZE);
+	writel(0, d + ENPU_JOB_FLAGS);
+	lo_hi_writeq(desc->tag, d + ENPU_JOB_TAG);
+	lo_hi_writeq(desc->ctx_save_addr, d + ENPU_JOB_CTX_SAVE_ADDR);
+	writel(desc->ctx_save_size, d + ENPU_JOB_CTX_SAVE_SIZE);
+}
+
+/**
+ * enpu_queue_submit() - hand one job descriptor to the device
+ * @edev: the device.
+ * @queue: hardware queue, below the device's queue count.
+ * @desc: the job.
+ *
+ * Return: 0, -EINVAL for a queue the device does not have, -EBUSY when the
+ * ring is full, -EIO if the device reports an impossible ring state.
+ */
+int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
+		      const struct enpu_job_desc *desc)
+{
+	u32 head, tail;
+	int ret = 0;
+
+	if (queue >= edev->id.num_queues)
+		return -EINVAL;
+
+	mutex_lock(&edev->submit_lock);
+	/* SQ_TAIL has a single writer, us, so it is our producer index. */
+	tail = enpu_read(edev, ENPU_REG_SQ_TAIL(queue));
+	head = enpu_read(edev, ENPU_REG_SQ_HEAD(queue));
+	if (tail - head > edev->id.sq_entries) {
+		dev_err_ratelimited(edev->dev,
+				    "queue %u: head %u beyond tail %u\n",
+				    queue, head, tail);
+		ret = -EIO;
+	} else if (tail - head == edev->id.sq_entries) {
+		ret = -EBUSY;
+	} else {
+		enpu_queue_write_desc(edev, queue, tail, desc);
+		/* Publishes the descriptor: writel() is a release. */
+		enpu_write(edev, ENPU_REG_SQ_TAIL(queue), tail + 1);
+		enpu_hw_ring_doorbell(edev, ENPU_DB_QUEUE);
+	}
+	mutex_unlock(&edev->submit_lock);
+	return ret;
+}
+
+static void enpu_queue_complete_one(struct enpu_device *edev,
+				    void __iomem *cqe, ktime_t now)
+{
+	u64 tag = lo_hi_readq(cqe + ENPU_CQE_TAG);
+	struct enpu_cq_waiter *waiter;
+
+	lockdep_assert_held(&edev->cq_lock);
+	list_for_each_entry(waiter, &edev->cq_waiters, node) {
+		if (waiter->tag != tag)
+			continue;
+		waiter->queue = readl(cqe + ENPU_CQE_QUEUE);
+		waiter->status = readl(cqe + ENPU_CQE_STATUS);
+		waiter->cycles = lo_hi_readq(cqe + ENPU_CQE_CYCLES);
+		waiter->info = readl(cqe + ENPU_CQE_INFO);
+		waiter->completed_at = now;
+		list_del_init(&waiter->node);
+		complete(&waiter->done);
+		return;
+	}
+	atomic64_inc(&edev->cq_unknown_tags);
+	dev_warn_ratelimited(edev->dev,
+			     "completion for unknown tag 0x%llx dropped\n", tag);
+}
+
+/**
+ * enpu_queue_drain_completions() - consume every published completion
+ * @edev: the device.
+ *
+ * Called from the job-done interrupt, and by waiters that suspect a lost
+ * interrupt. The device writes entries before CQ_TAIL; reading CQ_TAIL
+ * with readl() (acquire) before the entries pairs with that.
+ *
+ * Return: the number of entries consumed.
+ */
+unsigned int enpu_queue_drain_completions(struct enpu_device *edev)
+{
+	u32 mask = edev->id.cq_entries - 1;
+	unsigned int consumed = 0;
+	unsigned long flags;
+	ktime_t now = ktime_get();
+	u32 head, tail;
+
+	spin_lock_irqsave(&edev->cq_lock, flags);
+	head = enpu_read(edev, ENPU_REG_CQ_HEAD);
+	tail = enpu_read(edev, ENPU_REG_CQ_TAIL);
+	if (tail - head > edev->id.cq_entries) {
+		/* Entries are lost either way; resynchronise with the device. */
+		dev_err_ratelimited(edev->dev,
+				    "completion ring tail %u is %u entries past head %u\n",
+				    tail, tail - head, head);
+		head = tail;
+	}
+	for (; head != tail; head++, consumed++)
+		enpu_queue_complete_one(edev, edev->regs + ENPU_CQ_OFFSET +
+					(head & mask) * ENPU_CQE_SIZE, now);
+	enpu_write(edev, ENPU_REG_CQ_HEAD, head);
+	spin_unlock_irqrestore(&edev->cq_lock, flags);
+	return consumed;
+}

@@ -1,0 +1,41 @@
+# Kselftests of the ENPU uapi. Built on the host against the kernel's
+# kselftest harness (used in place from linux-source-6.1, never copied),
+# run in the VM by tests/kselftest/run.sh.
+
+KSELFTEST_DIR := tests/kselftest
+KSELFTEST_NAMES := enpu_device_test enpu_param_test enpu_debugfs_test \
+	enpu_module_test
+KSELFTEST_BINARIES := $(addprefix $(B)/tests/kselftest/,$(KSELFTEST_NAMES))
+# The harness's TEST() wrappers have parameters a test need not use, and
+# it longjmp()s out of failed asserts; the kernel builds selftests without
+# -Wextra, which is what warns about both.
+KSELFTEST_CFLAGS = $(USER_CFLAGS) $(LIBENPU_CFLAGS) \
+	-I$(ENPU_KSRC)/tools/testing/selftests -Wno-unused-parameter \
+	-Wno-clobbered
+
+ALL_TARGETS += $(KSELFTEST_BINARIES)
+# Kept so that relinking one test does not recompile the others.
+.SECONDARY: $(patsubst %,$(B)/obj/kselftest/%.o,$(KSELFTEST_NAMES) \
+	enpu_selftest)
+
+$(B)/obj/kselftest/%.o: $(KSELFTEST_DIR)/%.c \
+		$(KSELFTEST_DIR)/enpu_selftest.h $(LIBENPU_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(KSELFTEST_CFLAGS) -c $< -o $@
+
+$(B)/tests/kselftest/%: $(B)/obj/kselftest/%.o \
+		$(B)/obj/kselftest/enpu_selftest.o $(B)/lib/libenpu.so
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(B)/obj/kselftest/enpu_selftest.o \
+		$(LIBENPU_LDFLAGS) -Wl,-rpath,'$$ORIGIN/../../lib'
+
+# The second run moves the vnpu off its defaults so that no value can be
+# hard-coded on either side of GET_PARAM.
+.PHONY: vm-test-kselftest
+VM_TESTS += vm-test-kselftest
+vm-test-kselftest: all
+	tools/vm/run --timeout 600 -- $(CURDIR)/$(KSELFTEST_DIR)/run.sh
+	tools/vm/run --timeout 600 \
+		--vnpu-arg --device-id --vnpu-arg 4660 \
+		--vnpu-arg --queues --vnpu-arg 2 \
+		-- $(CURDIR)/$(KSELFTEST_DIR)/run.sh

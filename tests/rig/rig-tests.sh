@@ -1,0 +1,253 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host-side tests of the VM rig (tools/vm/run): exit status plumbing,
+# argument quoting, the guest environment, timeouts, signals, leftover
+# processes and initramfs caching. Each test boots the VM with
+# --no-modprobe, so the rig is tested apart from the driver.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+RUN=$REPO/tools/vm/run
+OUT=$REPO/build/tests/rig
+mkdir -p "$OUT"
+cd "$REPO" || exit 1
+
+PASSED=0
+FAILED=0
+RUN_DIRS=()
+
+pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }
+fail() {
+	FAILED=$((FAILED + 1))
+	echo "FAIL $1: $2"
+	[ -f "$OUT/last.log" ] && sed 's/^/     | /' "$OUT/last.log" | tail -n 15
+}
+
+# vm ARGS... : runs the rig, leaving its status in $STATUS, its run
+# directory in $RUNDIR and its wall time (ms) in $ELAPSED_MS.
+vm() {
+	local start end
+	rm -f "$OUT/rundir"
+	start=$(date +%s%N)
+	ENPU_VM_RUNDIR_FILE=$OUT/rundir "$RUN" "$@" >"$OUT/last.log" 2>&1
+	STATUS=$?
+	end=$(date +%s%N)
+	ELAPSED_MS=$(((end - start) / 1000000))
+	RUNDIR=$(cat "$OUT/rundir" 2>/dev/null || true)
+	[ -n "$RUNDIR" ] && RUN_DIRS+=("$RUNDIR")
+	return 0
+}
+
+# A PID recorded by a run must no longer be a qemu or vnpu process (the
+# number itself may have been reused by something else).
+leftover_processes() {
+	local dir=$1 name pid cmd
+	for name in qemu vnpu; do
+		[ -f "$dir/$name.pid" ] || continue
+		pid=$(cat "$dir/$name.pid")
+		cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
+		case $cmd in
+		*qemu-system*|*vnpu*) echo "$name pid $pid still running: $cmd" ;;
+		esac
+	done
+}
+
+test_true_exits_zero() {
+	vm --no-modprobe -- true
+	if [ "$STATUS" -ne 0 ]; then
+		fail true_exits_zero "status $STATUS"
+	elif [ "$ELAPSED_MS" -gt 30000 ]; then
+		fail true_exits_zero "took ${ELAPSED_MS} ms, budget 30000 ms"
+	else
+		pass "true_exits_zero (${ELAPSED_MS} ms wall)"
+	fi
+}
+
+test_false_exits_nonzero() {
+	vm --no-modprobe -- false
+	[ "$STATUS" -eq 1 ] && pass false_exits_nonzero ||
+		fail false_exits_nonzero "status $STATUS, want 1"
+}
+
+test_exit_status_passes_through() {
+	vm --no-modprobe -- sh -c 'exit 7'
+	[ "$STATUS" -eq 7 ] && pass exit_status_passes_through ||
+		fail exit_status_passes_through "status $STATUS, want 7"
+}
+
+test_arguments_arrive_intact() {
+	local args=('a b' "it's \"quoted\"" '$HOME `x` \n' '*' '' '  lead')
+	local got="$OUT/args.guest" want="$OUT/args.host"
+	rm -f "$got"
+	printf '[%s]\n' "${args[@]}" >"$want"
+	vm --no-modprobe -- sh -c 'out=$1; shift; printf "[%s]\n" "$@" >"$out"' \
+		sh "$got" "${args[@]}"
+	if [ "$STATUS" -ne 0 ]; then
+		fail arguments_arrive_intact "status $STATUS"
+	elif ! cmp -s "$want" "$got"; then
+		fail arguments_arrive_intact "$(diff "$want" "$got" 2>&1 | head -n 5)"
+	else
+		pass arguments_arrive_intact
+	fi
+}
+
+# The guest runs host binaries from /usr (bash, kmod via /sbin/modprobe),
+# sees the repository at the host path as its cwd, has PATH and
+# LD_LIBRARY_PATH pointing into build/, the facts file, and the ivshmem
+# device the vnpu serves.
+test_guest_environment() {
+	local report=$OUT/env.guest
+	rm -f "$report"
+	# shellcheck disable=SC2016 # expanded by the guest's shell
+	vm --no-modprobe -- /bin/bash -c '
+		exec >"$1"
+		echo "cwd=$(pwd)"
+		echo "repo_file=$(test -f "$PWD/tools/vm/run" && echo yes)"
+		echo "kmod=$(/sbin/modprobe --version | head -n 1)"
+		echo "bash=$BASH_VERSION"
+		case ":$PATH:" in *":$(pwd)/build/bin:"*) echo path=ok ;; esac
+		case ":$LD_LIBRARY_PATH:" in *":$(pwd)/build/lib:"*) echo ldpath=ok ;; esac
+		test -f "$ENPU_VNPU_FACTS" && echo facts=ok
+		grep -q "^debugfs /sys/kernel/debug debugfs " /proc/mounts && echo debugfs=ok
+		for d in /sys/bus/pci/devices/*; do
+			[ "$(cat $d/vendor):$(cat $d/device)" = 0x1af4:0x1110 ] && echo ivshmem=ok
+		done
+		echo "modules=$(ls /lib/modules/$(uname -r)/modules.dep)"
+	' guest-env "$report"
+	local want
+	want="cwd=$REPO
+repo_file=yes
+kmod=$(kmod --version | head -n 1)
+bash=$(bash -c 'echo $BASH_VERSION')
+path=ok
+ldpath=ok
+facts=ok
+debugfs=ok
+ivshmem=ok
+modules=/lib/modules/$(sed -n 's/^kver=//p' "$RUNDIR/info" 2>/dev/null)/modules.dep"
+	if [ "$STATUS" -ne 0 ]; then
+		fail guest_environment "status $STATUS"
+	elif [ "$(cat "$report" 2>/dev/null)" != "$want" ]; then
+		fail guest_environment "$(diff <(echo "$want") "$report" 2>&1 | head -n 8)"
+	else
+		pass guest_environment
+	fi
+}
+
+test_timeout_kills_quickly() {
+	vm --no-modprobe --timeout 2 -- sleep 100
+	if [ "$STATUS" -ne 124 ]; then
+		fail timeout_kills_quickly "status $STATUS, want 124"
+	elif [ "$ELAPSED_MS" -gt 10000 ]; then
+		fail timeout_kills_quickly "took ${ELAPSED_MS} ms"
+	elif ! grep -q 'timeout after 2 s' "$OUT/last.log"; then
+		fail timeout_kills_quickly "no 'timeout after 2 s' message"
+	else
+		pass "timeout_kills_quickly (${ELAPSED_MS} ms)"
+	fi
+}
+
+test_kernel_panic_is_reported() {
+	vm --no-modprobe -- sh -c 'echo c >/proc/sysrq-trigger'
+	[ "$STATUS" -eq 125 ] && grep -q 'vm: kernel panic' "$OUT/last.log" &&
+		pass kernel_panic_is_reported ||
+		fail kernel_panic_is_reported "status $STATUS, want 125 and a message"
+}
+
+test_debug_kernel_refused() {
+	vm --kernel debug -- true
+	[ "$STATUS" -ne 0 ] && grep -q 'debug kernel not built yet' "$OUT/last.log" &&
+		pass debug_kernel_refused ||
+		fail debug_kernel_refused "status $STATUS"
+}
+
+test_bad_option_refused() {
+	vm --smp zero -- true
+	[ "$STATUS" -ne 0 ] && grep -q -- '--smp must be' "$OUT/last.log" &&
+		pass bad_option_refused || fail bad_option_refused "status $STATUS"
+}
+
+# A signal to the rig ends the VM, the vnpu, the RAM file and the sockets,
+# and keeps the logs. SIGINT needs its default disposition restored: a
+# background job of a script starts with it ignored.
+signal_stops_everything() {
+	local sig=$1 want=$2 pid i dir ramfile control
+	rm -f "$OUT/rundir"
+	ENPU_VM_RUNDIR_FILE=$OUT/rundir env --default-signal=INT \
+		"$RUN" --no-modprobe -- sh -c 'echo guest-started; sleep 100' \
+		>"$OUT/last.log" 2>&1 &
+	pid=$!
+	# Signal only once the guest runs the command, the usual moment for
+	# a Ctrl-C.
+	for ((i = 0; i < 600; i++)); do
+		dir=$(cat "$OUT/rundir" 2>/dev/null || true)
+		[ -n "$dir" ] && grep -qs guest-started "$dir/serial.log" && break
+		sleep 0.1
+	done
+	kill -"$sig" "$pid"
+	wait "$pid"
+	STATUS=$?
+	[ -n "$dir" ] && RUN_DIRS+=("$dir")
+	ramfile=$(sed -n 's/^ram=//p' "$dir/info" 2>/dev/null)
+	control=$(sed -n 's/^control=//p' "$dir/info" 2>/dev/null)
+	if [ "$STATUS" -ne "$want" ]; then
+		fail "sig${sig}_stops_everything" "status $STATUS, want $want"
+	elif [ -n "$(leftover_processes "$dir")" ]; then
+		fail "sig${sig}_stops_everything" "$(leftover_processes "$dir")"
+	elif [ -z "$ramfile" ] || [ -e "$ramfile" ]; then
+		fail "sig${sig}_stops_everything" "RAM file '$ramfile' left behind"
+	elif [ -z "$control" ] || [ -e "$(dirname "$control")" ]; then
+		fail "sig${sig}_stops_everything" "socket directory of '$control' left behind"
+	elif ! grep -qs guest-started "$dir/serial.log"; then
+		fail "sig${sig}_stops_everything" "serial.log was not kept"
+	else
+		pass "sig${sig}_stops_everything"
+	fi
+}
+
+test_second_run_reuses_initramfs() {
+	local first second inode_before inode_after
+	vm --no-modprobe -- true
+	first=$(sed -n 's/^initramfs=//p' "$RUNDIR/info" 2>/dev/null)
+	inode_before=$(stat -c '%i %Y' "$first" 2>/dev/null)
+	vm --no-modprobe -- true
+	second=$(sed -n 's/^initramfs=//p' "$RUNDIR/info" 2>/dev/null)
+	inode_after=$(stat -c '%i %Y' "$second" 2>/dev/null)
+	if [ "$STATUS" -ne 0 ]; then
+		fail second_run_reuses_initramfs "status $STATUS"
+	elif [ -z "$first" ] || [ "$first" != "$second" ] ||
+		[ "$inode_before" != "$inode_after" ]; then
+		fail second_run_reuses_initramfs "'$first' ($inode_before) then '$second' ($inode_after)"
+	elif ! grep -qx 'initramfs_state=cached' "$RUNDIR/info"; then
+		fail second_run_reuses_initramfs "second run says $(grep initramfs_state "$RUNDIR/info")"
+	else
+		pass second_run_reuses_initramfs
+	fi
+}
+
+test_no_process_left_behind() {
+	local dir left=
+	for dir in "${RUN_DIRS[@]}"; do
+		left+=$(leftover_processes "$dir")
+	done
+	[ -z "$left" ] && pass "no_process_left_behind (${#RUN_DIRS[@]} runs)" ||
+		fail no_process_left_behind "$left"
+}
+
+test_debug_kernel_refused
+test_bad_option_refused
+test_true_exits_zero
+test_false_exits_nonzero
+test_exit_status_passes_through
+test_arguments_arrive_intact
+test_guest_environment
+test_timeout_kills_quickly
+test_kernel_panic_is_reported
+signal_stops_everything TERM 143
+signal_stops_everything INT 130
+test_second_run_reuses_initramfs
+test_no_process_left_behind
+
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

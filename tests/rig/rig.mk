@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the VM rig itself (tools/vm/run). They boot with --no-modprobe,
+# so they need the vnpu but not a working driver; `all` is a prerequisite so
+# that enpu.ko and the firmware are not rebuilt under a running test.
+
+.PHONY: vm-test-rig
+
+vm-test-rig: all
+	bash tests/rig/rig-tests.sh
+
+VM_TESTS += vm-test-rig

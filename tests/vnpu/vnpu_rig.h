@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A host-side stand-in for QEMU + the guest driver: starts a vnpu, speaks
+ * the ivshmem protocol exactly as QEMU's ivshmem-doorbell does, maps BAR2
+ * and the guest RAM file, and drives the device through registers,
+ * doorbell eventfds and MSI-X eventfds.
+ */
+#ifndef VNPU_RIG_H
+#define VNPU_RIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "enpu_regs.h"
+
+#define RIG_RAM_SIZE	(16u << 20)
+
+struct rig {
+	pid_t pid;
+	char dir[64];
+	char socket_path[96];
+	char control_path[96];
+	char facts_path[96];
+	char log_path[96];
+	char ram_path[96];
+	int sock;
+	uint8_t *shm;
+	uint64_t shm_size;
+	uint8_t *ram;
+	int doorbell[ENPU_NUM_VECTORS];
+	int msi[ENPU_NUM_VECTORS];
+	int64_t handshake[3 + 2 * ENPU_NUM_VECTORS];	/* values received */
+	bool handshake_fd_ok;
+	uint32_t cmd_seq;
+	uint32_t sq_tail[ENPU_MAX_QUEUES];
+	uint32_t cq_head;
+};
+
+struct cqe {
+	uint64_t tag;
+	uint32_t queue;
+	uint32_t status;
+	uint64_t cycles;
+	uint32_t info;
+};
+
+/* Lifecycle. rig_start returns 0 on success, with a message on stderr on
+ * failure. rig_disconnect closes QEMU's side; rig_wait_exit reaps vnpu. */
+int rig_start(struct rig *r, const char *vnpu, const char *speed);
+int rig_connect(struct rig *r);
+void rig_disconnect(struct rig *r);
+int rig_wait_exit(struct rig *r, int timeout_ms);	/* exit status or -1 */
+void rig_destroy(struct rig *r);
+
+/* Registers and interrupts. */
+uint32_t rd(struct rig *r, uint32_t offset);
+void wr(struct rig *r, uint32_t offset, uint32_t value);
+void ring(struct rig *r, unsigned int doorbell);
+bool wait_vector(struct rig *r, unsigned int vector, int timeout_ms);
+void drain_vectors(struct rig *r);
+
+/* Mailbox: returns CMD_RESULT, or -1 if no answer within timeout_ms. */
+int mbox(struct rig *r, uint32_t cmd, uint32_t a0, uint32_t a1, uint32_t a2,
+	 uint32_t *data, int timeout_ms);
+
+/* Queues. */
+void submit(struct rig *r, unsigned int q, uint64_t addr, uint32_t size,
+	    uint32_t flags, uint64_t tag);
+bool wait_cqe(struct rig *r, struct cqe *out, int timeout_ms);
+void driver_reset_rings(struct rig *r);
+
+/* Control socket: sends one line, copies the reply line (without '\n'). */
+int ctl(struct rig *r, const char *cmd, char *reply, size_t reply_size);
+
+uint64_t now_ms(void);
+void sleep_ms(int ms);
+
+#endif /* VNPU_RIG_H */

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host-only control socket (--control): line-based fault injection for
+ * tests, one reply line per command ("ok ..." or "error <reason>"). The
+ * guest cannot reach it; it is a unix socket on the host only.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "shm_access.h"
+#include "vnpu.h"
+
+#define SPEED_MAX 1e6
+
+static int reply(struct control_client *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Returns 0 so that command handlers can end with "return reply(...)". */
+static int reply(struct control_client *c, const char *fmt, ...)
+{
+	char line[VNPU_CONTROL_LINE];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return 0;
+	if ((size_t)n > sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	/* Replies are short; a client that stops reading loses them. */
+	send(c->fd, line, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+	return 0;
+}
+
+static bool parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long value;
+
+	if (!s)
+		return false;
+	errno = 0;
+	value = strtol(s, &end, 0);
+	if (errno || end == s || *end || value < min || value > max)
+		return false;
+	*out = value;
+	return true;
+}
+
+static int command(struct vnpu *v, struct control_client *c, char *line)
+{
+	char *save = NULL;
+	char *verb = strtok_r(line, " \t\r", &save);
+	char *arg = strtok_r(NULL, " \t\r", &save);
+	char *extra = strtok_r(NULL, " \t\r", &save);
+	long n;
+
+	if (!verb)
+		return reply(c, "error empty command");
+	if (extra)
+		return reply(c, "error too many arguments to '%s'", verb);
+	if (!strcmp(verb, "status")) {
+		reply(c, "ok state=%s heartbeat=%u jobs=%u temp_mc=%u opp=%u",
+		      status_name(v->status), v->heartbeat, v->perf_jobs_done,
+		      thermal_mc(v), v->opp);
+	} else if (!strcmp(verb, "hang")) {
+		/* A hung sequencer raises nothing: the driver must notice the
+		 * heartbeat stopping. */
+		v->hung = true;
+		regs_set_error(v, ENPU_STATUS_HUNG, ENPU_ERR_INJECTED, 0);
+		vnpu_log(v, "fault: hang");
+		reply(c, "ok state=HUNG");
+	} else if (!strcmp(verb, "error-irq")) {
+		regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_INJECTED, 0);
+		device_raise_vector(v, ENPU_VEC_ERROR);
+		vnpu_log(v, "fault: error-irq");
+		reply(c, "ok state=ERROR");
+	} else if (!strcmp(verb, "lose-irq")) {
+		if (!parse_long(arg, 0, UINT32_MAX, &n))
+			return reply(c, "error lose-irq needs a count 0..%u",
+				     UINT32_MAX);
+		v->lose_irqs = (uint32_t)n;
+		reply(c, "ok lose-irq=%u", v->lose_irqs);
+	} else if (!strcmp(verb, "corrupt-completion")) {
+		v->corrupt_next_cqe = true;
+		reply(c, "ok");
+	} else if (!strcmp(verb, "thermal-spike")) {
+		if (!parse_long(arg, -200000, 200000, &n))
+			return reply(c, "error thermal-spike needs milli-degrees in -200000..200000");
+		thermal_add(v, (double)n / 1000.0);
+		reply(c, "ok temp_mc=%u", thermal_mc(v));
+	} else if (!strcmp(verb, "speed")) {
+		char *end;
+		double f = arg ? strtod(arg, &end) : 0;
+
+		if (!arg || end == arg || *end || !isfinite(f) || f <= 0 ||
+		    f > SPEED_MAX)
+			return reply(c, "error speed needs a factor in (0, %g]",
+				     SPEED_MAX);
+		device_set_speed(v, f);
+		reply(c, "ok speed=%g", f);
+	} else {
+		reply(c, "error unknown command '%s'", verb);
+	}
+	return 0;
+}
+
+int control_listen(struct vnpu *v)
+{
+	char why[256];
+	unsigned int i;
+
+	for (i = 0; i < VNPU_CONTROL_CLIENTS; i++)
+		v->control[i].fd = -1;
+	v->control_fd = unix_listen(v->cfg.control_path, why, sizeof(why));
+	if (v->control_fd < 0) {
+		fprintf(stderr, "vnpu: --control %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
+void control_accept(struct vnpu *v)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	unsigned int i;
+	int fd;
+
+	fd = accept4(v->control_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd < 0)
+		return;
+	for (i = 0; i < VNPU_CONTROL_CLIENTS; i++)
+		if (v->control[i].fd < 0)
+			break;
+	if (i == VNPU_CONTROL_CLIENTS) {
+		static const char busy[] = "error too many control connections\n";
+
+		if (send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL) < 0)
+			vnpu_log(v, "control: rejecting a connection failed");
+		close(fd);
+		return;
+	}
+	ev.data.u64 = EV_CONTROL_CLIENT_BASE + i;
+	if (epoll_ctl(v->epoll_fd, EPOLL_CTL_ADD, fd, &ev)) {
+		close(fd);
+		return;
+	}
+	v->control[i].fd = fd;
+	v->control[i].used = 0;
+}
+
+static void control_close(struct vnpu *v, struct control_client *c)
+{
+	epoll_ctl(v->epoll_fd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	c->fd = -1;
+	c->used = 0;
+}
+
+void control_readable(struct vnpu *v, unsigned int slot)
+{
+	struct control_client *c = &v->control[slot];
+	ssize_t n;
+	char *nl;
+
+	if (slot >= VNPU_CONTROL_CLIENTS || c->fd < 0)
+		return;
+	n = recv(c->fd, c->line + c->used, sizeof(c->line) - 1 - c->used, 0);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		control_close(v, c);
+		return;
+	}
+	c->used += (size_t)n;
+	c->line[c->used] = '\0';
+	while ((nl = memchr(c->line, '\n', c->used))) {
+		size_t len = (size_t)(nl - c->line) + 1;
+
+		*nl = '\0';
+		command(v, c, c->line);
+		memmove(c->line, c->line + len, c->used - len);
+		c->used -= len;
+		c->line[c->used] = '\0';
+	}
+	if (c->used == sizeof(c->line) - 1) {
+		reply(c, "error line longer than %zu bytes", sizeof(c->line) - 2);
+		control_close(v, c);
+	}
+}
+
+void control_close_all(struct vnpu *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < VNPU_CONTROL_CLIENTS; i++)
+		if (v->control[i].fd >= 0)
+			control_close(v, &v->control[i]);
+	if (v->control_fd >= 0) {
+		close(v->control_fd);
+		unlink(v->cfg.control_path);
+		v->control_fd = -1;
+	}
+}

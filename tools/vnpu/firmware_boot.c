@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BOOT: DMA-read the image, verify it with the same code enpu-fwpack uses
+ * (tools/fwpack/fw_image.c), check the API, then start the "firmware".
+ * The image is copied out of guest memory first, so the guest cannot
+ * change it between the check and the use.
+ */
+#include <stdlib.h>
+
+#include "fw_image.h"
+#include "shm_access.h"
+#include "vnpu.h"
+
+static uint32_t boot_failed(struct vnpu *v, uint32_t err, const char *why)
+{
+	vnpu_log(v, "BOOT rejected (err %u): %s", err, why);
+	fw_log_printf(v, "boot: image rejected: %s", why);
+	regs_set_status(v, ENPU_STATUS_WAIT_FW);
+	return err;
+}
+
+uint32_t firmware_boot(struct vnpu *v, uint64_t addr, uint32_t size,
+		       uint32_t *result_data)
+{
+	struct enpu_fw_header header;
+	enum enpu_fw_check check;
+	uint8_t *image;
+	char why[160];
+
+	regs_set_status(v, ENPU_STATUS_BOOTING);
+	if (!guest_ram_range_ok(&v->ram, addr, size)) {
+		snprintf(why, sizeof(why),
+			 "image at 0x%llx+%u is outside guest RAM (%llu bytes)",
+			 (unsigned long long)addr, size,
+			 (unsigned long long)v->ram.size);
+		return boot_failed(v, ENPU_ERR_DMA_FAULT, why);
+	}
+	if (size < ENPU_FW_HEADER_SIZE ||
+	    size > ENPU_FW_HEADER_SIZE + ENPU_FW_MAX_PAYLOAD) {
+		snprintf(why, sizeof(why), "image size %u out of range", size);
+		return boot_failed(v, ENPU_ERR_FW_FORMAT, why);
+	}
+	image = malloc(size);
+	if (!image)
+		return boot_failed(v, ENPU_ERR_BAD_ARGUMENT,
+				   "no host memory for the image");
+	guest_ram_read(&v->ram, addr, image, size);
+	v->perf_dma_bytes += size;
+	regs_publish_perf(v);
+	check = enpu_fw_image_check(image, size, &header, why, sizeof(why));
+	free(image);
+	if (check == ENPU_FW_BAD_FORMAT)
+		return boot_failed(v, ENPU_ERR_FW_FORMAT, why);
+	if (check == ENPU_FW_BAD_DIGEST)
+		return boot_failed(v, ENPU_ERR_FW_DIGEST, why);
+	if (header.api_version != ENPU_FW_API_VERSION) {
+		snprintf(why, sizeof(why), "firmware API %u, device speaks %u",
+			 header.api_version, ENPU_FW_API_VERSION);
+		return boot_failed(v, ENPU_ERR_FW_API, why);
+	}
+
+	shm_write32(v->shm, ENPU_REG_FW_VERSION, header.fw_version);
+	shm_write32(v->shm, ENPU_REG_FW_API_VERSION, header.api_version);
+	v->heartbeat = 0;
+	v->heartbeat_acc_ns = 0;
+	shm_write32(v->shm, ENPU_REG_HEARTBEAT, 0);
+	fw_log_printf(v, "ENPU firmware %u.%u.%u (API %u) running",
+		      header.fw_version >> 16, (header.fw_version >> 8) & 0xff,
+		      header.fw_version & 0xff, header.api_version);
+	regs_set_status(v, ENPU_STATUS_READY);
+	*result_data = header.fw_version;
+	v->fw_booted = true;
+	v->fw_version = header.fw_version;
+	v->fw_api_version = header.api_version;
+	if (v->cfg.facts_path)
+		facts_write(v);
+	return ENPU_ERR_NONE;
+}

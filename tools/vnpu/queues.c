@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Submission queues and the completion ring. One job executes at a time.
+ * Arbitration: the non-empty queue with the highest SQ_PRIORITY wins;
+ * among equal priorities the scan starts after the queue served last,
+ * which gives round robin.
+ *
+ * A finished job's completion waits in pending_cqe while the completion
+ * ring is full; nothing new starts until it is published (retried on every
+ * doorbell and clock tick, since the driver frees space by moving CQ_HEAD
+ * without ringing).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "enpu_cmd.h"
+#include "shm_access.h"
+#include "vnpu.h"
+
+#define CQ_RING_INFO 0xffffffffu	/* ERROR_INFO for a bad CQ_HEAD */
+#define QUEUES_BATCH 4096		/* jobs per settle, then yield */
+
+static bool cq_publish(struct vnpu *v, struct vnpu_cqe *cqe)
+{
+	uint32_t head = shm_read32(v->shm, ENPU_REG_CQ_HEAD);
+	uint32_t used = v->cq_tail - head;
+	uint8_t *slot;
+
+	if (used > ENPU_CQ_ENTRIES) {
+		regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_RING, CQ_RING_INFO);
+		device_raise_vector(v, ENPU_VEC_ERROR);
+		return false;
+	}
+	if (used == ENPU_CQ_ENTRIES)
+		return false;
+	if (v->corrupt_next_cqe) {
+		v->corrupt_next_cqe = false;
+		cqe->tag = ~cqe->tag;
+		vnpu_log(v, "fault: completion carries corrupted tag 0x%llx",
+			 (unsigned long long)cqe->tag);
+	}
+	slot = v->shm + ENPU_CQ_OFFSET +
+	       (size_t)(v->cq_tail % ENPU_CQ_ENTRIES) * ENPU_CQE_SIZE;
+	memset(slot, 0, ENPU_CQE_SIZE);
+	le64_put(slot + ENPU_CQE_TAG, cqe->tag);
+	le32_put(slot + ENPU_CQE_QUEUE, cqe->queue);
+	le32_put(slot + ENPU_CQE_STATUS, cqe->status);
+	le64_put(slot + ENPU_CQE_CYCLES, cqe->cycles);
+	le32_put(slot + ENPU_CQE_INFO, cqe->info);
+	v->cq_tail++;
+	shm_write32(v->shm, ENPU_REG_CQ_TAIL, v->cq_tail);
+	device_raise_vector(v, ENPU_VEC_JOB_DONE);
+	return true;
+}
+
+static void job_finish(struct vnpu *v, uint32_t status, uint32_t info)
+{
+	struct vnpu_job *job = &v->job;
+
+	v->pending_cqe = (struct vnpu_cqe){
+		.tag = job->tag,
+		.queue = job->queue,
+		.status = status,
+		.cycles = status == ENPU_JOB_STATUS_OK ? job->cycles_total : 0,
+		.info = info,
+	};
+	if (status != ENPU_JOB_STATUS_OK)
+		vnpu_log(v, "job tag=0x%llx queue=%u failed: status=%u info=0x%x",
+			 (unsigned long long)job->tag, job->queue, status, info);
+	free(job->stream);
+	memset(job, 0, sizeof(*job));
+	v->perf_jobs_done++;
+	regs_publish_perf(v);
+	v->cqe_pending = true;
+}
+
+/* Returns the queue to serve, -1 if none has work, -2 on a ring error. */
+static int pick_queue(struct vnpu *v)
+{
+	uint32_t nq = v->cfg.num_queues, best_priority = 0, i;
+	int best = -1;
+
+	for (i = 0; i < nq; i++) {
+		uint32_t q = (v->rr_next + i) % nq;
+		uint32_t tail = shm_read32(v->shm, ENPU_REG_SQ_TAIL(q));
+		uint32_t pending = tail - v->sq_head[q];
+		uint32_t priority;
+
+		if (!pending)
+			continue;
+		if (pending > ENPU_SQ_ENTRIES) {
+			regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_RING, q);
+			device_raise_vector(v, ENPU_VEC_ERROR);
+			return -2;
+		}
+		priority = shm_read32(v->shm, ENPU_REG_SQ_PRIORITY(q));
+		if (best < 0 || priority > best_priority) {
+			best = (int)q;
+			best_priority = priority;
+		}
+	}
+	return best;
+}
+
+static bool job_start(struct vnpu *v)
+{
+	struct vnpu_job *job = &v->job;
+	uint8_t desc[ENPU_JOB_DESC_SIZE];
+	uint64_t addr;
+	uint32_t size, flags, bad;
+	int q = pick_queue(v);
+
+	if (q < 0)
+		return false;
+	/* The acquire read of SQ_TAIL in pick_queue orders this copy. */
+	memcpy(desc, v->shm + ENPU_SQ_OFFSET((uint32_t)q) +
+		     (size_t)(v->sq_head[q] % ENPU_SQ_ENTRIES) * ENPU_JOB_DESC_SIZE,
+	       sizeof(desc));
+	v->sq_head[q]++;
+	shm_write32(v->shm, ENPU_REG_SQ_HEAD(q), v->sq_head[q]);
+	v->rr_next = ((uint32_t)q + 1) % v->cfg.num_queues;
+
+	memset(job, 0, sizeof(*job));
+	job->active = true;
+	job->queue = (uint32_t)q;
+	job->tag = le64_get(desc + ENPU_JOB_TAG);
+	addr = le64_get(desc + ENPU_JOB_CMD_ADDR);
+	size = le32_get(desc + ENPU_JOB_CMD_SIZE);
+	flags = le32_get(desc + ENPU_JOB_FLAGS);
+
+	if (flags || size > ENPU_CMD_MAX_STREAM) {
+		job_finish(v, ENPU_JOB_STATUS_INVALID, ENPU_CQE_INFO_DESCRIPTOR);
+		return true;
+	}
+	if (!guest_ram_range_ok(&v->ram, addr, size)) {
+		job_finish(v, ENPU_JOB_STATUS_DMA_FAULT, 0);
+		return true;
+	}
+	if (size) {
+		job->stream = malloc(size);
+		if (!job->stream) {
+			/* Host trouble, not the guest's fault: report it as a
+			 * device error rather than blame the stream. */
+			vnpu_log(v, "out of memory fetching a %u-byte stream", size);
+			regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_BAD_JOB, size);
+			device_raise_vector(v, ENPU_VEC_ERROR);
+			memset(job, 0, sizeof(*job));
+			return false;
+		}
+		guest_ram_read(&v->ram, addr, job->stream, size);
+		v->perf_dma_bytes += size;
+	}
+	job->stream_size = size;
+	bad = cmdstream_validate(job->stream, size, &job->cycles_total);
+	if (bad != CMDSTREAM_OK) {
+		job_finish(v, ENPU_JOB_STATUS_INVALID, bad);
+		return true;
+	}
+	cmdstream_start(job);
+	return true;
+}
+
+void queues_run(struct vnpu *v)
+{
+	unsigned int batch;
+
+	for (batch = 0; batch < QUEUES_BATCH; batch++) {
+		if (v->cqe_pending) {
+			if (!cq_publish(v, &v->pending_cqe))
+				return;
+			v->cqe_pending = false;
+		}
+		if (v->status != ENPU_STATUS_READY || v->hung)
+			return;
+		if (v->job.active) {
+			if (v->job.left)
+				return;
+			job_finish(v, ENPU_JOB_STATUS_OK, 0);
+			continue;
+		}
+		if (!job_start(v))
+			return;
+	}
+}
+
+/* RESET: the running job and any unpublished completion are dropped; the
+ * driver knows what it had in flight and resubmits. */
+void queues_abort(struct vnpu *v)
+{
+	uint32_t q;
+
+	if (v->job.active)
+		vnpu_log(v, "reset aborts job tag=0x%llx on queue %u",
+			 (unsigned long long)v->job.tag, v->job.queue);
+	free(v->job.stream);
+	memset(&v->job, 0, sizeof(v->job));
+	v->cqe_pending = false;
+	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
+		v->sq_head[q] = 0;
+		shm_write32(v->shm, ENPU_REG_SQ_HEAD(q), 0);
+	}
+	v->cq_tail = 0;
+	shm_write32(v->shm, ENPU_REG_CQ_TAIL, 0);
+	v->rr_next = 0;
+}

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The virtual NPU: one process that is both QEMU's ivshmem server and the
+ * device behind it. Everything runs on one thread driven by an epoll loop,
+ * so device state needs no locks; the only concurrency is with the guest,
+ * through the single-writer registers in shared memory (shm_access.h).
+ *
+ * Device time is simulated: wall time elapsed since the last event,
+ * multiplied by the speed factor, advances the clock (clock.c). Every event
+ * handler first calls device_advance() to bring the model up to "now",
+ * then acts, then device_settle() starts queued work and re-arms the
+ * job timer.
+ */
+#ifndef VNPU_H
+#define VNPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "enpu_regs.h"
+
+#define VNPU_DEFAULT_DEVICE_ID	0x0001u
+#define VNPU_SRAM_KB		2048u
+#define VNPU_MACS_PER_CYCLE	1024u
+#define VNPU_OPP_COUNT		5
+#define VNPU_CONTROL_CLIENTS	8
+#define VNPU_CONTROL_LINE	256
+
+/* Progress is kept in cycle-units: 1 cycle = 1e6 units, so that
+ * device_ns * clock_khz is an exact amount of work. */
+typedef unsigned __int128 work_units;
+#define UNITS_PER_CYCLE		1000000u
+
+struct vnpu_config {
+	const char *socket_path;
+	const char *ram_path;
+	const char *control_path;
+	const char *facts_path;
+	const char *log_path;
+	double speed;
+	uint32_t device_id;
+	uint32_t num_queues;
+};
+
+struct guest_ram {
+	uint8_t *base;
+	uint64_t size;
+};
+
+/* The job the engine is executing; its stream was copied in at start so
+ * the guest cannot change it under the parser. */
+struct vnpu_job {
+	bool active;
+	uint32_t queue;
+	uint64_t tag;
+	uint8_t *stream;
+	uint32_t stream_size;
+	uint32_t offset;	/* current command */
+	work_units cmd_left;	/* work left in the current command */
+	work_units left;	/* work left in the whole job */
+	uint64_t cycles_total;
+};
+
+struct vnpu_cqe {
+	uint64_t tag;
+	uint32_t queue;
+	uint32_t status;
+	uint64_t cycles;
+	uint32_t info;
+};
+
+struct control_client {
+	int fd;
+	size_t used;
+	char line[VNPU_CONTROL_LINE];
+};
+
+struct vnpu {
+	struct vnpu_config cfg;
+	FILE *log;
+	uint64_t start_ns;
+
+	/* ivshmem side */
+	int listen_fd;
+	int client_fd;
+	bool client_seen;
+	int shm_fd;
+	uint8_t *shm;
+	int doorbell_fd[ENPU_NUM_VECTORS];	/* guest -> vnpu (peer 0) */
+	int msi_fd[ENPU_NUM_VECTORS];		/* vnpu -> guest (peer 1) */
+	struct guest_ram ram;
+
+	/* event loop */
+	int epoll_fd;
+	int tick_fd;
+	int job_timer_fd;
+	int signal_fd;
+	int control_fd;
+	struct control_client control[VNPU_CONTROL_CLIENTS];
+	bool quit;
+
+	/* device clock */
+	double speed;
+	uint64_t last_wall_ns;
+	double device_carry_ns;
+	uint64_t heartbeat_acc_ns;
+
+	/* device state; the shm copy of each (dev) register mirrors these */
+	uint32_t status;
+	bool hung;
+	uint32_t irq_mask;
+	uint32_t heartbeat;
+	uint32_t reset_count;
+	bool fw_booted;			/* once booted, facts keep the version */
+	uint32_t fw_version;
+	uint32_t fw_api_version;
+	uint32_t mbox_done_seq;
+	uint32_t opp;
+	uint32_t sq_head[ENPU_MAX_QUEUES];
+	uint32_t cq_tail;
+	uint32_t rr_next;		/* round-robin start among equals */
+	struct vnpu_job job;
+	bool cqe_pending;		/* finished, waiting for CQ space */
+	struct vnpu_cqe pending_cqe;
+
+	/* thermal */
+	double temp_c;
+	uint64_t thermal_acc_ns;
+	uint64_t thermal_busy_ns;
+
+	/* perf counters */
+	work_units perf_units;
+	uint64_t perf_busy_ns;
+	uint32_t perf_jobs_done;
+	uint64_t perf_dma_bytes;
+
+	/* host fault injection */
+	uint32_t lose_irqs;
+	bool corrupt_next_cqe;
+};
+
+/* epoll tags (data.u64) */
+enum vnpu_event {
+	EV_LISTEN = 1,
+	EV_CLIENT,
+	EV_TICK,
+	EV_JOB_TIMER,
+	EV_SIGNAL,
+	EV_CONTROL_LISTEN,
+	EV_DOORBELL_BASE = 16,		/* + vector */
+	EV_CONTROL_CLIENT_BASE = 32,	/* + slot */
+};
+
+/* log.c */
+void vnpu_log(struct vnpu *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* guest_ram.c */
+int guest_ram_map(struct guest_ram *ram, const char *path, char *why,
+		  size_t why_size);
+void guest_ram_unmap(struct guest_ram *ram);
+bool guest_ram_range_ok(const struct guest_ram *ram, uint64_t addr,
+			uint64_t len);
+bool guest_ram_read(const struct guest_ram *ram, uint64_t addr, void *dst,
+		    uint64_t len);
+
+/* registers.c */
+void regs_power_on(struct vnpu *v);
+void regs_set_status(struct vnpu *v, uint32_t status);
+void regs_set_error(struct vnpu *v, uint32_t status, uint32_t code,
+		    uint32_t info);
+void regs_publish_perf(struct vnpu *v);
+void device_raise_vector(struct vnpu *v, unsigned int vector);
+const char *status_name(uint32_t status);
+
+/* clock.c */
+uint64_t monotonic_ns(void);
+void device_advance(struct vnpu *v);
+void device_settle(struct vnpu *v);
+void device_set_speed(struct vnpu *v, double speed);
+
+/* thermal.c */
+uint32_t opp_khz(uint32_t index);
+uint32_t opp_mw(uint32_t index);
+void thermal_init(struct vnpu *v);
+void thermal_advance(struct vnpu *v, uint64_t device_ns, uint64_t busy_ns);
+void thermal_add(struct vnpu *v, double delta_c);
+uint32_t thermal_mc(const struct vnpu *v);
+
+/* mailbox.c */
+void mailbox_doorbell(struct vnpu *v);
+void device_reset(struct vnpu *v);
+
+/* firmware_boot.c */
+uint32_t firmware_boot(struct vnpu *v, uint64_t addr, uint32_t size,
+		       uint32_t *result_data);
+
+/* fw_log.c */
+void fw_log_clear(struct vnpu *v);
+void fw_log_printf(struct vnpu *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* queues.c */
+void queues_run(struct vnpu *v);
+void queues_abort(struct vnpu *v);
+
+/* cmdstream.c */
+#define CMDSTREAM_OK UINT32_MAX
+uint32_t cmdstream_validate(const uint8_t *stream, uint32_t size,
+			    uint64_t *cycles_total);
+void cmdstream_start(struct vnpu_job *job);
+uint64_t cmdstream_execute(struct vnpu_job *job, work_units budget,
+			   uint32_t khz);
+
+/* facts.c */
+int facts_write(struct vnpu *v);
+
+/* control.c */
+int control_listen(struct vnpu *v);
+void control_accept(struct vnpu *v);
+void control_readable(struct vnpu *v, unsigned int slot);
+void control_close_all(struct vnpu *v);
+
+/* ivshmem_server.c */
+int unix_listen(const char *path, char *why, size_t why_size);
+int ivshmem_greet(struct vnpu *v, int client_fd);
+
+#endif /* VNPU_H */
