@@ -16,6 +16,10 @@
 # linux-image-6.1.0-N-amd64 exist. Once pinned, the choice is kept while
 # its headers stay installed, so a second run does no network work and takes
 # seconds. Idempotent; safe to run at any time.
+#
+# `deps.sh bench` also installs what only the benchmarks need: oneDNN
+# (libdnnl-dev) and Node.js with npm for ONNX Runtime's npm package, unless a
+# node/npm is already on PATH.
 set -euo pipefail
 
 CACHE=${ENPU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/enpu}
@@ -72,6 +76,13 @@ pick_abi() {
 }
 
 install_packages "${PACKAGES[@]}"
+
+if [ "${1:-}" = bench ]; then
+	install_packages libdnnl-dev
+	if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+		install_packages nodejs npm
+	fi
+fi
 
 KVER=
 if [ -f "$CACHE/kernel.mk" ]; then

@@ -1,0 +1,41 @@
+# tests/bench: CPU benchmarks. `make bench-cpu` prints the int8 GEMM table:
+# our ISA paths, oneDNN (Debian's libdnnl-dev) and ONNX Runtime's CPU
+# provider (npm package onnxruntime-node, installed outside the tree into
+# $(ENPU_CACHE)/npm with --ignore-scripts: its install script would try to
+# download GPU binaries). Not part of `make check`: numbers, not verdicts.
+
+BENCH_DIR := tests/bench
+BENCH_GEMM_BIN := $(B)/tests/bench/gemm-bench
+# Listed by name: other benchmarks (bench-dmabuf) live in this directory too.
+BENCH_GEMM_OBJECTS := $(patsubst %,$(B)/obj/tests/bench/%.o,\
+	gemm_bench bench_peak bench_onednn)
+BENCH_NPM := $(ENPU_CACHE)/npm
+BENCH_ORT_VERSION := 1.22.0
+BENCH_ORT_MODULE := $(BENCH_NPM)/node_modules/onnxruntime-node
+BENCH_ORT_STAMP := $(BENCH_NPM)/.onnxruntime-node-$(BENCH_ORT_VERSION)
+
+$(BENCH_GEMM_OBJECTS): $(B)/obj/tests/bench/%.o: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.h \
+		$(RUNTIME_CPU_HEADERS) | $(B)/obj/tests/bench/
+	$(CC) $(USER_CFLAGS) $(RUNTIME_CPU_CFLAGS) -c $< -o $@
+
+$(BENCH_GEMM_BIN): $(BENCH_GEMM_OBJECTS) $(RUNTIME_CPU_LIB) \
+		| $(B)/tests/bench/
+	$(CC) -o $@ $(BENCH_GEMM_OBJECTS) $(RUNTIME_CPU_LDFLAGS) -ldnnl -lgomp
+
+$(BENCH_ORT_STAMP):
+	bash tools/deps.sh bench
+	mkdir -p $(BENCH_NPM)
+	npm install --prefix $(BENCH_NPM) --ignore-scripts --no-audit \
+		--no-fund onnxruntime-node@$(BENCH_ORT_VERSION)
+	touch $@
+
+.PHONY: bench-cpu bench-deps
+# oneDNN and Node.js are needed by the benchmarks only.
+bench-deps:
+	bash tools/deps.sh bench
+
+bench-cpu: bench-deps $(BENCH_GEMM_BIN) $(BENCH_ORT_STAMP)
+	NODE_PATH=$(BENCH_NPM)/node_modules node $(BENCH_DIR)/ort_gemm_bench.js \
+		>$(B)/tests/bench/ort-gemm.txt
+	$(BENCH_GEMM_BIN) --ort $(B)/tests/bench/ort-gemm.txt \
+		--ort-version "$$(node -p "require('$(BENCH_ORT_MODULE)/package.json').version")"

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/* Context, instruction-set selection and thread pool behaviour. */
+#include "test_cpu.h"
+#include "thread_pool.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_isa_names_round_trip(struct test_state *s)
+{
+	enum enpu_cpu_isa isa;
+
+	for (int i = 0; i < ENPU_CPU_ISA_COUNT; i++) {
+		CHECK(s, enpu_cpu_isa_from_name(enpu_cpu_isa_name(i), &isa) == 0 &&
+		      isa == (enum enpu_cpu_isa)i, "isa %d", i);
+	}
+	CHECK(s, enpu_cpu_isa_from_name("sse9", &isa) == -EINVAL,
+	      "unknown name accepted");
+}
+
+static void test_environment_forces_the_isa(struct test_state *s)
+{
+	enpu_cpu_context *ctx = NULL;
+	char *saved = getenv("ENPU_CPU_ISA") ? strdup(getenv("ENPU_CPU_ISA")) : NULL;
+
+	setenv("ENPU_CPU_ISA", "scalar", 1);
+	CHECK(s, enpu_cpu_context_create(1, &ctx) == 0, "create");
+	if (ctx)
+		CHECK(s, enpu_cpu_context_isa(ctx) == ENPU_CPU_ISA_SCALAR,
+		      "isa %s", enpu_cpu_isa_name(enpu_cpu_context_isa(ctx)));
+	enpu_cpu_context_destroy(ctx);
+	ctx = NULL;
+	setenv("ENPU_CPU_ISA", "no-such-isa", 1);
+	CHECK(s, enpu_cpu_context_create(1, &ctx) == -EINVAL && !ctx,
+	      "bad ENPU_CPU_ISA accepted");
+	enpu_cpu_context_destroy(ctx);
+	if (saved)
+		setenv("ENPU_CPU_ISA", saved, 1);
+	else
+		unsetenv("ENPU_CPU_ISA");
+	free(saved);
+}
+
+static void test_auto_picks_a_supported_isa(struct test_state *s)
+{
+	enpu_cpu_context *ctx = NULL;
+	char *saved = getenv("ENPU_CPU_ISA") ? strdup(getenv("ENPU_CPU_ISA")) : NULL;
+
+	unsetenv("ENPU_CPU_ISA");
+	CHECK(s, enpu_cpu_context_create(2, &ctx) == 0, "create");
+	if (ctx) {
+		enum enpu_cpu_isa isa = enpu_cpu_context_isa(ctx);
+
+		CHECK(s, isa != ENPU_CPU_ISA_AUTO && enpu_cpu_isa_supported(isa),
+		      "isa %d", isa);
+		/* The best one: nothing above it is supported. */
+		for (int i = isa + 1; i < ENPU_CPU_ISA_COUNT; i++)
+			CHECK(s, !enpu_cpu_isa_supported(i),
+			      "auto chose %s but %s is supported",
+			      enpu_cpu_isa_name(isa), enpu_cpu_isa_name(i));
+		printf("  auto isa: %s\n", enpu_cpu_isa_name(isa));
+		CHECK(s, enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)42) ==
+		      -EINVAL, "isa 42 accepted");
+	}
+	enpu_cpu_context_destroy(ctx);
+	if (saved)
+		setenv("ENPU_CPU_ISA", saved, 1);
+	free(saved);
+}
+
+static void test_thread_count_is_settable(struct test_state *s)
+{
+	enpu_cpu_context *ctx = NULL;
+
+	CHECK(s, enpu_cpu_context_create(0, &ctx) == -EINVAL && !ctx,
+	      "0 threads accepted");
+	CHECK(s, enpu_cpu_context_create(1, &ctx) == 0, "create");
+	if (!ctx)
+		return;
+	CHECK(s, enpu_cpu_context_set_thread_count(ctx, 3) == 0, "set 3");
+	CHECK(s, enpu_cpu_context_thread_count(ctx) == 3, "count %u",
+	      enpu_cpu_context_thread_count(ctx));
+	CHECK(s, enpu_cpu_context_set_thread_count(ctx, 0) == -EINVAL,
+	      "set 0 accepted");
+	CHECK(s, enpu_cpu_context_thread_count(ctx) == 3,
+	      "failed set changed the count");
+	enpu_cpu_context_destroy(ctx);
+}
+
+struct coverage {
+	atomic_int hits[1000];
+};
+
+static void count_task(void *argument, size_t task)
+{
+	struct coverage *c = argument;
+
+	atomic_fetch_add(&c->hits[task], 1);
+}
+
+static void test_thread_pool_runs_every_task_once(struct test_state *s)
+{
+	static const unsigned int counts[] = { 1, 2, 4 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
+		struct enpu_thread_pool *pool = NULL;
+		struct coverage *c = calloc(1, sizeof(*c));
+
+		if (!c || enpu_thread_pool_create(counts[i], &pool)) {
+			CHECK(s, 0, "setup");
+			free(c);
+			return;
+		}
+		for (int round = 0; round < 50; round++)
+			enpu_thread_pool_parallel_for(pool, 1 + (size_t)round * 19,
+						      count_task, c);
+		for (size_t t = 0; t < 1000; t++) {
+			int want = 0;
+
+			for (int round = 0; round < 50; round++)
+				want += t < 1 + (size_t)round * 19;
+			if (atomic_load(&c->hits[t]) != want) {
+				CHECK(s, 0, "%u threads: task %zu ran %d times, expected %d",
+				      counts[i], t, atomic_load(&c->hits[t]), want);
+				break;
+			}
+		}
+		enpu_thread_pool_destroy(pool);
+		free(c);
+	}
+}
+
+const struct test_case context_tests[] = {
+	{ "isa_names_round_trip", test_isa_names_round_trip },
+	{ "environment_forces_the_isa", test_environment_forces_the_isa },
+	{ "auto_picks_a_supported_isa", test_auto_picks_a_supported_isa },
+	{ "thread_count_is_settable", test_thread_count_is_settable },
+	{ "thread_pool_runs_every_task_once",
+	  test_thread_pool_runs_every_task_once },
+	{ NULL, NULL },
+};

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared helpers of the CPU kernel tests. */
+#ifndef ENPU_TEST_CPU_H
+#define ENPU_TEST_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "enpu_cpu.h"
+#include "test_harness.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* xorshift64*: deterministic, state owned by the caller. */
+static inline uint64_t test_random(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+extern const struct test_case requant_tests[];
+extern const struct test_case gemm_tests[];
+extern const struct test_case context_tests[];
+
+#endif /* ENPU_TEST_CPU_H */

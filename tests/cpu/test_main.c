@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runner for the CPU kernel tests. Optional argument: a substring; only
+ * tests whose name contains it run.
+ */
+#include "test_cpu.h"
+
+#include <string.h>
+
+static const struct test_case *const suites[] = {
+	requant_tests,
+	gemm_tests,
+	context_tests,
+};
+
+int main(int argc, char **argv)
+{
+	const char *filter = argc > 1 ? argv[1] : NULL;
+	int passed = 0, failed = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(suites); i++) {
+		for (const struct test_case *t = suites[i]; t->name; t++) {
+			struct test_state state = { 0 };
+
+			if (filter && !strstr(t->name, filter))
+				continue;
+			t->run(&state);
+			printf("%s %s\n", state.failures ? "FAIL" : "ok  ",
+			       t->name);
+			fflush(stdout);
+			if (state.failures)
+				failed++;
+			else
+				passed++;
+		}
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The CPU runtime context: thread pool, chosen instruction set, last error.
+ */
+#include "cpu_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const isa_names[ENPU_CPU_ISA_COUNT] = {
+	[ENPU_CPU_ISA_AUTO] = "auto",
+	[ENPU_CPU_ISA_SCALAR] = "scalar",
+	[ENPU_CPU_ISA_AVX2] = "avx2",
+	[ENPU_CPU_ISA_AVX512_VNNI] = "avx512vnni",
+};
+
+const char *enpu_cpu_isa_name(enum enpu_cpu_isa isa)
+{
+	if ((unsigned int)isa >= ENPU_CPU_ISA_COUNT)
+		return "unknown";
+	return isa_names[isa];
+}
+
+int enpu_cpu_isa_from_name(const char *name, enum enpu_cpu_isa *isa)
+{
+	if (!name || !isa)
+		return -EINVAL;
+	for (int i = 0; i < ENPU_CPU_ISA_COUNT; i++) {
+		if (!strcmp(name, isa_names[i])) {
+			*isa = (enum enpu_cpu_isa)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int enpu_cpu_fail(enpu_cpu_context *context, int err, const char *fmt, ...)
+{
+	va_list args;
+
+	if (context) {
+		va_start(args, fmt);
+		vsnprintf(context->error, sizeof(context->error), fmt, args);
+		va_end(args);
+	}
+	return err;
+}
+
+static enum enpu_cpu_isa best_isa(void)
+{
+	if (enpu_cpu_detect_isa_support(ENPU_CPU_ISA_AVX512_VNNI))
+		return ENPU_CPU_ISA_AVX512_VNNI;
+	if (enpu_cpu_detect_isa_support(ENPU_CPU_ISA_AVX2))
+		return ENPU_CPU_ISA_AVX2;
+	return ENPU_CPU_ISA_SCALAR;
+}
+
+int enpu_cpu_context_set_isa(enpu_cpu_context *context, enum enpu_cpu_isa isa)
+{
+	if (!context)
+		return -EINVAL;
+	if ((unsigned int)isa >= ENPU_CPU_ISA_COUNT)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "cpu context: unknown isa %d", (int)isa);
+	if (isa == ENPU_CPU_ISA_AUTO)
+		isa = best_isa();
+	if (!enpu_cpu_detect_isa_support(isa))
+		return enpu_cpu_fail(context, -ENOTSUP,
+				     "cpu context: isa %s not supported by this CPU/OS",
+				     enpu_cpu_isa_name(isa));
+	context->isa = isa;
+	return 0;
+}
+
+int enpu_cpu_context_create(unsigned int thread_count,
+			    enpu_cpu_context **out)
+{
+	enpu_cpu_context *context;
+	enum enpu_cpu_isa isa = ENPU_CPU_ISA_AUTO;
+	const char *forced = getenv("ENPU_CPU_ISA");
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (forced && *forced && enpu_cpu_isa_from_name(forced, &isa)) {
+		fprintf(stderr, "enpu cpu: ENPU_CPU_ISA=%s is not one of auto, scalar, avx2, avx512vnni\n",
+			forced);
+		return -EINVAL;
+	}
+	context = calloc(1, sizeof(*context));
+	if (!context)
+		return -ENOMEM;
+	err = enpu_cpu_context_set_isa(context, isa);
+	if (err) {
+		fprintf(stderr, "enpu cpu: %s\n", context->error);
+		free(context);
+		return err;
+	}
+	err = enpu_thread_pool_create(thread_count, &context->pool);
+	if (err) {
+		fprintf(stderr, "enpu cpu: cannot create a pool of %u threads: %s\n",
+			thread_count, strerror(-err));
+		free(context);
+		return err;
+	}
+	*out = context;
+	return 0;
+}
+
+void enpu_cpu_context_destroy(enpu_cpu_context *context)
+{
+	if (!context)
+		return;
+	enpu_thread_pool_destroy(context->pool);
+	free(context);
+}
+
+int enpu_cpu_context_set_thread_count(enpu_cpu_context *context,
+				      unsigned int thread_count)
+{
+	struct enpu_thread_pool *pool;
+	int err;
+
+	if (!context)
+		return -EINVAL;
+	if (thread_count == enpu_thread_pool_thread_count(context->pool))
+		return 0;
+	err = enpu_thread_pool_create(thread_count, &pool);
+	if (err)
+		return enpu_cpu_fail(context, err,
+				     "cpu context: cannot create a pool of %u threads",
+				     thread_count);
+	enpu_thread_pool_destroy(context->pool);
+	context->pool = pool;
+	return 0;
+}
+
+unsigned int enpu_cpu_context_thread_count(const enpu_cpu_context *context)
+{
+	return enpu_thread_pool_thread_count(context->pool);
+}
+
+enum enpu_cpu_isa enpu_cpu_context_isa(const enpu_cpu_context *context)
+{
+	return context->isa;
+}
+
+const char *enpu_cpu_context_error(const enpu_cpu_context *context)
+{
+	return context ? context->error : "no context";
+}

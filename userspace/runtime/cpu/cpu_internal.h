@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal pieces shared by the CPU runtime's files: the context, the packed
+ * weight layout and the GEMM microkernel contract.
+ */
+#ifndef ENPU_CPU_INTERNAL_H
+#define ENPU_CPU_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "enpu_cpu.h"
+#include "thread_pool.h"
+
+struct enpu_cpu_context {
+	struct enpu_thread_pool *pool;
+	enum enpu_cpu_isa isa;
+	char error[256];
+};
+
+/* Records a message for enpu_cpu_context_error() and returns @err. */
+int enpu_cpu_fail(enpu_cpu_context *context, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Bits of enpu_cpu_cpu_features(). */
+int enpu_cpu_detect_isa_support(enum enpu_cpu_isa isa);
+
+/*
+ * Packed weights. Columns are grouped in panels of ENPU_GEMM_PANEL_COLUMNS;
+ * within a panel, K is cut in groups of 4 and each group stores, column after
+ * column, the 4 consecutive k values of that column:
+ *
+ *   panel p, group g: bytes [g * 64 + c * 4 + j] = B[4g + j][16p + c]
+ *
+ * That is exactly the operand shape of vpdpbusd (4 u8 x 4 s8 per int32 lane)
+ * and costs the other ISAs nothing. K is zero-padded to a multiple of 4 and
+ * N to a multiple of 16, so padded lanes contribute 0 whatever A holds.
+ */
+#define ENPU_GEMM_PANEL_COLUMNS 16
+#define ENPU_GEMM_K_GROUP 4
+
+struct enpu_cpu_gemm_weights {
+	size_t k;
+	size_t n;
+	size_t k_groups;      /* ceil(k / 4) */
+	size_t panel_count;   /* ceil(n / 16) */
+	size_t panel_stride;  /* bytes per panel: k_groups * 64 */
+	int8_t *packed;       /* panel_count * panel_stride bytes, 64-aligned */
+	int32_t *bias;        /* panel_count * 16, zero padded */
+	int32_t *column_sum;  /* panel_count * 16: sum_k B[k][n], zero padded */
+};
+
+/*
+ * One microkernel call computes a tile of at most the ISA's rows x columns.
+ * Accumulators start at bias[n] - a_zero_point_u8 * column_sum[n]; int8
+ * activations are turned into uint8 by flipping the sign bit (a ^ 0x80),
+ * which adds 128 to both the value and the zero point, so kernels only ever
+ * see uint8 A. All int32 arithmetic wraps (two's complement), identically on
+ * every path.
+ */
+struct enpu_gemm_tile {
+	const uint8_t *a;         /* row 0, column 0 of the tile */
+	size_t lda;               /* bytes */
+	size_t rows;              /* 1..kernel rows */
+	size_t columns;           /* 1..kernel columns, valid output columns */
+	uint32_t a_flip;          /* 0 for uint8 A, 0x80808080 for int8 A */
+	int32_t a_zero_point;     /* uint8 domain, 0..255 */
+	size_t k;
+	size_t k_groups;
+	const int8_t *panel;      /* first panel of the tile */
+	size_t panel_stride;
+	const int32_t *bias;      /* at the tile's first column, padded */
+	const int32_t *column_sum;
+	const int32_t *multiplier;  /* at the first column; NULL = int32 out */
+	const int32_t *shift;
+	int per_channel;
+	int32_t zero_point;
+	int32_t min;
+	int32_t max;
+	enum enpu_cpu_dtype c_type;
+	void *c;                  /* row 0, column 0 of the tile */
+	size_t ldc;               /* elements */
+};
+
+typedef void (*enpu_gemm_microkernel)(const struct enpu_gemm_tile *tile);
+
+struct enpu_gemm_kernel_info {
+	enpu_gemm_microkernel kernel;
+	size_t rows;
+	size_t columns;   /* a multiple of ENPU_GEMM_PANEL_COLUMNS */
+};
+
+extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_scalar;
+extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_avx2;
+extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_avx512_vnni;
+
+/*
+ * Reads the last, partial group of 4 bytes of an A row without touching
+ * memory past the row's end; the bytes beyond K are zero (their weights are
+ * zero anyway).
+ */
+static inline uint32_t enpu_gemm_load_a_tail(const uint8_t *row, size_t k)
+{
+	size_t start = k & ~(size_t)3;
+	uint32_t value = 0;
+
+	for (size_t j = 0; j < (k & 3); j++)
+		value |= (uint32_t)row[start + j] << (8 * j);
+	return value;
+}
+
+#endif /* ENPU_CPU_INTERNAL_H */

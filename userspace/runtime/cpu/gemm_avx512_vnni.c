@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AVX-512 VNNI GEMM microkernel: up to 8 rows x 32 columns (two weight
+ * panels, 16 zmm accumulators). Per group of 4 k it loads two 64-byte weight
+ * vectors, broadcasts 4 activation bytes per row and issues one vpdpbusd per
+ * accumulator. Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni;
+ * only called after CPUID and XCR0 said so.
+ */
+#include "gemm_epilogue.h"
+
+#include <immintrin.h>
+#include <string.h>
+
+#define ROWS 8
+#define PANELS 2
+
+static inline uint32_t load_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+struct requant_vectors {
+	__m512i multiplier_even, multiplier_odd;
+	__m512i shift_even, shift_odd;
+	__m512i round_even, round_odd;
+	__m512i low, high, zero_point;
+};
+
+static inline __attribute__((always_inline)) struct requant_vectors
+requant_setup(const struct enpu_gemm_tile *t, size_t panel, __mmask16 mask)
+{
+	const __m512i low32 = _mm512_set1_epi64(0xffffffff);
+	const __m512i one = _mm512_set1_epi64(1);
+	struct requant_vectors v;
+	__m512i multiplier, shift;
+
+	if (t->per_channel) {
+		multiplier = _mm512_maskz_loadu_epi32(mask, t->multiplier + 16 * panel);
+		shift = _mm512_maskz_loadu_epi32(mask, t->shift + 16 * panel);
+	} else {
+		multiplier = _mm512_set1_epi32(t->multiplier[0]);
+		shift = _mm512_set1_epi32(t->shift[0]);
+	}
+	v.multiplier_even = multiplier;
+	v.multiplier_odd = _mm512_srli_epi64(multiplier, 32);
+	v.shift_even = _mm512_and_si512(shift, low32);
+	v.shift_odd = _mm512_srli_epi64(shift, 32);
+	v.round_even = _mm512_sllv_epi64(one, _mm512_sub_epi64(v.shift_even, one));
+	v.round_odd = _mm512_sllv_epi64(one, _mm512_sub_epi64(v.shift_odd, one));
+	v.low = _mm512_set1_epi32(t->min - t->zero_point);
+	v.high = _mm512_set1_epi32(t->max - t->zero_point);
+	v.zero_point = _mm512_set1_epi32(t->zero_point);
+	return v;
+}
+
+/* enpu_requantize() on 16 lanes; see enpu_quantization.h for the rule. */
+static inline __attribute__((always_inline)) __m512i
+requantize16(__m512i acc, const struct requant_vectors *v)
+{
+	__m512i even = _mm512_mul_epi32(acc, v->multiplier_even);
+	__m512i odd = _mm512_mul_epi32(_mm512_srli_epi64(acc, 32),
+				       v->multiplier_odd);
+	__m512i out;
+
+	even = _mm512_srav_epi64(_mm512_add_epi64(even, v->round_even),
+				 v->shift_even);
+	odd = _mm512_srav_epi64(_mm512_add_epi64(odd, v->round_odd),
+				v->shift_odd);
+	out = _mm512_mask_blend_epi32(0xaaaa, even, _mm512_slli_epi64(odd, 32));
+	out = _mm512_max_epi32(out, v->low);
+	out = _mm512_min_epi32(out, v->high);
+	return _mm512_add_epi32(out, v->zero_point);
+}
+
+/*
+ * The accumulators are named variables, not an array: with an array GCC 12
+ * shuffles them through extra register moves and stack spills every k step.
+ */
+#define FOR_EACH_ROW(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+
+static inline __attribute__((always_inline)) void
+tile_kernel(const struct enpu_gemm_tile *t, const size_t rows,
+	    const size_t panels, const int flip)
+{
+	const size_t full_bytes = (t->k / 4) * 4;
+	const int8_t *b0 = t->panel;
+	const int8_t *b1 = t->panel + (panels > 1 ? t->panel_stride : 0);
+	const __m512i flip_vector = _mm512_set1_epi32((int)0x80808080u);
+	const __m512i zero_point = _mm512_set1_epi32(t->a_zero_point);
+	const __m512i init0 = _mm512_sub_epi32(
+		_mm512_load_si512(t->bias),
+		_mm512_mullo_epi32(_mm512_load_si512(t->column_sum), zero_point));
+	const __m512i init1 = panels > 1 ? _mm512_sub_epi32(
+		_mm512_load_si512(t->bias + 16),
+		_mm512_mullo_epi32(_mm512_load_si512(t->column_sum + 16),
+				   zero_point)) : init0;
+	__m512i w0, w1 = init0, x;
+
+#define DECLARE_ROW(r)                                                    \
+	const uint8_t *a##r = t->a + (rows > r ? r : 0) * t->lda;         \
+	__m512i acc##r##_0 = init0, acc##r##_1 = init1;
+	FOR_EACH_ROW(DECLARE_ROW)
+#undef DECLARE_ROW
+
+#define ROW_STEP(r)                                                       \
+	if (rows > r) {                                                   \
+		if (flip)                                                 \
+			x = _mm512_xor_si512(x##r, flip_vector);          \
+		else                                                      \
+			x = x##r;                                         \
+		acc##r##_0 = _mm512_dpbusd_epi32(acc##r##_0, x, w0);      \
+		if (panels > 1)                                           \
+			acc##r##_1 = _mm512_dpbusd_epi32(acc##r##_1, x, w1); \
+	}
+#define ROW_LOAD(r) \
+	__m512i x##r = _mm512_set1_epi32(rows > r ? (int)load_u32(a##r + o) : 0);
+
+	for (size_t o = 0; o < full_bytes; o += 4) {
+		w0 = _mm512_load_si512(b0 + o * 16);
+		if (panels > 1)
+			w1 = _mm512_load_si512(b1 + o * 16);
+		{
+			FOR_EACH_ROW(ROW_LOAD)
+			FOR_EACH_ROW(ROW_STEP)
+		}
+	}
+#undef ROW_LOAD
+	if (full_bytes < t->k) {
+#define ROW_LOAD(r) __m512i x##r = _mm512_set1_epi32(rows > r ? \
+		(int)enpu_gemm_load_a_tail(a##r, t->k) : 0);
+		w0 = _mm512_load_si512(b0 + full_bytes * 16);
+		if (panels > 1)
+			w1 = _mm512_load_si512(b1 + full_bytes * 16);
+		{
+			FOR_EACH_ROW(ROW_LOAD)
+			FOR_EACH_ROW(ROW_STEP)
+		}
+#undef ROW_LOAD
+	}
+#undef ROW_STEP
+
+	for (size_t p = 0; p < panels; p++) {
+		size_t first = 16 * p;
+		size_t count = t->columns - first < 16 ? t->columns - first : 16;
+		__mmask16 mask = (__mmask16)((1u << count) - 1);
+
+		if (t->c_type == ENPU_CPU_INT32) {
+#define ROW_STORE(r)                                                      \
+			if (rows > r)                                     \
+				_mm512_mask_storeu_epi32(                 \
+					(int32_t *)t->c + r * t->ldc + first, \
+					mask, p ? acc##r##_1 : acc##r##_0);
+			FOR_EACH_ROW(ROW_STORE)
+#undef ROW_STORE
+			continue;
+		}
+		struct requant_vectors v = requant_setup(t, p, mask);
+
+#define ROW_STORE(r)                                                      \
+		if (rows > r)                                             \
+			_mm512_mask_cvtepi32_storeu_epi8(                 \
+				(int8_t *)t->c + r * t->ldc + first, mask, \
+				requantize16(p ? acc##r##_1 : acc##r##_0, &v));
+		FOR_EACH_ROW(ROW_STORE)
+#undef ROW_STORE
+	}
+}
+
+/*
+ * One or two rows (GEMV-like shapes such as a classifier at batch 1): the
+ * 8-row kernel would leave only 2-4 accumulator chains, and vpdpbusd's
+ * 5-cycle latency would cap it near a fifth of peak. Here each output vector
+ * gets 4 partial accumulators over alternating k groups, summed at the end.
+ */
+#define PARTIALS 4
+
+static inline __attribute__((always_inline)) void
+few_rows_kernel(const struct enpu_gemm_tile *t, const size_t rows,
+		const size_t panels, const int flip)
+{
+	const size_t full_bytes = (t->k / 4) * 4;
+	const size_t unrolled_bytes = full_bytes / (4 * PARTIALS) * (4 * PARTIALS);
+	const int8_t *b[2] = { t->panel,
+			       t->panel + (panels > 1 ? t->panel_stride : 0) };
+	const uint8_t *a[2] = { t->a, t->a + (rows > 1 ? t->lda : 0) };
+	const __m512i flip_vector = _mm512_set1_epi32((int)0x80808080u);
+	const __m512i zero_point = _mm512_set1_epi32(t->a_zero_point);
+	__m512i acc[2][2][PARTIALS];
+	size_t o;
+
+	for (size_t r = 0; r < 2; r++)
+		for (size_t p = 0; p < 2; p++)
+			for (size_t u = 0; u < PARTIALS; u++)
+				acc[r][p][u] = _mm512_setzero_si512();
+	for (o = 0; o < unrolled_bytes; o += 4 * PARTIALS) {
+		for (size_t u = 0; u < PARTIALS; u++) {
+			for (size_t r = 0; r < rows; r++) {
+				__m512i x = _mm512_set1_epi32(
+					(int)load_u32(a[r] + o + 4 * u));
+
+				if (flip)
+					x = _mm512_xor_si512(x, flip_vector);
+				for (size_t p = 0; p < panels; p++)
+					acc[r][p][u] = _mm512_dpbusd_epi32(
+						acc[r][p][u], x,
+						_mm512_load_si512(b[p] + (o + 4 * u) * 16));
+			}
+		}
+	}
+	for (; o < t->k; o += 4) {
+		for (size_t r = 0; r < rows; r++) {
+			uint32_t word = o < full_bytes ? load_u32(a[r] + o) :
+					enpu_gemm_load_a_tail(a[r], t->k);
+			__m512i x = _mm512_set1_epi32((int)(word ^ t->a_flip));
+
+			for (size_t p = 0; p < panels; p++)
+				acc[r][p][0] = _mm512_dpbusd_epi32(
+					acc[r][p][0], x,
+					_mm512_load_si512(b[p] + o * 16));
+		}
+	}
+
+	for (size_t p = 0; p < panels; p++) {
+		size_t first = 16 * p;
+		size_t count = t->columns - first < 16 ? t->columns - first : 16;
+		__mmask16 mask = (__mmask16)((1u << count) - 1);
+		__m512i init = _mm512_sub_epi32(
+			_mm512_load_si512(t->bias + first),
+			_mm512_mullo_epi32(_mm512_load_si512(t->column_sum + first),
+					   zero_point));
+		struct requant_vectors v;
+
+		if (t->c_type != ENPU_CPU_INT32)
+			v = requant_setup(t, p, mask);
+		for (size_t r = 0; r < rows; r++) {
+			__m512i sum = _mm512_add_epi32(
+				_mm512_add_epi32(acc[r][p][0], acc[r][p][1]),
+				_mm512_add_epi32(acc[r][p][2], acc[r][p][3]));
+
+			sum = _mm512_add_epi32(sum, init);
+			if (t->c_type == ENPU_CPU_INT32)
+				_mm512_mask_storeu_epi32((int32_t *)t->c +
+							 r * t->ldc + first,
+							 mask, sum);
+			else
+				_mm512_mask_cvtepi32_storeu_epi8(
+					(int8_t *)t->c + r * t->ldc + first,
+					mask, requantize16(sum, &v));
+		}
+	}
+}
+
+#define DEFINE_TILE(rows, panels, flip)                                  \
+	static void tile_##rows##_##panels##_##flip(                      \
+		const struct enpu_gemm_tile *t)                           \
+	{                                                                 \
+		if (rows <= 2)                                            \
+			few_rows_kernel(t, rows, panels, flip);           \
+		else                                                      \
+			tile_kernel(t, rows, panels, flip);               \
+	}
+#define DEFINE_ROWS(rows)                                                 \
+	DEFINE_TILE(rows, 1, 0) DEFINE_TILE(rows, 2, 0)                   \
+	DEFINE_TILE(rows, 1, 1) DEFINE_TILE(rows, 2, 1)
+
+DEFINE_ROWS(1) DEFINE_ROWS(2) DEFINE_ROWS(3) DEFINE_ROWS(4)
+DEFINE_ROWS(5) DEFINE_ROWS(6) DEFINE_ROWS(7) DEFINE_ROWS(8)
+
+#define TILE_ENTRY(rows) \
+	{ { tile_##rows##_1_0, tile_##rows##_2_0 }, \
+	  { tile_##rows##_1_1, tile_##rows##_2_1 } }
+
+/* [rows - 1][flip][panels - 1] */
+static const enpu_gemm_microkernel tiles[ROWS][2][PANELS] = {
+	TILE_ENTRY(1), TILE_ENTRY(2), TILE_ENTRY(3), TILE_ENTRY(4),
+	TILE_ENTRY(5), TILE_ENTRY(6), TILE_ENTRY(7), TILE_ENTRY(8),
+};
+
+static void gemm_avx512_vnni(const struct enpu_gemm_tile *t)
+{
+	tiles[t->rows - 1][t->a_flip != 0][t->columns > 16](t);
+}
+
+const struct enpu_gemm_kernel_info enpu_gemm_kernel_avx512_vnni = {
+	.kernel = gemm_avx512_vnni,
+	.rows = ROWS,
+	.columns = 16 * PANELS,
+};

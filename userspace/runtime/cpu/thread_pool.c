@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fork-join thread pool. Workers spin briefly after a job (small GEMMs come
+ * back to back and a condition-variable wakeup costs tens of microseconds),
+ * then sleep on the condition variable.
+ */
+#include "thread_pool.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+static inline void cpu_relax(void) { _mm_pause(); }
+#else
+static inline void cpu_relax(void) { }
+#endif
+
+#define SPIN_ITERATIONS 20000
+
+struct enpu_thread_pool {
+	unsigned int thread_count;
+	pthread_t *threads;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	/* Incremented (under lock) for each job; workers watch it. */
+	atomic_ulong generation;
+	atomic_bool stopping;
+	/* The current job. */
+	enpu_task_function function;
+	void *argument;
+	size_t task_count;
+	atomic_size_t next_task;
+	atomic_uint busy_workers;
+};
+
+static void run_tasks(struct enpu_thread_pool *pool)
+{
+	for (;;) {
+		size_t task = atomic_fetch_add(&pool->next_task, 1);
+
+		if (task >= pool->task_count)
+			break;
+		pool->function(pool->argument, task);
+	}
+}
+
+static void *worker_main(void *data)
+{
+	struct enpu_thread_pool *pool = data;
+	unsigned long seen = 0;
+
+	for (;;) {
+		unsigned long now = atomic_load(&pool->generation);
+
+		for (int i = 0; now == seen && i < SPIN_ITERATIONS; i++) {
+			cpu_relax();
+			now = atomic_load(&pool->generation);
+		}
+		if (now == seen) {
+			pthread_mutex_lock(&pool->lock);
+			while ((now = atomic_load(&pool->generation)) == seen &&
+			       !atomic_load(&pool->stopping))
+				pthread_cond_wait(&pool->wake, &pool->lock);
+			pthread_mutex_unlock(&pool->lock);
+		}
+		if (atomic_load(&pool->stopping))
+			return NULL;
+		seen = now;
+		run_tasks(pool);
+		atomic_fetch_sub(&pool->busy_workers, 1);
+	}
+}
+
+int enpu_thread_pool_create(unsigned int thread_count,
+			    struct enpu_thread_pool **out)
+{
+	struct enpu_thread_pool *pool;
+	unsigned int started;
+	int err;
+
+	if (thread_count == 0 || thread_count > 1024 || !out)
+		return -EINVAL;
+	pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return -ENOMEM;
+	pool->thread_count = thread_count;
+	if (pthread_mutex_init(&pool->lock, NULL)) {
+		free(pool);
+		return -ENOMEM;
+	}
+	if (pthread_cond_init(&pool->wake, NULL)) {
+		pthread_mutex_destroy(&pool->lock);
+		free(pool);
+		return -ENOMEM;
+	}
+	pool->threads = calloc(thread_count, sizeof(*pool->threads));
+	if (!pool->threads) {
+		enpu_thread_pool_destroy(pool);
+		return -ENOMEM;
+	}
+	for (started = 0; started + 1 < thread_count; started++) {
+		err = pthread_create(&pool->threads[started], NULL, worker_main,
+				     pool);
+		if (err) {
+			pool->thread_count = started + 1;
+			enpu_thread_pool_destroy(pool);
+			return -err;
+		}
+	}
+	*out = pool;
+	return 0;
+}
+
+void enpu_thread_pool_destroy(struct enpu_thread_pool *pool)
+{
+	if (!pool)
+		return;
+	if (pool->threads) {
+		pthread_mutex_lock(&pool->lock);
+		atomic_store(&pool->stopping, true);
+		atomic_fetch_add(&pool->generation, 1);
+		pthread_cond_broadcast(&pool->wake);
+		pthread_mutex_unlock(&pool->lock);
+		for (unsigned int i = 0; i + 1 < pool->thread_count; i++)
+			pthread_join(pool->threads[i], NULL);
+		free(pool->threads);
+	}
+	pthread_cond_destroy(&pool->wake);
+	pthread_mutex_destroy(&pool->lock);
+	free(pool);
+}
+
+unsigned int enpu_thread_pool_thread_count(const struct enpu_thread_pool *pool)
+{
+	return pool->thread_count;
+}
+
+void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
+				   size_t task_count,
+				   enpu_task_function function, void *argument)
+{
+	unsigned int workers = pool->thread_count - 1;
+
+	if (workers == 0 || task_count <= 1) {
+		for (size_t i = 0; i < task_count; i++)
+			function(argument, i);
+		return;
+	}
+	pool->function = function;
+	pool->argument = argument;
+	pool->task_count = task_count;
+	atomic_store(&pool->next_task, 0);
+	atomic_store(&pool->busy_workers, workers);
+	pthread_mutex_lock(&pool->lock);
+	atomic_fetch_add(&pool->generation, 1);
+	pthread_cond_broadcast(&pool->wake);
+	pthread_mutex_unlock(&pool->lock);
+
+	run_tasks(pool);
+	for (int i = 0; atomic_load(&pool->busy_workers) != 0; i++) {
+		if (i < SPIN_ITERATIONS)
+			cpu_relax();
+		else
+			sched_yield();
+	}
+}

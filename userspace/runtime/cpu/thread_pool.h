@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A small fork-join pool: parallel_for() hands out task indices from an
+ * atomic counter to the workers and the calling thread, and returns when all
+ * are done. Owned by a context; there is no process-wide pool.
+ */
+#ifndef ENPU_THREAD_POOL_H
+#define ENPU_THREAD_POOL_H
+
+#include <stddef.h>
+
+struct enpu_thread_pool;
+
+typedef void (*enpu_task_function)(void *argument, size_t task);
+
+/* thread_count counts the caller; 1 creates no threads. */
+int enpu_thread_pool_create(unsigned int thread_count,
+			    struct enpu_thread_pool **pool);
+void enpu_thread_pool_destroy(struct enpu_thread_pool *pool);
+unsigned int enpu_thread_pool_thread_count(const struct enpu_thread_pool *pool);
+/* Runs function(argument, i) for i in [0, task_count). Not reentrant. */
+void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
+				   size_t task_count,
+				   enpu_task_function function,
+				   void *argument);
+
+#endif /* ENPU_THREAD_POOL_H */

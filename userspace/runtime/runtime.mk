@@ -1,0 +1,29 @@
+# ENPU runtime, CPU part: the int8 kernels of the CPU fallback
+# (userspace/runtime/cpu), built as a static archive that the runtime,
+# tests and benchmarks link. Each ISA family's file gets its own -m flags;
+# the dispatcher only calls it after CPUID/XCR0 say the CPU can run it.
+
+RUNTIME_CPU_DIR := userspace/runtime/cpu
+RUNTIME_CPU_SOURCES := $(sort $(wildcard $(RUNTIME_CPU_DIR)/*.c))
+RUNTIME_CPU_OBJECTS := $(patsubst $(RUNTIME_CPU_DIR)/%.c,\
+	$(B)/obj/runtime/cpu/%.o,$(RUNTIME_CPU_SOURCES))
+RUNTIME_CPU_HEADERS := $(wildcard $(RUNTIME_CPU_DIR)/*.h)
+RUNTIME_CPU_LIB := $(B)/lib/libenpu-cpu.a
+# What programs in the tree use to compile and link against the CPU kernels.
+RUNTIME_CPU_CFLAGS = -I$(RUNTIME_CPU_DIR)
+RUNTIME_CPU_LDFLAGS = $(RUNTIME_CPU_LIB) -lpthread -lm
+
+RUNTIME_CPU_ISA_FLAGS_gemm_avx2 := -mavx2 -mfma
+RUNTIME_CPU_ISA_FLAGS_gemm_avx512_vnni := -mavx2 -mfma -mavx512f \
+	-mavx512bw -mavx512vl -mavx512dq -mavx512vnni
+
+ALL_TARGETS += $(RUNTIME_CPU_LIB)
+
+$(B)/obj/runtime/cpu/%.o: $(RUNTIME_CPU_DIR)/%.c $(RUNTIME_CPU_HEADERS) \
+		| $(B)/obj/runtime/cpu/
+	$(CC) $(USER_CFLAGS) -O3 $(RUNTIME_CPU_ISA_FLAGS_$*) -fPIC \
+		-c $< -o $@
+
+$(RUNTIME_CPU_LIB): $(RUNTIME_CPU_OBJECTS) | $(B)/lib/
+	rm -f $@
+	$(AR) rcs $@ $(RUNTIME_CPU_OBJECTS)
