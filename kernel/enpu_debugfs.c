@@ -5,6 +5,9 @@
  *         job-done interrupt: "status=<s> latency_ns=<n> irqs=<n>"
  *   ping  one mailbox PING round trip by interrupt: "latency_ns=<n>"
  *   regs  the register block, one register per line
+ *   cpu_copy_bytes  bytes of buffer contents the driver copied with the
+ *         CPU (zero-copy: stays 0)
+ *   last_job_sg     BO table and segments of the last submitted job
  *
  * Lock order: enpu_device.nop_lock, then the queue locks (enpu_queue.c).
  * The mailbox lock is taken by ping without any other lock held.
@@ -23,6 +26,7 @@
 #include "enpu_debugfs.h"
 #include "enpu_device.h"
 #include "enpu_hw.h"
+#include "enpu_job.h"
 #include "enpu_mailbox.h"
 #include "enpu_queue.h"
 
@@ -48,7 +52,7 @@ static void enpu_debugfs_write_nop(struct enpu_cmd_nop *nop)
 static int enpu_debugfs_nop_locked(struct seq_file *m,
 				   struct enpu_device *edev)
 {
-	struct enpu_cq_waiter waiter;
+	struct enpu_cq_waiter waiter = { };
 	struct enpu_job_desc desc = {
 		.cmd_addr = edev->nop_cmd_dma,
 		.cmd_size = sizeof(struct enpu_cmd_nop),
@@ -181,6 +185,21 @@ static int enpu_debugfs_dump_regs(struct seq_file *m, struct enpu_device *edev)
 	return 0;
 }
 
+static int enpu_debugfs_cpu_copy_bytes(struct seq_file *m,
+				       struct enpu_device *edev)
+{
+	seq_printf(m, "%lld\n",
+		   (long long)atomic64_read(&edev->cpu_copy_bytes));
+	return 0;
+}
+
+static int enpu_debugfs_last_job_sg(struct seq_file *m,
+				    struct enpu_device *edev)
+{
+	enpu_job_show_last_sg(m, edev);
+	return 0;
+}
+
 typedef int (*enpu_debugfs_show_t)(struct seq_file *m,
 				   struct enpu_device *edev);
 
@@ -208,6 +227,8 @@ static int enpu_debugfs_##name##_show(struct seq_file *m, void *data)	\
 ENPU_DEBUGFS_SHOW(nop, enpu_debugfs_nop)
 ENPU_DEBUGFS_SHOW(ping, enpu_debugfs_ping)
 ENPU_DEBUGFS_SHOW(regs, enpu_debugfs_dump_regs)
+ENPU_DEBUGFS_SHOW(cpu_copy_bytes, enpu_debugfs_cpu_copy_bytes)
+ENPU_DEBUGFS_SHOW(last_job_sg, enpu_debugfs_last_job_sg)
 
 #ifdef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
 
@@ -222,6 +243,8 @@ static const struct drm_debugfs_info enpu_debugfs_files[] = {
 	{ "nop", enpu_debugfs_nop_show },
 	{ "ping", enpu_debugfs_ping_show },
 	{ "regs", enpu_debugfs_regs_show },
+	{ "cpu_copy_bytes", enpu_debugfs_cpu_copy_bytes_show },
+	{ "last_job_sg", enpu_debugfs_last_job_sg_show },
 };
 
 #else
@@ -237,6 +260,8 @@ static const struct drm_info_list enpu_debugfs_files[] = {
 	{ "nop", enpu_debugfs_nop_show },
 	{ "ping", enpu_debugfs_ping_show },
 	{ "regs", enpu_debugfs_regs_show },
+	{ "cpu_copy_bytes", enpu_debugfs_cpu_copy_bytes_show },
+	{ "last_job_sg", enpu_debugfs_last_job_sg_show },
 };
 
 /**

@@ -8,6 +8,7 @@
  */
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/interrupt.h>
 #include <drm/drm_drv.h>
 
 #include "enpu_debugfs.h"
@@ -16,6 +17,7 @@
 #include "enpu_fw_loader.h"
 #include "enpu_hw.h"
 #include "enpu_irq.h"
+#include "enpu_job.h"
 #include "enpu_mailbox.h"
 #include "enpu_queue.h"
 
@@ -72,6 +74,9 @@ struct enpu_device *enpu_device_probe(const struct enpu_bus_resources *res)
 	ret = enpu_queue_init(edev);
 	if (ret)
 		return ERR_PTR(ret);
+	ret = enpu_job_init(edev);
+	if (ret)
+		return ERR_PTR(ret);
 
 	ret = enpu_hw_identify(edev);
 	if (ret)
@@ -106,10 +111,14 @@ err_stop:
  * @edev: the device.
  *
  * After drm_dev_unplug() no ioctl or debugfs reader touches the hardware
- * any more, so the device can be masked and reset underneath.
+ * any more, so the device can be masked and reset underneath. The reset
+ * drops queued jobs without completions; once a job-done handler that may
+ * still be running has finished, the jobs the driver holds are failed.
  */
 void enpu_device_remove(struct enpu_device *edev)
 {
 	drm_dev_unplug(&edev->drm);
 	enpu_device_stop(edev);
+	synchronize_irq(edev->irqs[ENPU_VEC_JOB_DONE]);
+	enpu_job_fini(edev);
 }

@@ -3,9 +3,17 @@
  * struct enpu_device: one NPU, whatever bus it sits on.
  *
  * Lock order (outermost first):
+ *   dma_resv ww-mutexes of a submit's BOs, in ww-acquire order (enpu_job.c)
  *   enpu_device.nop_lock      debugfs NOP round trip (enpu_debugfs.c)
- *   enpu_device.submit_lock   submission ring producers (enpu_queue.c)
+ *   enpu_device.last_job_sg_lock  debugfs snapshot (enpu_job.c), alone
+ *   dma_fence lock of any fence we wait on, incl. enpu_timeline.lock:
+ *                             held by dma_fence_signal() while it runs our
+ *                             dependency callbacks (enpu_job.c)
+ *   enpu_job_queue.lock       FIFO and in-flight lists, IRQ-safe (enpu_job.c)
+ *   enpu_device.submit_lock   submission ring producers, IRQ-safe (enpu_queue.c)
  *   enpu_device.cq_lock       completion waiters, IRQ-safe (enpu_queue.c)
+ * submit_lock and cq_lock are never nested in each other. No driver lock
+ * is held while a job's fence is signalled except that fence's own lock.
  * enpu_mailbox.lock (enpu_mailbox.c) is taken alone: nothing else is held
  * while a mailbox command runs, and it takes no other lock.
  */
@@ -20,6 +28,7 @@
 #include <linux/types.h>
 #include <drm/drm_device.h>
 
+#include "enpu_job.h"
 #include "enpu_regs.h"
 
 struct device;
@@ -86,7 +95,7 @@ struct enpu_mailbox {
  * @fw_version: version of the running firmware.
  * @fw_api_version: API version of the running firmware.
  * @mbox: mailbox channel.
- * @submit_lock: serialises writers of the submission rings.
+ * @submit_lock: serialises writers of the submission rings; IRQ-safe.
  * @cq_lock: protects @cq_waiters; taken in hard IRQ context.
  * @cq_waiters: struct enpu_cq_waiter waiting for a completion tag.
  * @irq_count: interrupts taken, per ENPU_VEC_* cause.
@@ -97,6 +106,14 @@ struct enpu_mailbox {
  * @nop_cmd: DMA-coherent buffer holding the NOP command stream.
  * @nop_cmd_dma: its DMA address.
  * @nop_seq: sequence number of the last NOP job, part of its tag.
+ * @job_queue: user jobs of hardware queue 0 (enpu_job.c).
+ * @job_wq: frees finished jobs (unpin, unmap, DMA buffer) in process
+ *	context.
+ * @cpu_copy_bytes: bytes of buffer contents the driver copied with the
+ *	CPU; the zero-copy design keeps it at 0 (debugfs cpu_copy_bytes).
+ * @last_job_sg_lock: protects @last_job_sg.
+ * @last_job_sg: BO table and segments of the last submitted job, for
+ *	debugfs last_job_sg; NULL before the first job.
  */
 struct enpu_device {
 	struct drm_device drm;
@@ -111,7 +128,7 @@ struct enpu_device {
 
 	struct enpu_mailbox mbox;
 
-	struct mutex submit_lock;	/* SQ_TAIL writers */
+	spinlock_t submit_lock;		/* SQ_TAIL writers; IRQ-safe */
 	spinlock_t cq_lock;		/* cq_waiters, CQ_HEAD; IRQ-safe */
 	struct list_head cq_waiters;
 
@@ -124,6 +141,12 @@ struct enpu_device {
 	void *nop_cmd;
 	dma_addr_t nop_cmd_dma;
 	u64 nop_seq;
+
+	struct enpu_job_queue job_queue;
+	struct workqueue_struct *job_wq;
+	atomic64_t cpu_copy_bytes;
+	struct mutex last_job_sg_lock;	/* last_job_sg */
+	struct enpu_job_sg_snapshot *last_job_sg;
 };
 
 static inline struct enpu_device *to_enpu_device(struct drm_device *drm)

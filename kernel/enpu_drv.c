@@ -8,6 +8,8 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_prime.h>
 #include <drm/drm_print.h>
 
 #include "enpu_accel.h"
@@ -15,7 +17,9 @@
 #include "enpu_debugfs.h"
 #include "enpu_device.h"
 #include "enpu_drv.h"
+#include "enpu_gem.h"
 #include "enpu_hw.h"
+#include "enpu_job.h"
 
 #ifdef ENPU_HAVE_DRM_ACCEL
 #include <drm/drm_accel.h>
@@ -46,6 +50,11 @@ static int enpu_ioctl_get_param(struct drm_device *drm, void *data,
 static const struct drm_ioctl_desc enpu_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ENPU_GET_PARAM, enpu_ioctl_get_param,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_BO_CREATE, enpu_gem_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_BO_INFO, enpu_gem_info_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_BO_WAIT, enpu_gem_wait_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_SUBMIT, enpu_job_submit_ioctl, DRM_RENDER_ALLOW),
 };
 
 #ifdef ENPU_HAVE_DRM_ACCEL
@@ -62,6 +71,12 @@ const struct drm_driver enpu_drm_driver = {
 	.ioctls = enpu_ioctls,
 	.num_ioctls = ARRAY_SIZE(enpu_ioctls),
 	.fops = &enpu_fops,
+	/* The shmem helpers' PRIME hooks, minus dumb buffers (no display). */
+	.gem_create_object = enpu_gem_create_object,
+	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,
+	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,
+	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
+	.gem_prime_mmap = drm_gem_prime_mmap,
 #ifndef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
 	.debugfs_init = enpu_debugfs_init_minor,
 #endif

@@ -95,6 +95,14 @@ int enpu_hw_identify(struct enpu_device *edev)
 	id->sq_entries = enpu_read(edev, ENPU_REG_SQ_ENTRIES);
 	id->cq_entries = enpu_read(edev, ENPU_REG_CQ_ENTRIES);
 
+	/* Jobs address BOs through the 1.1 buffer table. */
+	if (id->hw_version < ENPU_HW_VERSION(ENPU_HW_VERSION_MAJOR,
+					     ENPU_HW_VERSION_MINOR)) {
+		dev_err(edev->dev, "ENPU interface %u.%u, driver needs %u.%u\n",
+			id->hw_version >> 16, id->hw_version & 0xffff,
+			ENPU_HW_VERSION_MAJOR, ENPU_HW_VERSION_MINOR);
+		return -ENODEV;
+	}
 	ret = enpu_hw_check_geometry(edev);
 	if (ret)
 		return ret;

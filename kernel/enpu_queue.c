@@ -3,18 +3,20 @@
  * Hardware rings. Producers write a descriptor into a submission ring,
  * publish it with SQ_TAIL and ring the queue doorbell; the job-done
  * interrupt drains the shared completion ring and wakes whoever waits for
- * each tag. The scheduler (scheduler/) will sit on top of this.
+ * each tag. The job path (enpu_job.c) and, later, the scheduler sit on
+ * top of this.
  *
- * Lock order: enpu_device.submit_lock, then enpu_device.cq_lock. cq_lock is
- * taken from hard IRQ context and must be taken with interrupts disabled
- * everywhere else.
+ * Both locks are spinlocks taken with interrupts disabled: jobs are pushed
+ * to the ring from dma_fence callbacks and from the job-done interrupt.
+ * submit_lock and cq_lock are never held together; either may be taken
+ * under enpu_job_queue.lock (enpu_job.c). Completion callbacks
+ * (enpu_cq_waiter.complete_fn) run with neither held.
  */
 #include <linux/device.h>
 #include <linux/errno.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/lockdep.h>
 #include <linux/spinlock.h>
-#include <drm/drm_managed.h>
 
 #include "enpu_hw.h"
 #include "enpu_queue.h"
@@ -27,9 +29,10 @@
  */
 int enpu_queue_init(struct enpu_device *edev)
 {
+	spin_lock_init(&edev->submit_lock);
 	spin_lock_init(&edev->cq_lock);
 	INIT_LIST_HEAD(&edev->cq_waiters);
-	return drmm_mutex_init(&edev->drm, &edev->submit_lock);
+	return 0;
 }
 
 /**
@@ -39,7 +42,8 @@ int enpu_queue_init(struct enpu_device *edev)
  * @tag: the tag of the job about to be submitted.
  *
  * Must be called before the job is submitted: the interrupt can arrive
- * before enpu_queue_submit() returns.
+ * before enpu_queue_submit() returns. @waiter->complete_fn must be set (or
+ * NULL) by the caller; any context.
  */
 void enpu_queue_add_waiter(struct enpu_device *edev,
 			   struct enpu_cq_waiter *waiter, u64 tag)
@@ -89,6 +93,8 @@ static void enpu_queue_write_desc(struct enpu_device *edev, unsigned int queue,
 	lo_hi_writeq(desc->tag, d + ENPU_JOB_TAG);
 	lo_hi_writeq(desc->ctx_save_addr, d + ENPU_JOB_CTX_SAVE_ADDR);
 	writel(desc->ctx_save_size, d + ENPU_JOB_CTX_SAVE_SIZE);
+	lo_hi_writeq(desc->bo_table_addr, d + ENPU_JOB_BO_TABLE_ADDR);
+	writel(desc->bo_count, d + ENPU_JOB_BO_COUNT);
 }
 
 /**
@@ -97,19 +103,22 @@ static void enpu_queue_write_desc(struct enpu_device *edev, unsigned int queue,
  * @queue: hardware queue, below the device's queue count.
  * @desc: the job.
  *
+ * Any context: the ring is written under a spinlock.
+ *
  * Return: 0, -EINVAL for a queue the device does not have, -EBUSY when the
  * ring is full, -EIO if the device reports an impossible ring state.
  */
 int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
 		      const struct enpu_job_desc *desc)
 {
+	unsigned long flags;
 	u32 head, tail;
 	int ret = 0;
 
 	if (queue >= edev->id.num_queues)
 		return -EINVAL;
 
-	mutex_lock(&edev->submit_lock);
+	spin_lock_irqsave(&edev->submit_lock, flags);
 	/* SQ_TAIL has a single writer, us, so it is our producer index. */
 	tail = enpu_read(edev, ENPU_REG_SQ_TAIL(queue));
 	head = enpu_read(edev, ENPU_REG_SQ_HEAD(queue));
@@ -126,12 +135,13 @@ int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
 		enpu_write(edev, ENPU_REG_SQ_TAIL(queue), tail + 1);
 		enpu_hw_ring_doorbell(edev, ENPU_DB_QUEUE);
 	}
-	mutex_unlock(&edev->submit_lock);
+	spin_unlock_irqrestore(&edev->submit_lock, flags);
 	return ret;
 }
 
 static void enpu_queue_complete_one(struct enpu_device *edev,
-				    void __iomem *cqe, ktime_t now)
+				    void __iomem *cqe, ktime_t now,
+				    struct list_head *callbacks)
 {
 	u64 tag = lo_hi_readq(cqe + ENPU_CQE_TAG);
 	struct enpu_cq_waiter *waiter;
@@ -146,7 +156,10 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
 		waiter->info = readl(cqe + ENPU_CQE_INFO);
 		waiter->completed_at = now;
 		list_del_init(&waiter->node);
-		complete(&waiter->done);
+		if (waiter->complete_fn)
+			list_add_tail(&waiter->done_node, callbacks);
+		else
+			complete(&waiter->done);
 		return;
 	}
 	atomic64_inc(&edev->cq_unknown_tags);
@@ -160,13 +173,16 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
  *
  * Called from the job-done interrupt, and by waiters that suspect a lost
  * interrupt. The device writes entries before CQ_TAIL; reading CQ_TAIL
- * with readl() (acquire) before the entries pairs with that.
+ * with readl() (acquire) before the entries pairs with that. Waiters with
+ * a complete_fn are called after cq_lock is dropped, in ring order.
  *
  * Return: the number of entries consumed.
  */
 unsigned int enpu_queue_drain_completions(struct enpu_device *edev)
 {
+	struct enpu_cq_waiter *waiter, *next;
 	u32 mask = edev->id.cq_entries - 1;
+	LIST_HEAD(callbacks);
 	unsigned int consumed = 0;
 	unsigned long flags;
 	ktime_t now = ktime_get();
@@ -184,8 +200,15 @@ unsigned int enpu_queue_drain_completions(struct enpu_device *edev)
 	}
 	for (; head != tail; head++, consumed++)
 		enpu_queue_complete_one(edev, edev->regs + ENPU_CQ_OFFSET +
-					(head & mask) * ENPU_CQE_SIZE, now);
+					(head & mask) * ENPU_CQE_SIZE, now,
+					&callbacks);
 	enpu_write(edev, ENPU_REG_CQ_HEAD, head);
 	spin_unlock_irqrestore(&edev->cq_lock, flags);
+
+	/* A callback may free its waiter, so unlink before calling. */
+	list_for_each_entry_safe(waiter, next, &callbacks, done_node) {
+		list_del(&waiter->done_node);
+		waiter->complete_fn(waiter);
+	}
 	return consumed;
 }

@@ -17,6 +17,8 @@ struct enpu_device;
  * @tag: echoed in the completion entry; must be unique among jobs in flight.
  * @ctx_save_addr: DMA address of the context-save area, 0 if none.
  * @ctx_save_size: bytes in the context-save area.
+ * @bo_table_addr: DMA address of the BO table (interface 1.1), 0 if none.
+ * @bo_count: entries in the BO table.
  */
 struct enpu_job_desc {
 	u64 cmd_addr;
@@ -24,13 +26,27 @@ struct enpu_job_desc {
 	u64 tag;
 	u64 ctx_save_addr;
 	u32 ctx_save_size;
+	u64 bo_table_addr;
+	u32 bo_count;
 };
+
+struct enpu_cq_waiter;
+
+/*
+ * Called once the completion entry of the waiter's tag has been consumed,
+ * outside enpu_device.cq_lock, in the context that drained the ring (the
+ * job-done interrupt, or a waiter that suspected a lost interrupt).
+ */
+typedef void (*enpu_cq_complete_t)(struct enpu_cq_waiter *waiter);
 
 /**
  * struct enpu_cq_waiter - someone waiting for the completion of one tag
  * @node: in enpu_device.cq_waiters until completed or removed.
+ * @done_node: on the draining context's private list between the moment
+ *	the entry is consumed and the call of @complete_fn.
  * @tag: the job tag to wait for.
- * @done: completed from the job-done interrupt.
+ * @done: completed from the job-done interrupt when @complete_fn is NULL.
+ * @complete_fn: called instead of completing @done, if set.
  * @completed_at: ktime_get() when the completion entry was consumed.
  * @queue: from the completion entry.
  * @status: ENPU_JOB_STATUS_* from the completion entry.
@@ -39,8 +55,10 @@ struct enpu_job_desc {
  */
 struct enpu_cq_waiter {
 	struct list_head node;
+	struct list_head done_node;
 	u64 tag;
 	struct completion done;
+	enpu_cq_complete_t complete_fn;
 	ktime_t completed_at;
 	u32 queue;
 	u32 status;

@@ -16,7 +16,7 @@
 
 #define ENPU_SIGNATURE			0x55504e45u	/* "ENPU" */
 #define ENPU_HW_VERSION_MAJOR		1
-#define ENPU_HW_VERSION_MINOR		0
+#define ENPU_HW_VERSION_MINOR		1
 #define ENPU_HW_VERSION(maj, min)	(((maj) << 16) | (min))
 
 /* BAR2 layout (the ivshmem shared-memory region, ENPU_BAR2_SIZE bytes). */
@@ -171,6 +171,26 @@
 #define ENPU_JOB_TAG			0x10	/* u64 echoed in completion */
 #define ENPU_JOB_CTX_SAVE_ADDR		0x18	/* u64, 0 = not preemptible */
 #define ENPU_JOB_CTX_SAVE_SIZE		0x20	/* u32 */
+#define ENPU_JOB_BO_TABLE_ADDR		0x28	/* u64, 1.1: BO table */
+#define ENPU_JOB_BO_COUNT		0x30	/* u32, 1.1: BO table entries */
+
+/*
+ * BO table (1.1): BO_COUNT entries of 32 bytes at BO_TABLE_ADDR, one per BO
+ * of the submit, in submit order. Each points at a scatter-gather list of
+ * SG_COUNT segments; a command's (bo_index, offset) is resolved through it.
+ */
+#define ENPU_BO_ENTRY_SIZE		32
+#define ENPU_BO_SG_ADDR			0x00	/* u64 DMA address of segments */
+#define ENPU_BO_SG_COUNT		0x08	/* u32 */
+#define ENPU_BO_ACCESS			0x0c	/* u32 ENPU_BO_ACCESS_* */
+#define ENPU_BO_SIZE			0x10	/* u64 bytes addressable */
+#define ENPU_BO_RESERVED		0x18	/* u64, must be 0 */
+#define ENPU_BO_ACCESS_READ		(1u << 0)
+#define ENPU_BO_ACCESS_WRITE		(1u << 1)
+
+#define ENPU_SG_ENTRY_SIZE		16
+#define ENPU_SG_ADDR			0x00	/* u64 DMA address */
+#define ENPU_SG_LEN			0x08	/* u64 bytes, non-zero */
 
 /* Completion entry, 32 bytes. */
 #define ENPU_CQE_SIZE			32

@@ -29,6 +29,7 @@ PACKAGES=(
 	build-essential bc flex bison libelf-dev libssl-dev pkg-config
 	kmod cpio xz-utils zstd busybox-static qemu-system-x86
 	libdrm-dev sparse linux-source-6.1 shellcheck seabios
+	libonnx-dev libonnx-testdata protobuf-c-compiler libprotobuf-c-dev
 )
 
 log() { printf 'deps: %s\n' "$*" >&2; }

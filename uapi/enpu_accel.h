@@ -20,6 +20,10 @@ extern "C" {
 #define ENPU_DRIVER_NAME		"enpu"
 
 #define DRM_ENPU_GET_PARAM		0x00
+#define DRM_ENPU_BO_CREATE		0x01
+#define DRM_ENPU_BO_INFO		0x02
+#define DRM_ENPU_BO_WAIT		0x03
+#define DRM_ENPU_SUBMIT			0x04
 
 /**
  * enum drm_enpu_param - what DRM_IOCTL_ENPU_GET_PARAM can read
@@ -72,8 +76,196 @@ struct drm_enpu_get_param {
 	__u64 value;
 };
 
+/*
+ * Buffer objects. A BO is a GEM object backed by shmem pages (or by an
+ * imported dma-buf's pages); the device reaches it through the scatter-gather
+ * table the kernel builds for each job, so BOs need not be contiguous. Pages
+ * are pinned only while a job that uses the BO is in flight. Handles are per
+ * open file and closed with the generic DRM_IOCTL_GEM_CLOSE; sharing goes
+ * through PRIME (DRM_IOCTL_PRIME_HANDLE_TO_FD / FD_TO_HANDLE).
+ */
+
+/* CPU mapping is write-combined instead of cached. */
+#define DRM_ENPU_BO_WC			(1u << 0)
+/*
+ * No CPU mapping at all: BO_INFO reports no mmap offset (mmap on the DRM fd
+ * fails with EINVAL, as for any unknown offset), and mmap of an exported
+ * dma-buf fails with EPERM. Export and device use are allowed.
+ */
+#define DRM_ENPU_BO_DEVICE_ONLY		(1u << 1)
+/*
+ * Reported by BO_INFO only: the BO wraps a dma-buf of another device. A
+ * dma-buf exported by this device and imported again (in any open file)
+ * yields the original BO, with its creation flags and without this bit.
+ */
+#define DRM_ENPU_BO_IMPORTED		(1u << 31)
+
+#define DRM_ENPU_BO_CREATE_FLAGS	(DRM_ENPU_BO_WC | DRM_ENPU_BO_DEVICE_ONLY)
+
+/**
+ * struct drm_enpu_bo_create - argument of DRM_IOCTL_ENPU_BO_CREATE
+ *
+ * @size: in, bytes; rounded up to the page size. 0 is -EINVAL; more than the
+ *        device or the machine can back is -E2BIG (see docs/buffers.md).
+ *        The limit is half of RAM, at most 4 GiB, checked before rounding.
+ * @flags: in, DRM_ENPU_BO_CREATE_FLAGS; anything else is -EINVAL.
+ * @handle: out, the new GEM handle.
+ * @reserved: in, must be zero.
+ * @size_out: out, the page-rounded size actually allocated.
+ */
+struct drm_enpu_bo_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 reserved;
+	__u64 size_out;
+};
+
+/**
+ * struct drm_enpu_bo_info - argument of DRM_IOCTL_ENPU_BO_INFO
+ *
+ * @handle: in, a GEM handle of this file; another file's is -ENOENT.
+ * @flags: out, creation flags, plus DRM_ENPU_BO_IMPORTED for imports.
+ * @size: out, bytes.
+ * @mmap_offset: out, fake offset to mmap() on the DRM fd; 0 for
+ *               DRM_ENPU_BO_DEVICE_ONLY BOs.
+ * @device_addr: out, the address the device uses when the BO is contiguous
+ *               in device address space; 0 when it is not, which on the
+ *               virtual NPU (scatter-gather, no device MMU) is always.
+ * @reserved: in, must be zero.
+ */
+struct drm_enpu_bo_info {
+	__u32 handle;
+	__u32 flags;
+	__u64 size;
+	__u64 mmap_offset;
+	__u64 device_addr;
+	__u64 reserved;
+};
+
+/* timeout_ns is an absolute CLOCK_MONOTONIC time instead of relative. */
+#define DRM_ENPU_WAIT_ABSOLUTE		(1u << 0)
+/* Wait only for writers (enough before CPU reads); default waits for all. */
+#define DRM_ENPU_WAIT_WRITERS_ONLY	(1u << 1)
+
+/**
+ * struct drm_enpu_bo_wait - argument of DRM_IOCTL_ENPU_BO_WAIT
+ *
+ * Waits until the device is done with the BO (every fence in its dma_resv
+ * signalled), including fences other drivers attached to an imported
+ * dma-buf. Returns 0 when idle, -ETIME when the timeout passed first,
+ * -EINTR/-ERESTARTSYS on a signal. A relative timeout of 0 only polls.
+ *
+ * @handle: in, GEM handle.
+ * @flags: in, DRM_ENPU_WAIT_*.
+ * @timeout_ns: in, relative nanoseconds, or absolute CLOCK_MONOTONIC
+ *              nanoseconds with DRM_ENPU_WAIT_ABSOLUTE; negative is -EINVAL.
+ */
+struct drm_enpu_bo_wait {
+	__u32 handle;
+	__u32 flags;
+	__s64 timeout_ns;
+};
+
+/* The job reads / writes this BO (at least one is required). */
+#define DRM_ENPU_SUBMIT_BO_READ		(1u << 0)
+#define DRM_ENPU_SUBMIT_BO_WRITE	(1u << 1)
+
+/**
+ * struct drm_enpu_submit_bo - one entry of the submit's BO list
+ *
+ * Command-stream buffer references (struct enpu_buf_ref in enpu_cmd.h)
+ * name BOs by their index in this list.
+ *
+ * @handle: GEM handle of this file.
+ * @flags: DRM_ENPU_SUBMIT_BO_READ and/or _WRITE; the validator rejects a
+ *         command that writes a BO not marked WRITE or reads one not
+ *         marked READ.
+ */
+struct drm_enpu_submit_bo {
+	__u32 handle;
+	__u32 flags;
+};
+
+/**
+ * struct drm_enpu_fence - a syncobj point to wait for
+ *
+ * @handle: syncobj handle.
+ * @flags: must be zero.
+ * @point: timeline point; 0 for a binary syncobj.
+ */
+struct drm_enpu_fence {
+	__u32 handle;
+	__u32 flags;
+	__u64 point;
+};
+
+/* Skip implicit sync: don't wait for the BOs' dma_resv fences. */
+#define DRM_ENPU_SUBMIT_NO_IMPLICIT	(1u << 0)
+#define DRM_ENPU_SUBMIT_FLAGS		DRM_ENPU_SUBMIT_NO_IMPLICIT
+
+/**
+ * struct drm_enpu_submit - argument of DRM_IOCTL_ENPU_SUBMIT
+ *
+ * The kernel copies the command stream into a kernel-only buffer, validates
+ * every command against the BO list, and queues the job. The job runs when
+ * its in-fences, and (unless DRM_ENPU_SUBMIT_NO_IMPLICIT) the fences already
+ * in its BOs' dma_resv, have signalled; its own fence is added to every BO's
+ * dma_resv (as a writer for WRITE BOs, a reader otherwise) and, if
+ * @out_syncobj is set, replaces that syncobj's fence. Anything invalid is
+ * -EINVAL (or -ENOENT for an unknown handle, -EFAULT for a bad pointer) and
+ * nothing is queued. A BO listed twice (also under two handles) is
+ * -EINVAL. An in-fence syncobj must already hold a fence (or the timeline
+ * point must exist): -EINVAL otherwise, there is no wait-for-submit. If an
+ * in-fence or implicit fence signals with an error, the job runs no
+ * command and its fence carries that error; a job the device fails gets
+ * -EFAULT (DMA fault) or -EIO on its fence, and every job still queued
+ * when the device goes away gets -ENODEV.
+ *
+ * @bos: in, user pointer to @bo_count entries of @bo_stride bytes, each
+ *       starting with struct drm_enpu_submit_bo.
+ * @commands: in, user pointer to the command stream.
+ * @in_fences: in, user pointer to @in_fence_count entries of
+ *             @in_fence_stride bytes, each starting with struct drm_enpu_fence.
+ * @bo_count: in, number of BOs (at most 4096).
+ * @bo_stride: in, sizeof(struct drm_enpu_submit_bo) or larger; larger
+ *             entries must have their unknown tail zero.
+ * @commands_size: in, bytes, multiple of 8, at most ENPU_CMD_MAX_STREAM.
+ * @in_fence_count: in, number of in-fences (at most 64).
+ * @in_fence_stride: in, sizeof(struct drm_enpu_fence) or larger.
+ * @out_syncobj: in, syncobj handle to receive the job's fence, or 0.
+ * @flags: in, DRM_ENPU_SUBMIT_FLAGS.
+ * @context: in, must be zero (the per-file default context) until context
+ *           ioctls exist.
+ * @seqno: out, the job's fence seqno on its queue.
+ * @reserved: in, must be zero.
+ */
+struct drm_enpu_submit {
+	__u64 bos;
+	__u64 commands;
+	__u64 in_fences;
+	__u32 bo_count;
+	__u32 bo_stride;
+	__u32 commands_size;
+	__u32 in_fence_count;
+	__u32 in_fence_stride;
+	__u32 out_syncobj;
+	__u32 flags;
+	__u32 context;
+	__u64 seqno;
+	__u64 reserved[2];
+};
+
 #define DRM_IOCTL_ENPU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_GET_PARAM, struct drm_enpu_get_param)
+#define DRM_IOCTL_ENPU_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_BO_CREATE, struct drm_enpu_bo_create)
+#define DRM_IOCTL_ENPU_BO_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_BO_INFO, struct drm_enpu_bo_info)
+#define DRM_IOCTL_ENPU_BO_WAIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ENPU_BO_WAIT, struct drm_enpu_bo_wait)
+#define DRM_IOCTL_ENPU_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_SUBMIT, struct drm_enpu_submit)
 
 #if defined(__cplusplus)
 }

@@ -4,29 +4,36 @@
 
 KSELFTEST_DIR := tests/kselftest
 KSELFTEST_NAMES := enpu_device_test enpu_param_test enpu_debugfs_test \
-	enpu_module_test
+	enpu_bo_test enpu_submit_test enpu_prime_test enpu_module_test
+# Shared by every test binary.
+KSELFTEST_HELPERS := enpu_selftest enpu_buffers
 KSELFTEST_BINARIES := $(addprefix $(B)/tests/kselftest/,$(KSELFTEST_NAMES))
 # The harness's TEST() wrappers have parameters a test need not use, and
 # it longjmp()s out of failed asserts; the kernel builds selftests without
 # -Wextra, which is what warns about both.
+# vgem_drm.h (the vgem fence ioctls) is not in the installed uapi headers;
+# -idirafter keeps every other header coming from the system first.
 KSELFTEST_CFLAGS = $(USER_CFLAGS) $(LIBENPU_CFLAGS) \
 	-I$(ENPU_KSRC)/tools/testing/selftests -Wno-unused-parameter \
-	-Wno-clobbered
+	-Wno-clobbered -idirafter $(ENPU_KSRC)/include/uapi/drm
 
 ALL_TARGETS += $(KSELFTEST_BINARIES)
 # Kept so that relinking one test does not recompile the others.
-.SECONDARY: $(patsubst %,$(B)/obj/kselftest/%.o,$(KSELFTEST_NAMES) \
-	enpu_selftest)
+KSELFTEST_HELPER_OBJECTS := $(patsubst %,$(B)/obj/kselftest/%.o,\
+	$(KSELFTEST_HELPERS))
+.SECONDARY: $(patsubst %,$(B)/obj/kselftest/%.o,$(KSELFTEST_NAMES)) \
+	$(KSELFTEST_HELPER_OBJECTS)
 
 $(B)/obj/kselftest/%.o: $(KSELFTEST_DIR)/%.c \
-		$(KSELFTEST_DIR)/enpu_selftest.h $(LIBENPU_HEADERS)
+		$(KSELFTEST_DIR)/enpu_selftest.h \
+		$(KSELFTEST_DIR)/enpu_buffers.h $(LIBENPU_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(KSELFTEST_CFLAGS) -c $< -o $@
 
 $(B)/tests/kselftest/%: $(B)/obj/kselftest/%.o \
-		$(B)/obj/kselftest/enpu_selftest.o $(B)/lib/libenpu.so
+		$(KSELFTEST_HELPER_OBJECTS) $(B)/lib/libenpu.so
 	@mkdir -p $(@D)
-	$(CC) -o $@ $< $(B)/obj/kselftest/enpu_selftest.o \
+	$(CC) -o $@ $< $(KSELFTEST_HELPER_OBJECTS) \
 		$(LIBENPU_LDFLAGS) -Wl,-rpath,'$$ORIGIN/../../lib'
 
 # The second run moves the vnpu off its defaults so that no value can be

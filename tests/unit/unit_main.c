@@ -17,6 +17,8 @@ int main(int argc, char **argv)
 		&device_open_suite,
 		&format_suite,
 		&enpu_info_suite,
+		&cmdbuf_suite,
+		&buffer_arguments_suite,
 	};
 	const char *filter = argc > 1 ? argv[1] : NULL;
 	unsigned int passed = 0, failed = 0;

@@ -42,5 +42,7 @@ extern const struct unit_test_suite device_list_suite;
 extern const struct unit_test_suite device_open_suite;
 extern const struct unit_test_suite format_suite;
 extern const struct unit_test_suite enpu_info_suite;
+extern const struct unit_test_suite cmdbuf_suite;
+extern const struct unit_test_suite buffer_arguments_suite;
 
 #endif /* ENPU_UNIT_TEST_H */

@@ -318,8 +318,9 @@ static void put32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
-void submit(struct rig *r, unsigned int q, uint64_t addr, uint32_t size,
-	    uint32_t flags, uint64_t tag)
+static void submit_desc(struct rig *r, unsigned int q, uint64_t addr,
+			uint32_t size, uint32_t flags, uint64_t tag,
+			uint64_t bo_table_addr, uint32_t bo_count)
 {
 	uint8_t *desc = r->shm + ENPU_SQ_OFFSET(q) +
 			(r->sq_tail[q] % ENPU_SQ_ENTRIES) * ENPU_JOB_DESC_SIZE;
@@ -329,9 +330,24 @@ void submit(struct rig *r, unsigned int q, uint64_t addr, uint32_t size,
 	put32(desc + ENPU_JOB_CMD_SIZE, size);
 	put32(desc + ENPU_JOB_FLAGS, flags);
 	put64(desc + ENPU_JOB_TAG, tag);
+	put64(desc + ENPU_JOB_BO_TABLE_ADDR, bo_table_addr);
+	put32(desc + ENPU_JOB_BO_COUNT, bo_count);
 	r->sq_tail[q]++;
 	wr(r, ENPU_REG_SQ_TAIL(q), r->sq_tail[q]);
 	ring(r, ENPU_DB_QUEUE);
+}
+
+void submit(struct rig *r, unsigned int q, uint64_t addr, uint32_t size,
+	    uint32_t flags, uint64_t tag)
+{
+	submit_desc(r, q, addr, size, flags, tag, 0, 0);
+}
+
+void submit_with_bos(struct rig *r, unsigned int q, uint64_t addr,
+		     uint32_t size, uint64_t tag, uint64_t bo_table_addr,
+		     uint32_t bo_count)
+{
+	submit_desc(r, q, addr, size, 0, tag, bo_table_addr, bo_count);
 }
 
 bool wait_cqe(struct rig *r, struct cqe *out, int timeout_ms)

@@ -68,6 +68,10 @@ int mbox(struct rig *r, uint32_t cmd, uint32_t a0, uint32_t a1, uint32_t a2,
 /* Queues. */
 void submit(struct rig *r, unsigned int q, uint64_t addr, uint32_t size,
 	    uint32_t flags, uint64_t tag);
+/* The same with a BO table (interface 1.1). */
+void submit_with_bos(struct rig *r, unsigned int q, uint64_t addr,
+		     uint32_t size, uint64_t tag, uint64_t bo_table_addr,
+		     uint32_t bo_count);
 bool wait_cqe(struct rig *r, struct cqe *out, int timeout_ms);
 void driver_reset_rings(struct rig *r);
 

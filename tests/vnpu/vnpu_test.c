@@ -19,6 +19,7 @@
 
 #include "enpu_cmd.h"
 #include "enpu_fw_format.h"
+#include "vnpu_check.h"
 #include "vnpu_rig.h"
 
 #define FW_ADDR		0x100000u
@@ -30,17 +31,7 @@
 
 static const char *vnpu_path;
 static const char *firmware_path;
-static int test_failures;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		test_failures++;					\
-		fprintf(stderr, "    %s:%d: check failed: %s: ",		\
-			__FILE__, __LINE__, #cond);			\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-	}								\
-} while (0)
+int test_failures;
 
 /* --- helpers that build guest memory contents --- */
 
@@ -100,7 +91,7 @@ static int boot(struct rig *r, uint64_t addr, uint32_t size, uint32_t *data)
 }
 
 /* Reset + boot the good image + enable vectors, as the driver would. */
-static bool recover(struct rig *r)
+bool recover(struct rig *r)
 {
 	uint32_t size;
 
@@ -176,7 +167,7 @@ static void identification_registers_describe_an_enpu(struct rig *r)
 
 	CHECK(rd(r, ENPU_REG_SIGNATURE) == ENPU_SIGNATURE, "signature %#x",
 	      rd(r, ENPU_REG_SIGNATURE));
-	CHECK(rd(r, ENPU_REG_HW_VERSION) == 0x10000, "hw version %#x",
+	CHECK(rd(r, ENPU_REG_HW_VERSION) == 0x10001, "hw version %#x",
 	      rd(r, ENPU_REG_HW_VERSION));
 	CHECK(rd(r, ENPU_REG_DEVICE_ID) == 1, "device id %u", rd(r, ENPU_REG_DEVICE_ID));
 	CHECK(rd(r, ENPU_REG_NUM_QUEUES) == 4, "queues %u", rd(r, ENPU_REG_NUM_QUEUES));
@@ -186,6 +177,7 @@ static void identification_registers_describe_an_enpu(struct rig *r)
 	CHECK(rd(r, ENPU_REG_MACS_PER_CYCLE) > 0, "macs per cycle");
 	CHECK(!(rd(r, ENPU_REG_CAPS) & ENPU_CAP_PREEMPT),
 	      "PREEMPT advertised but not implemented");
+	CHECK(rd(r, ENPU_REG_CAPS) & ENPU_CAP_DMA_COPY, "DMA_COPY not advertised");
 	CHECK(rd(r, ENPU_REG_STATUS) == ENPU_STATUS_WAIT_FW, "status %u",
 	      rd(r, ENPU_REG_STATUS));
 	n = rd(r, ENPU_REG_OPP_COUNT);
@@ -210,7 +202,7 @@ static void facts_file_matches_registers(struct rig *r)
 	CHECK(read_file(r->facts_path, facts, sizeof(facts)), "no facts file");
 	snprintf(want, sizeof(want), "device_id=%u\n", rd(r, ENPU_REG_DEVICE_ID));
 	CHECK(strstr(facts, want), "missing %s", want);
-	CHECK(strstr(facts, "hw_version=65536\n"), "hw_version");
+	CHECK(strstr(facts, "hw_version=65537\n"), "hw_version");
 	CHECK(strstr(facts, "num_queues=4\n"), "num_queues");
 	CHECK(strstr(facts, "clock_min_khz=200000\n"), "clock_min_khz");
 	CHECK(strstr(facts, "clock_max_khz=1000000\n"), "clock_max_khz");
@@ -773,11 +765,6 @@ static void exits_cleanly_on_sigterm(struct rig *unused)
 	rig_destroy(&r);
 }
 
-struct test {
-	const char *name;
-	void (*run)(struct rig *r);
-};
-
 static const struct test tests[] = {
 #define T(fn) { #fn, fn }
 	T(handshake_is_what_qemu_expects),
@@ -804,10 +791,33 @@ static const struct test tests[] = {
 	T(hang_stops_heartbeat_until_reset),
 	T(thermal_spike_crosses_trips_and_critical_halts),
 	T(ring_overflow_is_an_error),
+};
+
+/* After the DMA tests: these end the shared vnpu. */
+static const struct test closing_tests[] = {
 	T(exits_cleanly_when_the_client_disconnects),
 	T(exits_cleanly_on_sigterm),
 #undef T
 };
+
+static void run_tests(struct rig *r, const struct test *list, size_t count,
+		      unsigned int *passed, unsigned int *failed)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		test_failures = 0;
+		list[i].run(r);
+		if (test_failures) {
+			(*failed)++;
+			printf("FAIL %s\n", list[i].name);
+		} else {
+			(*passed)++;
+			printf("ok   %s\n", list[i].name);
+		}
+		fflush(stdout);
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -816,7 +826,7 @@ int main(int argc, char **argv)
 		{ "firmware", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned int i, passed = 0, failed = 0;
+	unsigned int passed = 0, failed = 0;
 	struct rig r;
 	int opt;
 
@@ -837,18 +847,10 @@ int main(int argc, char **argv)
 		printf("0 passed, 1 failed\n");
 		return 1;
 	}
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		test_failures = 0;
-		tests[i].run(&r);
-		if (test_failures) {
-			failed++;
-			printf("FAIL %s\n", tests[i].name);
-		} else {
-			passed++;
-			printf("ok   %s\n", tests[i].name);
-		}
-		fflush(stdout);
-	}
+	run_tests(&r, tests, sizeof(tests) / sizeof(tests[0]), &passed, &failed);
+	run_tests(&r, dma_tests, dma_test_count, &passed, &failed);
+	run_tests(&r, closing_tests, sizeof(closing_tests) / sizeof(closing_tests[0]),
+		  &passed, &failed);
 	if (failed)
 		setenv("VNPU_TEST_KEEP_LOG", "1", 0);
 	rig_destroy(&r);

@@ -47,11 +47,13 @@ void device_advance(struct vnpu *v)
 
 	if (v->job.active && engine_runs(v)) {
 		uint32_t khz = opp_khz(v->opp);
-		work_units before = v->job.left;
+		work_units used;
 
-		busy_ns = cmdstream_execute(&v->job,
-					    (work_units)device_ns * khz, khz);
-		v->perf_units += before - v->job.left;
+		used = cmdstream_execute(&v->job, &v->ram,
+					 (work_units)device_ns * khz,
+					 &v->perf_dma_bytes);
+		busy_ns = (uint64_t)((used + khz - 1) / khz);
+		v->perf_units += used;
 		v->perf_busy_ns += busy_ns;
 	}
 

@@ -5,6 +5,12 @@
  * stream never half-executes; execution then walks the commands in order,
  * keeping the current command offset, which is where a later preemption
  * will stop.
+ *
+ * A command takes its device time first and has its effect when that time
+ * is used up: a DMA command moves its bytes at the end of its slice, all
+ * at once. A RESET or hang before that point leaves its destination
+ * untouched; once a command's time is spent its effect is complete, so
+ * every command boundary is a clean point to stop at.
  */
 #include <linux/types.h>
 #include <stddef.h>
@@ -18,19 +24,141 @@
 #define HDR_SIZE	offsetof(struct enpu_cmd_header, size)
 #define NOP_CYCLES	offsetof(struct enpu_cmd_nop, cycles)
 #define NOP_RESERVED	offsetof(struct enpu_cmd_nop, reserved)
+#define COPY_SRC	offsetof(struct enpu_cmd_dma_copy, src)
+#define COPY_DST	offsetof(struct enpu_cmd_dma_copy, dst)
+#define COPY_SIZE	offsetof(struct enpu_cmd_dma_copy, size)
+#define FILL_DST	offsetof(struct enpu_cmd_dma_fill, dst)
+#define FILL_SIZE	offsetof(struct enpu_cmd_dma_fill, size)
+#define FILL_VALUE	offsetof(struct enpu_cmd_dma_fill, value)
+#define FILL_RESERVED	offsetof(struct enpu_cmd_dma_fill, reserved)
+#define REF_BO		offsetof(struct enpu_buf_ref, bo_index)
+#define REF_RESERVED	offsetof(struct enpu_buf_ref, reserved)
+#define REF_OFFSET	offsetof(struct enpu_buf_ref, offset)
 
-/* Returns CMDSTREAM_OK, or the byte offset of the first bad command. */
-uint32_t cmdstream_validate(const uint8_t *stream, uint32_t size,
-			    uint64_t *cycles_total)
+#define DMA_BYTES_PER_CYCLE	32u
+
+struct buf_ref {
+	uint32_t bo;
+	uint64_t offset;
+};
+
+static struct buf_ref ref_get(const uint8_t *p)
 {
-	uint32_t offset = 0;
+	return (struct buf_ref){
+		.bo = le32_get(p + REF_BO),
+		.offset = le64_get(p + REF_OFFSET),
+	};
+}
+
+/* The spec's reference rules: an existing BO, the range inside its SIZE
+ * (no overflow), and the access the command needs. */
+static bool ref_ok(const struct vnpu_job *job, struct buf_ref ref,
+		   uint64_t size, uint32_t access)
+{
+	const struct vnpu_bo *bo;
+
+	if (ref.bo >= job->bo_count)
+		return false;
+	bo = &job->bos[ref.bo];
+	return ref.offset <= bo->size && size <= bo->size - ref.offset &&
+	       (bo->access & access) == access;
+}
+
+static bool ranges_overlap(struct buf_ref a, struct buf_ref b, uint64_t size)
+{
+	/* Only called for ranges already inside one BO, so no overflow. */
+	return a.bo == b.bo && a.offset < b.offset + size &&
+	       b.offset < a.offset + size;
+}
+
+static uint64_t dma_cycles(uint64_t size)
+{
+	return size < DMA_BYTES_PER_CYCLE ? 1 : size / DMA_BYTES_PER_CYCLE;
+}
+
+/* Cycles of a command of a validated stream. */
+static uint64_t command_cycles(const uint8_t *cmd)
+{
+	switch (le16_get(cmd + HDR_OPCODE)) {
+	case ENPU_CMD_DMA_COPY:
+		return dma_cycles(le64_get(cmd + COPY_SIZE));
+	case ENPU_CMD_DMA_FILL:
+		return dma_cycles(le64_get(cmd + FILL_SIZE));
+	default:
+		return le32_get(cmd + NOP_CYCLES);
+	}
+}
+
+/*
+ * Checks one command whose header fits and whose size is sane. Returns
+ * ENPU_JOB_STATUS_OK or the status the job fails with. For a command that
+ * breaks several rules, the first of: shape (INVALID), references
+ * (DMA_FAULT), same-BO overlap (INVALID).
+ */
+static uint32_t command_check(const struct vnpu_job *job, const uint8_t *cmd,
+			      uint32_t cmd_size)
+{
+	struct buf_ref src, dst;
+	uint64_t size;
+
+	switch (le16_get(cmd + HDR_OPCODE)) {
+	case ENPU_CMD_NOP:
+		if (cmd_size != sizeof(struct enpu_cmd_nop) ||
+		    le32_get(cmd + NOP_RESERVED))
+			return ENPU_JOB_STATUS_INVALID;
+		return ENPU_JOB_STATUS_OK;
+	case ENPU_CMD_DMA_COPY:
+		if (cmd_size != sizeof(struct enpu_cmd_dma_copy) ||
+		    le32_get(cmd + COPY_SRC + REF_RESERVED) ||
+		    le32_get(cmd + COPY_DST + REF_RESERVED))
+			return ENPU_JOB_STATUS_INVALID;
+		size = le64_get(cmd + COPY_SIZE);
+		if (!size)
+			return ENPU_JOB_STATUS_INVALID;
+		src = ref_get(cmd + COPY_SRC);
+		dst = ref_get(cmd + COPY_DST);
+		if (!ref_ok(job, src, size, ENPU_BO_ACCESS_READ) ||
+		    !ref_ok(job, dst, size, ENPU_BO_ACCESS_WRITE))
+			return ENPU_JOB_STATUS_DMA_FAULT;
+		if (ranges_overlap(src, dst, size))
+			return ENPU_JOB_STATUS_INVALID;
+		return ENPU_JOB_STATUS_OK;
+	case ENPU_CMD_DMA_FILL:
+		if (cmd_size != sizeof(struct enpu_cmd_dma_fill) ||
+		    le32_get(cmd + FILL_DST + REF_RESERVED) ||
+		    le32_get(cmd + FILL_RESERVED) ||
+		    le32_get(cmd + FILL_VALUE) > 0xff)
+			return ENPU_JOB_STATUS_INVALID;
+		size = le64_get(cmd + FILL_SIZE);
+		if (!size)
+			return ENPU_JOB_STATUS_INVALID;
+		if (!ref_ok(job, ref_get(cmd + FILL_DST), size,
+			    ENPU_BO_ACCESS_WRITE))
+			return ENPU_JOB_STATUS_DMA_FAULT;
+		return ENPU_JOB_STATUS_OK;
+	default:
+		return ENPU_JOB_STATUS_INVALID;
+	}
+}
+
+/*
+ * Validates job->stream against job->bos. Returns CMDSTREAM_OK and sets
+ * the job's work and cycle totals, or returns the byte offset of the first
+ * bad command with *@status saying how it is bad.
+ */
+uint32_t cmdstream_validate(struct vnpu_job *job, uint32_t *status)
+{
+	uint32_t offset = 0, size = job->stream_size;
+	work_units work = 0;
 	uint64_t cycles = 0;
 
 	while (offset < size) {
-		const uint8_t *cmd = stream + offset;
+		const uint8_t *cmd = job->stream + offset;
 		uint32_t left = size - offset;
 		uint32_t cmd_size;
+		uint64_t c;
 
+		*status = ENPU_JOB_STATUS_INVALID;
 		if (left < sizeof(struct enpu_cmd_header))
 			return offset;
 		cmd_size = le32_get(cmd + HDR_SIZE);
@@ -39,28 +167,25 @@ uint32_t cmdstream_validate(const uint8_t *stream, uint32_t size,
 			return offset;
 		if (le16_get(cmd + HDR_FLAGS))
 			return offset;
-		switch (le16_get(cmd + HDR_OPCODE)) {
-		case ENPU_CMD_NOP:
-			if (cmd_size != sizeof(struct enpu_cmd_nop) ||
-			    le32_get(cmd + NOP_RESERVED))
-				return offset;
-			cycles += le32_get(cmd + NOP_CYCLES);
-			break;
-		default:
+		*status = command_check(job, cmd, cmd_size);
+		if (*status != ENPU_JOB_STATUS_OK)
 			return offset;
-		}
+		c = command_cycles(cmd);
+		/* A stream of huge DMA commands can exceed 2^64 cycles; the
+		 * work itself is counted exactly in 128 bits. */
+		cycles = cycles > UINT64_MAX - c ? UINT64_MAX : cycles + c;
+		work += (work_units)c * UNITS_PER_CYCLE;
 		offset += cmd_size;
 	}
-	*cycles_total = cycles;
+	job->work_total = work;
+	job->cycles_total = cycles;
 	return CMDSTREAM_OK;
 }
 
 static work_units command_work(const struct vnpu_job *job)
 {
-	const uint8_t *cmd = job->stream + job->offset;
-
-	/* Only NOP exists in 1.0, and the stream was validated. */
-	return (work_units)le32_get(cmd + NOP_CYCLES) * UNITS_PER_CYCLE;
+	return (work_units)command_cycles(job->stream + job->offset) *
+	       UNITS_PER_CYCLE;
 }
 
 static uint32_t command_size(const struct vnpu_job *job)
@@ -68,19 +193,54 @@ static uint32_t command_size(const struct vnpu_job *job)
 	return le32_get(job->stream + job->offset + HDR_SIZE);
 }
 
+/* The effect of the current command, once its device time is spent. */
+static bool command_perform(struct vnpu_job *job, const struct guest_ram *ram,
+			    uint64_t *dma_bytes)
+{
+	const uint8_t *cmd = job->stream + job->offset;
+	struct buf_ref src, dst;
+	uint64_t size;
+
+	switch (le16_get(cmd + HDR_OPCODE)) {
+	case ENPU_CMD_DMA_COPY:
+		src = ref_get(cmd + COPY_SRC);
+		dst = ref_get(cmd + COPY_DST);
+		size = le64_get(cmd + COPY_SIZE);
+		if (!dma_copy(ram, &job->bos[src.bo], src.offset,
+			      &job->bos[dst.bo], dst.offset, size))
+			return false;
+		*dma_bytes += 2 * size;
+		return true;
+	case ENPU_CMD_DMA_FILL:
+		dst = ref_get(cmd + FILL_DST);
+		size = le64_get(cmd + FILL_SIZE);
+		if (!dma_fill(ram, &job->bos[dst.bo], dst.offset, size,
+			      (uint8_t)le32_get(cmd + FILL_VALUE)))
+			return false;
+		*dma_bytes += size;
+		return true;
+	default:
+		return true;
+	}
+}
+
 void cmdstream_start(struct vnpu_job *job)
 {
 	job->offset = 0;
-	job->left = (work_units)job->cycles_total * UNITS_PER_CYCLE;
+	job->left = job->work_total;
 	job->cmd_left = job->stream_size ? command_work(job) : 0;
+	job->status = ENPU_JOB_STATUS_OK;
+	job->info = 0;
 }
 
 /*
- * Runs the job for at most @budget work units at @khz; returns the device
- * nanoseconds the engine was busy. The job is finished when job->left is 0.
+ * Runs the job for at most @budget work units and returns the units used.
+ * The job is finished when job->left is 0; job->status says how. A DMA
+ * command whose scatter-gather list the guest broke after the job started
+ * ends the job there with DMA_FAULT at that command's offset.
  */
-uint64_t cmdstream_execute(struct vnpu_job *job, work_units budget,
-			   uint32_t khz)
+work_units cmdstream_execute(struct vnpu_job *job, const struct guest_ram *ram,
+			     work_units budget, uint64_t *dma_bytes)
 {
 	work_units used = 0;
 
@@ -98,8 +258,14 @@ uint64_t cmdstream_execute(struct vnpu_job *job, work_units budget,
 		job->cmd_left -= take;
 		job->left -= take;
 		used += take;
+		if (!job->cmd_left && !command_perform(job, ram, dma_bytes)) {
+			job->status = ENPU_JOB_STATUS_DMA_FAULT;
+			job->info = job->offset;
+			job->left = 0;
+			return used;
+		}
 	}
 	if (!job->left)
 		job->offset = job->stream_size;
-	return (uint64_t)((used + khz - 1) / khz);
+	return used;
 }

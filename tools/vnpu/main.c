@@ -336,6 +336,7 @@ static void cleanup(struct vnpu *v)
 		close(v->shm_fd);
 	guest_ram_unmap(&v->ram);
 	free(v->job.stream);
+	free(v->job.bos);
 	if (v->epoll_fd >= 0)
 		close(v->epoll_fd);
 	if (v->tick_fd >= 0)

@@ -68,6 +68,7 @@ static void job_finish(struct vnpu *v, uint32_t status, uint32_t info)
 		vnpu_log(v, "job tag=0x%llx queue=%u failed: status=%u info=0x%x",
 			 (unsigned long long)job->tag, job->queue, status, info);
 	free(job->stream);
+	free(job->bos);
 	memset(job, 0, sizeof(*job));
 	v->perf_jobs_done++;
 	regs_publish_perf(v);
@@ -102,12 +103,32 @@ static int pick_queue(struct vnpu *v)
 	return best;
 }
 
+/* Host trouble, not the guest's fault: report it as a device error
+ * rather than blame the job. */
+static bool job_start_no_memory(struct vnpu *v, const char *what,
+				uint32_t amount)
+{
+	vnpu_log(v, "out of memory fetching %s (%u)", what, amount);
+	regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_BAD_JOB, amount);
+	device_raise_vector(v, ENPU_VEC_ERROR);
+	free(v->job.stream);
+	free(v->job.bos);
+	memset(&v->job, 0, sizeof(v->job));
+	return false;
+}
+
+/*
+ * Fetches and checks a descriptor, its stream and its BO table. Failures
+ * are reported in this order: descriptor fields (INVALID, INFO =
+ * DESCRIPTOR), stream outside RAM (DMA_FAULT, INFO = 0), BO table
+ * (DMA_FAULT, INFO = DESCRIPTOR), then the stream's commands in order.
+ */
 static bool job_start(struct vnpu *v)
 {
 	struct vnpu_job *job = &v->job;
 	uint8_t desc[ENPU_JOB_DESC_SIZE];
-	uint64_t addr;
-	uint32_t size, flags, bad;
+	uint64_t addr, bo_table_addr;
+	uint32_t size, flags, bad, status, bo_count;
 	int q = pick_queue(v);
 
 	if (q < 0)
@@ -127,6 +148,8 @@ static bool job_start(struct vnpu *v)
 	addr = le64_get(desc + ENPU_JOB_CMD_ADDR);
 	size = le32_get(desc + ENPU_JOB_CMD_SIZE);
 	flags = le32_get(desc + ENPU_JOB_FLAGS);
+	bo_table_addr = le64_get(desc + ENPU_JOB_BO_TABLE_ADDR);
+	bo_count = le32_get(desc + ENPU_JOB_BO_COUNT);
 
 	if (flags || size > ENPU_CMD_MAX_STREAM) {
 		job_finish(v, ENPU_JOB_STATUS_INVALID, ENPU_CQE_INFO_DESCRIPTOR);
@@ -138,22 +161,25 @@ static bool job_start(struct vnpu *v)
 	}
 	if (size) {
 		job->stream = malloc(size);
-		if (!job->stream) {
-			/* Host trouble, not the guest's fault: report it as a
-			 * device error rather than blame the stream. */
-			vnpu_log(v, "out of memory fetching a %u-byte stream", size);
-			regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_BAD_JOB, size);
-			device_raise_vector(v, ENPU_VEC_ERROR);
-			memset(job, 0, sizeof(*job));
-			return false;
-		}
+		if (!job->stream)
+			return job_start_no_memory(v, "a stream", size);
 		guest_ram_read(&v->ram, addr, job->stream, size);
 		v->perf_dma_bytes += size;
 	}
 	job->stream_size = size;
-	bad = cmdstream_validate(job->stream, size, &job->cycles_total);
+	switch (bo_table_load(&v->ram, bo_table_addr, bo_count, &job->bos)) {
+	case BO_TABLE_OK:
+		break;
+	case BO_TABLE_FAULT:
+		job_finish(v, ENPU_JOB_STATUS_DMA_FAULT, ENPU_CQE_INFO_DESCRIPTOR);
+		return true;
+	case BO_TABLE_NO_MEMORY:
+		return job_start_no_memory(v, "a BO table", bo_count);
+	}
+	job->bo_count = bo_count;
+	bad = cmdstream_validate(job, &status);
 	if (bad != CMDSTREAM_OK) {
-		job_finish(v, ENPU_JOB_STATUS_INVALID, bad);
+		job_finish(v, status, bad);
 		return true;
 	}
 	cmdstream_start(job);
@@ -175,7 +201,7 @@ void queues_run(struct vnpu *v)
 		if (v->job.active) {
 			if (v->job.left)
 				return;
-			job_finish(v, ENPU_JOB_STATUS_OK, 0);
+			job_finish(v, v->job.status, v->job.info);
 			continue;
 		}
 		if (!job_start(v))
@@ -193,6 +219,7 @@ void queues_abort(struct vnpu *v)
 		vnpu_log(v, "reset aborts job tag=0x%llx on queue %u",
 			 (unsigned long long)v->job.tag, v->job.queue);
 	free(v->job.stream);
+	free(v->job.bos);
 	memset(&v->job, 0, sizeof(v->job));
 	v->cqe_pending = false;
 	for (q = 0; q < ENPU_MAX_QUEUES; q++) {

@@ -10,10 +10,12 @@
 #include "vnpu.h"
 
 /*
- * PREEMPT and DMA_COPY are not advertised: version 1.0 of the vnpu answers
- * PREEMPT with ENPU_ERR_BAD_COMMAND and has no copy command yet.
+ * PREEMPT is not advertised: the vnpu answers PREEMPT with
+ * ENPU_ERR_BAD_COMMAND. DMA_COPY covers the 1.1 DMA_COPY and DMA_FILL
+ * commands.
  */
-#define VNPU_CAPS (ENPU_CAP_PERF_COUNTERS | ENPU_CAP_THERMAL | ENPU_CAP_DVFS)
+#define VNPU_CAPS (ENPU_CAP_DMA_COPY | ENPU_CAP_PERF_COUNTERS | \
+		   ENPU_CAP_THERMAL | ENPU_CAP_DVFS)
 
 static const char *const status_names[] = {
 	[ENPU_STATUS_OFF] = "OFF",

@@ -49,18 +49,35 @@ struct guest_ram {
 	uint64_t size;
 };
 
-/* The job the engine is executing; its stream was copied in at start so
- * the guest cannot change it under the parser. */
+/* One entry of a job's BO table (interface 1.1), copied in at job start.
+ * The scatter-gather list stays in guest RAM and is walked, with bounds
+ * checks, whenever a DMA command runs (dma.c). */
+struct vnpu_bo {
+	uint64_t sg_addr;
+	uint32_t sg_count;
+	uint32_t access;	/* ENPU_BO_ACCESS_* */
+	uint64_t size;
+};
+
+#define VNPU_MAX_BOS		4096u	/* BO_COUNT limit of the spec */
+
+/* The job the engine is executing; its stream and BO table were copied in
+ * at start so the guest cannot change them under the parser. */
 struct vnpu_job {
 	bool active;
 	uint32_t queue;
 	uint64_t tag;
 	uint8_t *stream;
 	uint32_t stream_size;
+	struct vnpu_bo *bos;
+	uint32_t bo_count;
 	uint32_t offset;	/* current command */
 	work_units cmd_left;	/* work left in the current command */
 	work_units left;	/* work left in the whole job */
-	uint64_t cycles_total;
+	work_units work_total;
+	uint64_t cycles_total;	/* saturates; reported in the completion */
+	uint32_t status;	/* ENPU_JOB_STATUS_*, set when execution fails */
+	uint32_t info;
 };
 
 struct vnpu_cqe {
@@ -166,6 +183,22 @@ bool guest_ram_range_ok(const struct guest_ram *ram, uint64_t addr,
 bool guest_ram_read(const struct guest_ram *ram, uint64_t addr, void *dst,
 		    uint64_t len);
 
+/* bo_table.c */
+enum bo_table_result {
+	BO_TABLE_OK,
+	BO_TABLE_FAULT,		/* the guest's table or lists break a rule */
+	BO_TABLE_NO_MEMORY,	/* host trouble */
+};
+enum bo_table_result bo_table_load(const struct guest_ram *ram, uint64_t addr,
+				   uint32_t count, struct vnpu_bo **bos);
+
+/* dma.c */
+bool dma_copy(const struct guest_ram *ram, const struct vnpu_bo *src,
+	      uint64_t src_offset, const struct vnpu_bo *dst,
+	      uint64_t dst_offset, uint64_t size);
+bool dma_fill(const struct guest_ram *ram, const struct vnpu_bo *dst,
+	      uint64_t offset, uint64_t size, uint8_t value);
+
 /* registers.c */
 void regs_power_on(struct vnpu *v);
 void regs_set_status(struct vnpu *v, uint32_t status);
@@ -208,11 +241,10 @@ void queues_abort(struct vnpu *v);
 
 /* cmdstream.c */
 #define CMDSTREAM_OK UINT32_MAX
-uint32_t cmdstream_validate(const uint8_t *stream, uint32_t size,
-			    uint64_t *cycles_total);
+uint32_t cmdstream_validate(struct vnpu_job *job, uint32_t *status);
 void cmdstream_start(struct vnpu_job *job);
-uint64_t cmdstream_execute(struct vnpu_job *job, work_units budget,
-			   uint32_t khz);
+work_units cmdstream_execute(struct vnpu_job *job, const struct guest_ram *ram,
+			     work_units budget, uint64_t *dma_bytes);
 
 /* facts.c */
 int facts_write(struct vnpu *v);

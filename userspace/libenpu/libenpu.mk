@@ -1,13 +1,14 @@
 # libenpu: the uapi library. Builds the shared library (versioned SONAME),
 # the static archive and the pkg-config file; `make install` installs them.
 
-LIBENPU_VERSION := 0.1.0
+LIBENPU_VERSION := 0.2.0
 LIBENPU_SONAME := libenpu.so.0
 LIBENPU_DIR := userspace/libenpu
 LIBENPU_SOURCES := $(sort $(wildcard $(LIBENPU_DIR)/src/*.c))
 LIBENPU_OBJECTS := $(patsubst $(LIBENPU_DIR)/src/%.c,$(B)/obj/libenpu/%.o,\
 	$(LIBENPU_SOURCES))
-LIBENPU_HEADERS := $(LIBENPU_DIR)/include/enpu/enpu.h uapi/enpu_accel.h
+LIBENPU_HEADERS := $(LIBENPU_DIR)/include/enpu/enpu.h uapi/enpu_accel.h \
+	uapi/enpu_cmd.h
 LIBENPU_SHARED := $(B)/lib/libenpu.so.$(LIBENPU_VERSION)
 LIBENPU_STATIC := $(B)/lib/libenpu.a
 LIBENPU_PC := $(B)/lib/pkgconfig/libenpu.pc

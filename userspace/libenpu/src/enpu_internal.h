@@ -13,7 +13,33 @@ struct enpu_device {
 	char *path;
 	char driver_version[ENPU_DRIVER_VERSION_SIZE];
 	char last_error[ENPU_ERROR_MESSAGE_SIZE];
+	/*
+	 * Every live enpu_bo of this device, so that an import returning a
+	 * handle the file already has finds the BO that owns it, and so that
+	 * closing the device frees what the caller left open.
+	 */
+	struct enpu_bo *bos;
 };
+
+/*
+ * One GEM handle of the device's file. references counts the successful
+ * create/import calls that returned this object; map_count the nested
+ * enpu_bo_map() calls.
+ */
+struct enpu_bo {
+	enpu_device *device;
+	struct enpu_bo *next;
+	uint32_t handle;
+	uint32_t flags;
+	uint64_t size;
+	uint64_t mmap_offset;
+	unsigned int references;
+	unsigned int map_count;
+	void *map;
+};
+
+/* Unmaps and frees every BO of the device without closing handles. */
+void enpu_bo_forget_all(enpu_device *device);
 
 /*
  * Writes a formatted message into error (if not NULL) and returns status,

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "enpu_accel.h"
+#include "enpu_cmd.h"
 
 #if defined(__cplusplus)
 extern "C" {
@@ -37,6 +38,8 @@ extern "C" {
 
 typedef struct enpu_device enpu_device;
 typedef struct enpu_device_list enpu_device_list;
+typedef struct enpu_bo enpu_bo;
+typedef struct enpu_cmdbuf enpu_cmdbuf;
 
 /* Enough for a path and an errno string; longer messages are truncated. */
 #define ENPU_ERROR_MESSAGE_SIZE 256
@@ -93,7 +96,13 @@ ENPU_PUBLIC int enpu_device_open_index(size_t index, enpu_device **device,
 /* Opens a node by path; -ENODEV if it is not an ENPU. */
 ENPU_PUBLIC int enpu_device_open_path(const char *path, enpu_device **device,
 				      struct enpu_error *error);
-/* Accepts NULL. */
+/*
+ * Accepts NULL. Closes the DRM fd, which releases every GEM handle and
+ * syncobj the device's file still holds, and destroys every enpu_bo still
+ * open on the device: their pointers are invalid afterwards (their CPU
+ * mappings are unmapped). dma-buf and sync_file fds exported earlier are
+ * the caller's and stay valid.
+ */
 ENPU_PUBLIC int enpu_device_close(enpu_device *device);
 
 /* Message of the last failed call on this device, "" if none failed. */
@@ -132,6 +141,165 @@ ENPU_PUBLIC int enpu_format_capabilities(uint64_t capabilities, size_t size,
 					 char *buffer);
 /* The param's name as in enum drm_enpu_param, lower case ("device_id"). */
 ENPU_PUBLIC int enpu_param_name(uint32_t param, const char **name);
+
+/*
+ * Buffer objects (since 0.2; docs/buffers.md has the memory model).
+ *
+ * Ownership, for every handle and fd:
+ *   - An enpu_bo belongs to the caller from enpu_bo_create/enpu_bo_import
+ *     until enpu_bo_destroy, and never outlives its device (closing the
+ *     device destroys it). It owns one GEM handle of the device's file.
+ *   - enpu_bo_handle() lends that GEM handle: valid until the BO is
+ *     destroyed; never close it with DRM_IOCTL_GEM_CLOSE yourself.
+ *   - enpu_bo_export() returns a new dma-buf fd (O_CLOEXEC | O_RDWR) that
+ *     the caller owns and must close(); it keeps the buffer's memory alive
+ *     on its own, after the BO and even the device are gone.
+ *   - enpu_bo_import() never takes the dma-buf fd: the caller keeps it and
+ *     may close it right after the call, since the imported GEM object
+ *     holds its own reference to the dma-buf.
+ *   - A GEM object has one handle per file, so importing a dma-buf whose
+ *     object this file already has a handle for (self-import of a BO
+ *     exported from the same device, or the same dma-buf imported twice)
+ *     returns the enpu_bo that already owns the handle, with a reference
+ *     count: every successful create/import needs its own enpu_bo_destroy,
+ *     and the handle is closed by the last one.
+ *   - The pointer from enpu_bo_map() is valid until the matching
+ *     enpu_bo_unmap() or the BO's destruction.
+ *
+ * An enpu_bo, like its device, may be used by one thread at a time.
+ */
+
+/*
+ * Creates a BO of at least size bytes (page-rounded; enpu_bo_size() tells
+ * the real size). flags: DRM_ENPU_BO_WC and/or DRM_ENPU_BO_DEVICE_ONLY.
+ * The kernel returns -EINVAL for 0 or unknown flags, -E2BIG for sizes the
+ * device or machine cannot back.
+ */
+ENPU_PUBLIC int enpu_bo_create(enpu_device *device, uint64_t size,
+			       uint32_t flags, enpu_bo **bo);
+/* Drops one reference (see above); the last closes the handle. NULL ok. */
+ENPU_PUBLIC int enpu_bo_destroy(enpu_bo *bo);
+ENPU_PUBLIC int enpu_bo_size(const enpu_bo *bo, uint64_t *size);
+ENPU_PUBLIC int enpu_bo_handle(const enpu_bo *bo, uint32_t *handle);
+/* DRM_ENPU_BO_* as BO_INFO reports them (DRM_ENPU_BO_IMPORTED included). */
+ENPU_PUBLIC int enpu_bo_flags(const enpu_bo *bo, uint32_t *flags);
+
+/*
+ * Maps the whole BO read-write through the DRM fd. Calls nest: each map
+ * returns the same address and needs an unmap; the last unmap munmap()s.
+ * -EPERM for DRM_ENPU_BO_DEVICE_ONLY BOs. Cached BOs are coherent with the
+ * device on this platform; still call enpu_bo_wait() before reading what a
+ * job wrote (docs/buffers.md, Coherency).
+ */
+ENPU_PUBLIC int enpu_bo_map(enpu_bo *bo, void **address);
+/* -EINVAL if the BO is not mapped. */
+ENPU_PUBLIC int enpu_bo_unmap(enpu_bo *bo);
+
+/* New dma-buf fd for the BO, owned by the caller (O_CLOEXEC | O_RDWR). */
+ENPU_PUBLIC int enpu_bo_export(enpu_bo *bo, int *dmabuf_fd);
+/* Imports a dma-buf fd as a BO; the caller keeps (and may close) the fd. */
+ENPU_PUBLIC int enpu_bo_import(enpu_device *device, int dmabuf_fd,
+			       enpu_bo **bo);
+
+/*
+ * Waits until every fence on the BO has signalled (flags:
+ * DRM_ENPU_WAIT_WRITERS_ONLY to wait for writers only,
+ * DRM_ENPU_WAIT_ABSOLUTE for an absolute CLOCK_MONOTONIC timeout_ns).
+ * timeout_ns 0 (relative) only polls. -ETIME if it timed out.
+ */
+ENPU_PUBLIC int enpu_bo_wait(enpu_bo *bo, int64_t timeout_ns, uint32_t flags);
+
+/*
+ * Command-stream builder (uapi/enpu_cmd.h). Needs no device. The stream
+ * grows as commands are appended, up to ENPU_CMD_MAX_STREAM bytes; an
+ * append that would pass it fails with -ENOSPC and leaves the stream as it
+ * was. Every append rejects what no BO could make valid (size 0, an
+ * offset + size that wraps around 2^64) with -EINVAL; whether a reference
+ * fits its BO is checked by the kernel at submit. Failures leave a message
+ * for enpu_cmdbuf_last_error().
+ */
+ENPU_PUBLIC int enpu_cmdbuf_create(enpu_cmdbuf **cmdbuf);
+/* Accepts NULL. */
+ENPU_PUBLIC int enpu_cmdbuf_destroy(enpu_cmdbuf *cmdbuf);
+/* Empties the stream, keeping its memory for reuse. */
+ENPU_PUBLIC int enpu_cmdbuf_reset(enpu_cmdbuf *cmdbuf);
+ENPU_PUBLIC int enpu_cmdbuf_nop(enpu_cmdbuf *cmdbuf, uint32_t cycles);
+/* Device copy of size bytes; BOs are named by their submit-list index. */
+ENPU_PUBLIC int enpu_cmdbuf_dma_copy(enpu_cmdbuf *cmdbuf, uint32_t src_index,
+				     uint64_t src_offset, uint32_t dst_index,
+				     uint64_t dst_offset, uint64_t size);
+ENPU_PUBLIC int enpu_cmdbuf_dma_fill(enpu_cmdbuf *cmdbuf, uint32_t dst_index,
+				     uint64_t dst_offset, uint64_t size,
+				     uint8_t value);
+/* The encoded stream, owned by the cmdbuf, valid until its next change. */
+ENPU_PUBLIC int enpu_cmdbuf_data(const enpu_cmdbuf *cmdbuf, const void **data,
+				 uint32_t *size);
+ENPU_PUBLIC int enpu_cmdbuf_last_error(const enpu_cmdbuf *cmdbuf,
+				       const char **message);
+
+/*
+ * Submission. The BO list names BOs by enpu_bo (of the same device) and
+ * the access the job needs; command buffer references use list indices.
+ * Syncobjs are plain handles of the device's file (see below). Nothing in
+ * the descriptor is kept after enpu_submit() returns. Future fields come
+ * with a new symbol version, so zero-initialise the structs.
+ */
+struct enpu_submit_bo {
+	enpu_bo *bo;
+	/* DRM_ENPU_SUBMIT_BO_READ and/or DRM_ENPU_SUBMIT_BO_WRITE. */
+	uint32_t access;
+	uint32_t reserved;
+};
+
+struct enpu_submit_fence {
+	uint32_t syncobj;
+	uint32_t reserved;
+	/* Timeline point; 0 for a binary syncobj. */
+	uint64_t point;
+};
+
+struct enpu_submit_desc {
+	const void *commands;
+	uint32_t commands_size;
+	uint32_t bo_count;
+	const struct enpu_submit_bo *bos;
+	const struct enpu_submit_fence *in_fences;
+	uint32_t in_fence_count;
+	/* Receives the job's fence, 0 for none. */
+	uint32_t out_syncobj;
+	/* DRM_ENPU_SUBMIT_FLAGS. */
+	uint32_t flags;
+	uint32_t reserved;
+};
+
+/* Queues one job; seqno receives its fence seqno on its queue. */
+ENPU_PUBLIC int enpu_submit(enpu_device *device,
+			    const struct enpu_submit_desc *desc,
+			    uint64_t *seqno);
+
+/*
+ * Syncobjs of the device's file (libdrm drmSyncobj*). The handle belongs
+ * to the caller until enpu_syncobj_destroy() or the device's close.
+ * enpu_syncobj_export_sync_file() returns a new sync_file fd (pollable,
+ * POLLIN once the fence signalled) owned by the caller; it holds the fence
+ * the syncobj had at that moment, not later replacements.
+ * enpu_syncobj_import_sync_file() does not take the fd: the caller keeps it.
+ */
+ENPU_PUBLIC int enpu_syncobj_create(enpu_device *device, uint32_t *syncobj);
+ENPU_PUBLIC int enpu_syncobj_destroy(enpu_device *device, uint32_t syncobj);
+/*
+ * Waits for the syncobj's fence, also for one not submitted yet
+ * (WAIT_FOR_SUBMIT). timeout_ns and flags as for enpu_bo_wait()
+ * (DRM_ENPU_WAIT_ABSOLUTE only). -ETIME if it timed out.
+ */
+ENPU_PUBLIC int enpu_syncobj_wait(enpu_device *device, uint32_t syncobj,
+				  int64_t timeout_ns, uint32_t flags);
+ENPU_PUBLIC int enpu_syncobj_export_sync_file(enpu_device *device,
+					      uint32_t syncobj,
+					      int *sync_file_fd);
+ENPU_PUBLIC int enpu_syncobj_import_sync_file(enpu_device *device,
+					      uint32_t syncobj,
+					      int sync_file_fd);
 
 #if defined(__cplusplus)
 }

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Job fences. Every job gets a dma_fence on the timeline of the hardware
+ * queue it runs on; the queue executes its jobs in order, so fences of one
+ * timeline signal in seqno order as dma_fence requires. A fence may outlive
+ * the device (it sits in other drivers' dma_resv and in syncobjs), so its
+ * lock and name live in a reference-counted timeline, not in the device.
+ */
+#include <linux/slab.h>
+
+#include "enpu_fence.h"
+
+/**
+ * struct enpu_fence - a job fence
+ * @base: the fence.
+ * @timeline: holds a reference until the fence is released.
+ */
+struct enpu_fence {
+	struct dma_fence base;
+	struct enpu_timeline *timeline;
+};
+
+static struct enpu_fence *to_enpu_fence(struct dma_fence *fence)
+{
+	return container_of(fence, struct enpu_fence, base);
+}
+
+static const char *enpu_fence_driver_name(struct dma_fence *fence)
+{
+	return "enpu";
+}
+
+static const char *enpu_fence_timeline_name(struct dma_fence *fence)
+{
+	return to_enpu_fence(fence)->timeline->name;
+}
+
+static void enpu_fence_release(struct dma_fence *fence)
+{
+	struct enpu_fence *efence = to_enpu_fence(fence);
+
+	if (efence->timeline)
+		enpu_timeline_put(efence->timeline);
+	dma_fence_free(fence);
+}
+
+static const struct dma_fence_ops enpu_fence_ops = {
+	.get_driver_name = enpu_fence_driver_name,
+	.get_timeline_name = enpu_fence_timeline_name,
+	.release = enpu_fence_release,
+};
+
+/**
+ * enpu_timeline_create() - a new fence context for a hardware queue
+ * @queue: the queue number, for the timeline name.
+ *
+ * Return: the timeline with one reference, or NULL without memory.
+ */
+struct enpu_timeline *enpu_timeline_create(unsigned int queue)
+{
+	struct enpu_timeline *timeline;
+
+	timeline = kzalloc(sizeof(*timeline), GFP_KERNEL);
+	if (!timeline)
+		return NULL;
+	kref_init(&timeline->ref);
+	spin_lock_init(&timeline->lock);
+	timeline->context = dma_fence_context_alloc(1);
+	snprintf(timeline->name, sizeof(timeline->name), "enpu-queue%u",
+		 queue);
+	return timeline;
+}
+
+static void enpu_timeline_release(struct kref *ref)
+{
+	struct enpu_timeline *timeline =
+		container_of(ref, struct enpu_timeline, ref);
+
+	kfree_rcu(timeline, rcu);
+}
+
+/**
+ * enpu_timeline_put() - drop a reference to a timeline
+ * @timeline: the timeline.
+ */
+void enpu_timeline_put(struct enpu_timeline *timeline)
+{
+	kref_put(&timeline->ref, enpu_timeline_release);
+}
+
+/**
+ * enpu_fence_alloc() - allocate a job fence, to be initialised later
+ *
+ * Allocation happens early in submit, so that the step which assigns the
+ * seqno (under the queue lock) cannot fail. Before enpu_fence_init() the
+ * fence must be freed with kfree(), not dma_fence_put().
+ *
+ * Return: the fence, or NULL without memory.
+ */
+struct dma_fence *enpu_fence_alloc(void)
+{
+	struct enpu_fence *efence = kzalloc(sizeof(*efence), GFP_KERNEL);
+
+	return efence ? &efence->base : NULL;
+}
+
+/**
+ * enpu_fence_init() - give a fence the next seqno of a timeline
+ * @fence: from enpu_fence_alloc().
+ * @timeline: the queue's timeline; the caller holds the lock that orders
+ *	the queue's jobs, which also protects @timeline->seqno.
+ */
+void enpu_fence_init(struct dma_fence *fence, struct enpu_timeline *timeline)
+{
+	struct enpu_fence *efence = to_enpu_fence(fence);
+
+	kref_get(&timeline->ref);
+	efence->timeline = timeline;
+	dma_fence_init(fence, &enpu_fence_ops, &timeline->lock,
+		       timeline->context, ++timeline->seqno);
+}

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Buffer objects. Every BO is a drm_gem_shmem object, whether created here
+ * or imported from another driver's dma-buf (the shmem helper wraps the
+ * exporter's sg_table): mmap through the DRM node, PRIME export/import and
+ * vmap are the helpers'. What is ours: the creation flags (write-combined
+ * CPU mapping, device-only BOs without any CPU mapping), the size limit,
+ * BO_INFO and BO_WAIT.
+ *
+ * Pages are not pinned by anything here: a job pins its BOs for as long
+ * as the device uses them (enpu_job.c), a CPU mapping holds the pages
+ * while it exists, and otherwise shmem pages may be swapped out.
+ *
+ * No driver lock is taken here; BO_WAIT waits on the BO's dma_resv.
+ */
+#include <linux/dma-resv.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+#include <drm/drm_utils.h>
+
+#include "enpu_accel.h"
+#include "enpu_gem.h"
+
+/* The device addresses a BO through u64 fields; this is a memory limit. */
+#define ENPU_GEM_MAX_SIZE	SZ_4G
+
+/*
+ * A DEVICE_ONLY BO has no fake offset, so drm_gem_mmap() never finds it;
+ * this refuses the other way in, mmap() of an exported dma-buf.
+ */
+static int enpu_gem_mmap(struct drm_gem_object *obj,
+			 struct vm_area_struct *vma)
+{
+	if (to_enpu_bo(obj)->flags & DRM_ENPU_BO_DEVICE_ONLY)
+		return -EPERM;
+	return drm_gem_shmem_object_mmap(obj, vma);
+}
+
+static const struct drm_gem_object_funcs enpu_gem_funcs = {
+	.free = drm_gem_shmem_object_free,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = enpu_gem_mmap,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/**
+ * enpu_gem_create_object() - drm_driver.gem_create_object
+ * @drm: the DRM device.
+ * @size: object size, already page-aligned.
+ *
+ * Called by the shmem helper for created and for imported objects alike,
+ * so that every GEM object of this driver is a struct enpu_bo.
+ *
+ * Return: the embedded GEM object or ERR_PTR(-ENOMEM).
+ */
+struct drm_gem_object *enpu_gem_create_object(struct drm_device *drm,
+					      size_t size)
+{
+	struct enpu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+	bo->base.base.funcs = &enpu_gem_funcs;
+	return &bo->base.base;
+}
+
+/**
+ * enpu_gem_max_size() - largest BO size BO_CREATE accepts
+ *
+ * Half of the machine's RAM, at most 4 GiB, rounded down to a page:
+ * shmem allocates lazily, so without a limit a single create could promise
+ * far more than the machine can ever back and fail much later, at fault or
+ * submit time, in the OOM killer.
+ *
+ * Return: the limit in bytes.
+ */
+u64 enpu_gem_max_size(void)
+{
+	u64 half_ram = ((u64)totalram_pages() << PAGE_SHIFT) / 2;
+
+	return round_down(min_t(u64, half_ram, ENPU_GEM_MAX_SIZE), PAGE_SIZE);
+}
+
+/**
+ * enpu_gem_create_ioctl() - DRM_IOCTL_ENPU_BO_CREATE
+ * @drm: the DRM device.
+ * @data: struct drm_enpu_bo_create.
+ * @file: the caller's file; the handle is created there.
+ *
+ * Return: 0; -EINVAL for unknown flags, non-zero reserved or size 0;
+ * -E2BIG for a size above enpu_gem_max_size() (checked before rounding,
+ * so nothing can wrap); -ENOMEM.
+ */
+int enpu_gem_create_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *file)
+{
+	struct drm_enpu_bo_create *args = data;
+	struct drm_gem_shmem_object *shmem;
+	struct enpu_bo *bo;
+	u64 size;
+	u32 handle;
+	int ret;
+
+	if (args->flags & ~DRM_ENPU_BO_CREATE_FLAGS) {
+		drm_dbg(drm, "BO_CREATE: unknown flags 0x%x\n",
+			args->flags & ~DRM_ENPU_BO_CREATE_FLAGS);
+		return -EINVAL;
+	}
+	if (args->reserved) {
+		drm_dbg(drm, "BO_CREATE: reserved is not 0\n");
+		return -EINVAL;
+	}
+	if (args->size == 0) {
+		drm_dbg(drm, "BO_CREATE: size 0\n");
+		return -EINVAL;
+	}
+	if (args->size > enpu_gem_max_size()) {
+		drm_dbg(drm, "BO_CREATE: size %llu above limit %llu\n",
+			args->size, enpu_gem_max_size());
+		return -E2BIG;
+	}
+	size = PAGE_ALIGN(args->size);
+
+	shmem = drm_gem_shmem_create(drm, size);
+	if (IS_ERR(shmem))
+		return PTR_ERR(shmem);
+	bo = to_enpu_bo(&shmem->base);
+	bo->flags = args->flags;
+	shmem->map_wc = !!(args->flags & DRM_ENPU_BO_WC);
+	if (args->flags & DRM_ENPU_BO_DEVICE_ONLY)
+		drm_gem_free_mmap_offset(&shmem->base);
+
+	ret = drm_gem_handle_create(file, &shmem->base, &handle);
+	/* The handle holds the object now, or it is freed here on error. */
+	drm_gem_object_put(&shmem->base);
+	if (ret)
+		return ret;
+	args->handle = handle;
+	args->size_out = size;
+	return 0;
+}
+
+/**
+ * enpu_gem_info_ioctl() - DRM_IOCTL_ENPU_BO_INFO
+ * @drm: the DRM device.
+ * @data: struct drm_enpu_bo_info.
+ * @file: the caller's file.
+ *
+ * Return: 0, -EINVAL for non-zero reserved, -ENOENT for a handle that is
+ * not one of @file's.
+ */
+int enpu_gem_info_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct drm_enpu_bo_info *args = data;
+	struct drm_gem_object *obj;
+	struct enpu_bo *bo;
+
+	if (args->reserved) {
+		drm_dbg(drm, "BO_INFO: reserved is not 0\n");
+		return -EINVAL;
+	}
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj) {
+		drm_dbg(drm, "BO_INFO: no handle %u\n", args->handle);
+		return -ENOENT;
+	}
+	bo = to_enpu_bo(obj);
+	args->flags = bo->flags;
+	if (obj->import_attach)
+		args->flags |= DRM_ENPU_BO_IMPORTED;
+	args->size = obj->size;
+	args->mmap_offset = (bo->flags & DRM_ENPU_BO_DEVICE_ONLY) ? 0 :
+			    drm_vma_node_offset_addr(&obj->vma_node);
+	/* Scatter-gather, no device MMU: there is no single device address. */
+	args->device_addr = 0;
+	drm_gem_object_put(obj);
+	return 0;
+}
+
+#define ENPU_GEM_WAIT_FLAGS \
+	(DRM_ENPU_WAIT_ABSOLUTE | DRM_ENPU_WAIT_WRITERS_ONLY)
+
+/* Relative and absolute timeouts both become an absolute monotonic time. */
+static long enpu_gem_wait_jiffies(const struct drm_enpu_bo_wait *args)
+{
+	s64 deadline;
+
+	if (args->flags & DRM_ENPU_WAIT_ABSOLUTE)
+		/* 0 or a time in the past: poll. */
+		return args->timeout_ns ?
+		       drm_timeout_abs_to_jiffies(args->timeout_ns) : 0;
+	if (args->timeout_ns == 0)
+		return 0;
+	if (check_add_overflow((s64)ktime_get_ns(), args->timeout_ns,
+			       &deadline))
+		deadline = S64_MAX;
+	return drm_timeout_abs_to_jiffies(deadline);
+}
+
+/**
+ * enpu_gem_wait_ioctl() - DRM_IOCTL_ENPU_BO_WAIT
+ * @drm: the DRM device.
+ * @data: struct drm_enpu_bo_wait.
+ * @file: the caller's file.
+ *
+ * Waits for the BO's writers (DRM_ENPU_WAIT_WRITERS_ONLY) or for readers
+ * and writers, i.e. DMA_RESV_USAGE_WRITE or DMA_RESV_USAGE_READ fences.
+ * Timeouts are rounded up to the next jiffy and capped near
+ * MAX_SCHEDULE_TIMEOUT; 0 (relative) only polls.
+ *
+ * Return: 0 when idle, -ETIME on timeout, -EINVAL for unknown flags or a
+ * negative timeout, -ENOENT for an unknown handle, -ERESTARTSYS on a signal.
+ */
+int enpu_gem_wait_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct drm_enpu_bo_wait *args = data;
+	enum dma_resv_usage usage;
+	struct drm_gem_object *obj;
+	long ret;
+
+	if (args->flags & ~ENPU_GEM_WAIT_FLAGS) {
+		drm_dbg(drm, "BO_WAIT: unknown flags 0x%x\n",
+			args->flags & ~ENPU_GEM_WAIT_FLAGS);
+		return -EINVAL;
+	}
+	if (args->timeout_ns < 0) {
+		drm_dbg(drm, "BO_WAIT: negative timeout %lld\n",
+			args->timeout_ns);
+		return -EINVAL;
+	}
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj) {
+		drm_dbg(drm, "BO_WAIT: no handle %u\n", args->handle);
+		return -ENOENT;
+	}
+	usage = (args->flags & DRM_ENPU_WAIT_WRITERS_ONLY) ?
+		DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ;
+	ret = dma_resv_wait_timeout(obj->resv, usage, true,
+				    enpu_gem_wait_jiffies(args));
+	drm_gem_object_put(obj);
+	if (ret == 0)
+		return -ETIME;
+	return ret < 0 ? ret : 0;
+}

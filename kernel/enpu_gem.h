@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Buffer objects: GEM shmem objects, mmap, PRIME, BO ioctls. */
+#ifndef ENPU_GEM_H
+#define ENPU_GEM_H
+
+#include <linux/types.h>
+#include <drm/drm_gem_shmem_helper.h>
+
+struct drm_device;
+struct drm_file;
+
+/**
+ * struct enpu_bo - an ENPU buffer object
+ * @base: the shmem object; imported dma-bufs are shmem objects too, with
+ *	@base.base.import_attach set and @base.sgt the exporter's mapping.
+ * @flags: DRM_ENPU_BO_CREATE_FLAGS given at creation (0 for imports).
+ */
+struct enpu_bo {
+	struct drm_gem_shmem_object base;
+	u32 flags;
+};
+
+static inline struct enpu_bo *to_enpu_bo(struct drm_gem_object *obj)
+{
+	return container_of(to_drm_gem_shmem_obj(obj), struct enpu_bo, base);
+}
+
+struct drm_gem_object *enpu_gem_create_object(struct drm_device *drm,
+					      size_t size);
+u64 enpu_gem_max_size(void);
+int enpu_gem_create_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *file);
+int enpu_gem_info_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file);
+int enpu_gem_wait_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file);
+
+#endif /* ENPU_GEM_H */

@@ -1,0 +1,1077 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User jobs. DRM_IOCTL_ENPU_SUBMIT checks every argument, looks up the
+ * BOs, copies the command stream into a DMA-coherent buffer that only the
+ * kernel and the device can reach, validates it (enpu_validate.c), pins
+ * the BOs and writes their scatter-gather lists next to the stream:
+ *
+ *   [ command stream | BO table (32 B per BO) | segments (16 B each) ]
+ *
+ * The job then waits for its in-fences (syncobjs) and, unless
+ * NO_IMPLICIT, for the fences in its BOs' dma_resv; its own fence goes
+ * into those dma_resv before the ioctl returns. Jobs of a hardware queue
+ * leave its FIFO in seqno order, the head only once its dependencies have
+ * signalled, because the queue executes in order and the fences of one
+ * timeline must signal in order. The head is written to the ring from the
+ * ioctl, from the dependency callback that releases it, or from the
+ * completion of an earlier job when the ring was full. The job-done
+ * interrupt matches the completion tag (the seqno), signals the fence, and
+ * a worker unpins, unmaps and frees.
+ *
+ * A job holds references to its BOs and nothing of the file that submitted
+ * it, so closing the file with jobs in flight is safe.
+ *
+ * Lock order (outermost first; see also enpu_device.h):
+ *   dma_resv ww-mutexes of the job's BOs (drm_gem_lock_reservations())
+ *   the lock of a fence being signalled (dependency callbacks run under it)
+ *   enpu_job_queue.lock
+ *   enpu_device.submit_lock or enpu_device.cq_lock (enpu_queue.c)
+ * enpu_device.last_job_sg_lock is taken alone.
+ */
+#include <linux/dma-fence.h>
+#include <linux/dma-mapping.h>
+#include <linux/dma-resv.h>
+#include <linux/interrupt.h>
+#include <linux/kref.h>
+#include <linux/overflow.h>
+#include <linux/ratelimit.h>
+#include <linux/scatterlist.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_prime.h>
+#include <drm/drm_print.h>
+#include <drm/drm_syncobj.h>
+
+#include "enpu_accel.h"
+#include "enpu_cmd.h"
+#include "enpu_device.h"
+#include "enpu_fence.h"
+#include "enpu_gem.h"
+#include "enpu_job.h"
+#include "enpu_queue.h"
+#include "enpu_validate.h"
+
+/* The device's view of the BO table and segment lists (docs/hw/vnpu.md). */
+struct enpu_hw_bo_entry {
+	__le64 sg_addr;
+	__le32 sg_count;
+	__le32 access;
+	__le64 size;
+	__le64 reserved;
+};
+
+struct enpu_hw_sg_entry {
+	__le64 addr;
+	__le64 len;
+};
+
+static_assert(sizeof(struct enpu_hw_bo_entry) == ENPU_BO_ENTRY_SIZE);
+static_assert(offsetof(struct enpu_hw_bo_entry, sg_count) == ENPU_BO_SG_COUNT);
+static_assert(offsetof(struct enpu_hw_bo_entry, access) == ENPU_BO_ACCESS);
+static_assert(offsetof(struct enpu_hw_bo_entry, size) == ENPU_BO_SIZE);
+static_assert(sizeof(struct enpu_hw_sg_entry) == ENPU_SG_ENTRY_SIZE);
+
+/**
+ * struct enpu_job_bo - one BO of a job
+ * @sgt: the segments the device gets: mapped for this job (@own_sgt) for
+ *	our shmem BOs, the import attachment's mapping for imported ones.
+ * @own_sgt: @sgt was created and DMA-mapped for this job.
+ * @pinned: the shmem pages are pinned for this job.
+ * @access: ENPU_BO_ACCESS_* declared by the submit.
+ * @size: bytes the device may address.
+ */
+struct enpu_job_bo {
+	struct sg_table *sgt;
+	bool own_sgt;
+	bool pinned;
+	u32 access;
+	u64 size;
+};
+
+/**
+ * struct enpu_job_dep - a fence the job waits for
+ * @cb: armed on @fence.
+ * @fence: a reference held by the job.
+ * @job: the waiting job.
+ */
+struct enpu_job_dep {
+	struct dma_fence_cb cb;
+	struct dma_fence *fence;
+	struct enpu_job *job;
+};
+
+/**
+ * struct enpu_job - one submitted job
+ * @ref: the ioctl holds one reference until it returns, the queue one
+ *	from FIFO insertion until the free worker runs after completion.
+ * @edev: the device.
+ * @queue: the hardware queue the job runs on.
+ * @objs: the BOs in submit order, each with a reference.
+ * @bos: per-BO mapping state, same order.
+ * @bo_count: entries in @objs and @bos.
+ * @fence: the job's fence; allocated at submit start, initialised when
+ *	the job enters the FIFO (@fence_live).
+ * @fence_live: @fence was initialised (release with dma_fence_put()).
+ * @dep_xa: dependencies while they are collected, deduplicated per fence
+ *	context.
+ * @deps: dependencies once armed.
+ * @dep_count: entries in @deps.
+ * @deps_pending: unsignalled dependencies, plus one until the job is in
+ *	the FIFO.
+ * @dep_error: first error of a signalled dependency; the job then runs
+ *	as an empty job (to keep the queue's fence order) and its fence
+ *	carries this error.
+ * @node: in enpu_job_queue.fifo or .inflight.
+ * @waiter: completion-ring waiter, tag = fence seqno.
+ * @buf: the DMA-coherent stream + BO table + segments.
+ * @buf_dma: its DMA address.
+ * @buf_size: its size.
+ * @cmd_size: bytes of command stream at the start of @buf.
+ * @table_offset: offset of the BO table in @buf.
+ * @free_work: drops the queue's reference in process context.
+ */
+struct enpu_job {
+	struct kref ref;
+	struct enpu_device *edev;
+	struct enpu_job_queue *queue;
+	struct drm_gem_object **objs;
+	struct enpu_job_bo *bos;
+	u32 bo_count;
+	struct dma_fence *fence;
+	bool fence_live;
+	struct xarray dep_xa;
+	struct enpu_job_dep *deps;
+	u32 dep_count;
+	atomic_t deps_pending;
+	int dep_error;
+	struct list_head node;
+	struct enpu_cq_waiter waiter;
+	void *buf;
+	dma_addr_t buf_dma;
+	size_t buf_size;
+	u32 cmd_size;
+	u32 table_offset;
+	struct work_struct free_work;
+};
+
+/**
+ * struct enpu_job_sg_snapshot - what debugfs last_job_sg prints
+ * @bo_count: BOs of the job.
+ * @bos: per BO: addressable size, ENPU_BO_ACCESS_*, segment count.
+ * @segs: every segment of every BO, in order.
+ */
+struct enpu_job_sg_snapshot {
+	u32 bo_count;
+	struct enpu_job_sg_bo {
+		u64 size;
+		u32 access;
+		u32 segs;
+	} *bos;
+	struct enpu_job_sg_seg {
+		u64 addr;
+		u64 len;
+	} *segs;
+};
+
+static void enpu_job_release(struct kref *ref)
+{
+	struct enpu_job *job = container_of(ref, struct enpu_job, ref);
+	struct device *dev = job->edev->dev;
+	struct dma_fence *fence;
+	unsigned long index;
+	u32 i;
+
+	for (i = 0; i < job->bo_count && job->bos; i++) {
+		struct enpu_job_bo *bo = &job->bos[i];
+
+		if (bo->own_sgt) {
+			dma_unmap_sgtable(dev, bo->sgt, DMA_BIDIRECTIONAL, 0);
+			sg_free_table(bo->sgt);
+			kfree(bo->sgt);
+		}
+		if (bo->pinned)
+			drm_gem_shmem_unpin(to_drm_gem_shmem_obj(job->objs[i]));
+	}
+	for (i = 0; i < job->bo_count && job->objs; i++)
+		if (job->objs[i])
+			drm_gem_object_put(job->objs[i]);
+	kvfree(job->bos);
+	kvfree(job->objs);
+
+	for (i = 0; i < job->dep_count; i++)
+		dma_fence_put(job->deps[i].fence);
+	kfree(job->deps);
+	xa_for_each(&job->dep_xa, index, fence)
+		dma_fence_put(fence);
+	xa_destroy(&job->dep_xa);
+
+	if (job->buf)
+		dma_free_coherent(dev, job->buf_size, job->buf, job->buf_dma);
+	/* Before enpu_fence_init() the fence is plain memory (enpu_fence.c). */
+	if (job->fence_live)
+		dma_fence_put(job->fence);
+	else
+		kfree(job->fence);
+	kfree(job);
+}
+
+static void enpu_job_put(struct enpu_job *job)
+{
+	kref_put(&job->ref, enpu_job_release);
+}
+
+static void enpu_job_free_work(struct work_struct *work)
+{
+	enpu_job_put(container_of(work, struct enpu_job, free_work));
+}
+
+static struct enpu_job *enpu_job_alloc(struct enpu_device *edev)
+{
+	struct enpu_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+
+	if (!job)
+		return NULL;
+	job->fence = enpu_fence_alloc();
+	if (!job->fence) {
+		kfree(job);
+		return NULL;
+	}
+	kref_init(&job->ref);
+	job->edev = edev;
+	job->queue = &edev->job_queue;
+	xa_init_flags(&job->dep_xa, XA_FLAGS_ALLOC);
+	INIT_LIST_HEAD(&job->node);
+	INIT_LIST_HEAD(&job->waiter.node);
+	INIT_WORK(&job->free_work, enpu_job_free_work);
+	return job;
+}
+
+/* Checks every field of the ioctl argument; nothing is allocated yet. */
+static int enpu_job_check_args(struct drm_device *drm,
+			       const struct drm_enpu_submit *args)
+{
+	u64 end;
+
+	if (args->flags & ~DRM_ENPU_SUBMIT_FLAGS) {
+		drm_dbg(drm, "SUBMIT: unknown flags 0x%x\n",
+			args->flags & ~DRM_ENPU_SUBMIT_FLAGS);
+		return -EINVAL;
+	}
+	if (args->context) {
+		drm_dbg(drm, "SUBMIT: context %u, only 0 exists\n",
+			args->context);
+		return -EINVAL;
+	}
+	if (args->reserved[0] || args->reserved[1]) {
+		drm_dbg(drm, "SUBMIT: reserved is not 0\n");
+		return -EINVAL;
+	}
+	if (args->bo_count > ENPU_SUBMIT_MAX_BOS) {
+		drm_dbg(drm, "SUBMIT: bo_count %u above %u\n", args->bo_count,
+			ENPU_SUBMIT_MAX_BOS);
+		return -EINVAL;
+	}
+	if (args->bo_count &&
+	    args->bo_stride < sizeof(struct drm_enpu_submit_bo)) {
+		drm_dbg(drm, "SUBMIT: bo_stride %u too small\n",
+			args->bo_stride);
+		return -EINVAL;
+	}
+	if (args->in_fence_count > ENPU_SUBMIT_MAX_IN_FENCES) {
+		drm_dbg(drm, "SUBMIT: in_fence_count %u above %u\n",
+			args->in_fence_count, ENPU_SUBMIT_MAX_IN_FENCES);
+		return -EINVAL;
+	}
+	if (args->in_fence_count &&
+	    args->in_fence_stride < sizeof(struct drm_enpu_fence)) {
+		drm_dbg(drm, "SUBMIT: in_fence_stride %u too small\n",
+			args->in_fence_stride);
+		return -EINVAL;
+	}
+	if (args->commands_size % ENPU_CMD_ALIGN ||
+	    args->commands_size > ENPU_CMD_MAX_STREAM) {
+		drm_dbg(drm, "SUBMIT: commands_size %u not a multiple of %u up to %u\n",
+			args->commands_size, ENPU_CMD_ALIGN,
+			ENPU_CMD_MAX_STREAM);
+		return -EINVAL;
+	}
+	/* Arrays that wrap around the address space are bad pointers. */
+	if (check_add_overflow(args->bos,
+			       (u64)args->bo_count * args->bo_stride, &end) ||
+	    check_add_overflow(args->in_fences,
+			       (u64)args->in_fence_count * args->in_fence_stride,
+			       &end) ||
+	    check_add_overflow(args->commands, (u64)args->commands_size, &end))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * Copies entry @index of a user array of @stride-byte entries; bytes past
+ * the struct the kernel knows must be zero.
+ */
+static int enpu_job_copy_entry(void *dst, size_t size, u64 array, u32 index,
+			       u32 stride)
+{
+	void __user *src = u64_to_user_ptr(array + (u64)index * stride);
+	int ret;
+
+	if (copy_from_user(dst, src, size))
+		return -EFAULT;
+	if (stride == size)
+		return 0;
+	ret = check_zeroed_user(src + size, stride - size);
+	if (ret < 0)
+		return ret;
+	return ret ? 0 : -EINVAL;
+}
+
+static int enpu_job_cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Two entries naming one object would alias the same pages. */
+static int enpu_job_check_duplicates(struct drm_device *drm,
+				     struct drm_gem_object **objs, u32 count)
+{
+	struct drm_gem_object **sorted;
+	int ret = 0;
+	u32 i;
+
+	if (count < 2)
+		return 0;
+	sorted = kvmalloc_array(count, sizeof(*objs), GFP_KERNEL);
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, objs, count * sizeof(*objs));
+	sort(sorted, count, sizeof(*sorted), enpu_job_cmp_ptr, NULL);
+	for (i = 1; i < count; i++) {
+		if (sorted[i] == sorted[i - 1]) {
+			drm_dbg(drm, "SUBMIT: a BO is listed twice\n");
+			ret = -EINVAL;
+			break;
+		}
+	}
+	kvfree(sorted);
+	return ret;
+}
+
+static int enpu_job_lookup_bos(struct enpu_job *job, struct drm_file *file,
+			       const struct drm_enpu_submit *args)
+{
+	struct drm_device *drm = &job->edev->drm;
+	struct drm_enpu_submit_bo entry;
+	u32 i;
+	int ret;
+
+	if (!args->bo_count)
+		return 0;
+	job->objs = kvcalloc(args->bo_count, sizeof(*job->objs), GFP_KERNEL);
+	job->bos = kvcalloc(args->bo_count, sizeof(*job->bos), GFP_KERNEL);
+	if (!job->objs || !job->bos)
+		return -ENOMEM;
+	job->bo_count = args->bo_count;
+
+	for (i = 0; i < args->bo_count; i++) {
+		ret = enpu_job_copy_entry(&entry, sizeof(entry), args->bos, i,
+					  args->bo_stride);
+		if (ret) {
+			drm_dbg(drm, "SUBMIT: bos[%u] unreadable or tail not 0\n",
+				i);
+			return ret;
+		}
+		if (!entry.flags ||
+		    entry.flags & ~(DRM_ENPU_SUBMIT_BO_READ |
+				    DRM_ENPU_SUBMIT_BO_WRITE)) {
+			drm_dbg(drm, "SUBMIT: bos[%u].flags 0x%x invalid\n",
+				i, entry.flags);
+			return -EINVAL;
+		}
+		job->objs[i] = drm_gem_object_lookup(file, entry.handle);
+		if (!job->objs[i]) {
+			drm_dbg(drm, "SUBMIT: bos[%u]: no handle %u\n", i,
+				entry.handle);
+			return -ENOENT;
+		}
+		if (entry.flags & DRM_ENPU_SUBMIT_BO_READ)
+			job->bos[i].access |= ENPU_BO_ACCESS_READ;
+		if (entry.flags & DRM_ENPU_SUBMIT_BO_WRITE)
+			job->bos[i].access |= ENPU_BO_ACCESS_WRITE;
+	}
+	return enpu_job_check_duplicates(drm, job->objs, job->bo_count);
+}
+
+/*
+ * Adds a dependency, consuming the caller's reference. Signalled fences
+ * are dropped (their error is kept); of two fences of one context only
+ * the later is kept, as contexts signal in order.
+ */
+static int enpu_job_add_dep(struct enpu_job *job, struct dma_fence *fence)
+{
+	struct dma_fence *entry;
+	unsigned long index;
+	u32 id;
+	int ret;
+
+	if (dma_fence_is_signaled(fence)) {
+		if (fence->error)
+			cmpxchg(&job->dep_error, 0, fence->error);
+		dma_fence_put(fence);
+		return 0;
+	}
+	xa_for_each(&job->dep_xa, index, entry) {
+		if (entry->context != fence->context)
+			continue;
+		if (dma_fence_is_later(fence, entry)) {
+			dma_fence_put(entry);
+			xa_store(&job->dep_xa, index, fence, GFP_KERNEL);
+		} else {
+			dma_fence_put(fence);
+		}
+		return 0;
+	}
+	ret = xa_alloc(&job->dep_xa, &id, fence, xa_limit_32b, GFP_KERNEL);
+	if (ret)
+		dma_fence_put(fence);
+	return ret;
+}
+
+static int enpu_job_add_in_fences(struct enpu_job *job, struct drm_file *file,
+				  const struct drm_enpu_submit *args)
+{
+	struct drm_device *drm = &job->edev->drm;
+	struct drm_enpu_fence entry;
+	struct dma_fence *fence;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < args->in_fence_count; i++) {
+		ret = enpu_job_copy_entry(&entry, sizeof(entry),
+					  args->in_fences, i,
+					  args->in_fence_stride);
+		if (ret) {
+			drm_dbg(drm, "SUBMIT: in_fences[%u] unreadable or tail not 0\n",
+				i);
+			return ret;
+		}
+		if (entry.flags) {
+			drm_dbg(drm, "SUBMIT: in_fences[%u].flags not 0\n", i);
+			return -EINVAL;
+		}
+		ret = drm_syncobj_find_fence(file, entry.handle, entry.point,
+					     0, &fence);
+		if (ret) {
+			drm_dbg(drm, "SUBMIT: in_fences[%u]: syncobj %u point %llu: %d\n",
+				i, entry.handle, entry.point, ret);
+			return ret;
+		}
+		ret = enpu_job_add_dep(job, fence);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Pins a shmem BO and maps its pages for this job only, so pages stay
+ * pinned just while the device may use them; an imported BO uses the
+ * mapping its attachment made at import (the exporter keeps it resident).
+ */
+static int enpu_job_map_bo(struct enpu_job *job, u32 index)
+{
+	struct drm_gem_object *obj = job->objs[index];
+	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(obj);
+	struct enpu_job_bo *bo = &job->bos[index];
+	struct scatterlist *sg;
+	u64 mapped = 0;
+	unsigned int i;
+	int ret;
+
+	if (obj->import_attach) {
+		bo->sgt = shmem->sgt;
+	} else {
+		ret = drm_gem_shmem_pin(shmem);
+		if (ret)
+			return ret;
+		bo->pinned = true;
+		bo->sgt = drm_prime_pages_to_sg(obj->dev, shmem->pages,
+						obj->size >> PAGE_SHIFT);
+		if (IS_ERR(bo->sgt)) {
+			ret = PTR_ERR(bo->sgt);
+			bo->sgt = NULL;
+			return ret;
+		}
+		ret = dma_map_sgtable(job->edev->dev, bo->sgt,
+				      DMA_BIDIRECTIONAL, 0);
+		if (ret) {
+			sg_free_table(bo->sgt);
+			kfree(bo->sgt);
+			bo->sgt = NULL;
+			return ret;
+		}
+		bo->own_sgt = true;
+	}
+	if (!bo->sgt)
+		return -EINVAL;
+	for_each_sgtable_dma_sg(bo->sgt, sg, i)
+		mapped += sg_dma_len(sg);
+	/* An exporter's table may be shorter than the page-rounded object. */
+	bo->size = min_t(u64, obj->size, mapped);
+	if (!bo->size)
+		return -EINVAL;
+	return 0;
+}
+
+/* Sizes and allocates [stream | BO table | segments]. */
+static int enpu_job_alloc_buffer(struct enpu_job *job, u32 cmd_size)
+{
+	u64 size, segs = 0;
+	u32 i;
+
+	for (i = 0; i < job->bo_count; i++)
+		segs += job->bos[i].sgt->nents;
+	job->cmd_size = cmd_size;
+	job->table_offset = ALIGN(cmd_size, ENPU_BO_ENTRY_SIZE);
+	size = job->table_offset + (u64)job->bo_count * ENPU_BO_ENTRY_SIZE +
+	       segs * ENPU_SG_ENTRY_SIZE;
+	if (size == 0)
+		return 0;	/* an empty job touching no BO */
+	if (size > SIZE_MAX)
+		return -ENOMEM;
+	job->buf_size = size;
+	job->buf = dma_alloc_coherent(job->edev->dev, job->buf_size,
+				      &job->buf_dma, GFP_KERNEL);
+	return job->buf ? 0 : -ENOMEM;
+}
+
+static int enpu_job_copy_and_validate(struct enpu_job *job,
+				      const struct drm_enpu_submit *args)
+{
+	/* A fuzzer or a broken compiler must not flood the log. */
+	static DEFINE_RATELIMIT_STATE(reject_log, 5 * HZ, 10);
+	struct drm_device *drm = &job->edev->drm;
+	struct enpu_validate_bo *vbos = NULL;
+	u32 i, bad_offset;
+	int ret;
+
+	if (!job->cmd_size)
+		return 0;
+	/* The validator's private copy; not a buffer copy (cpu_copy_bytes). */
+	if (copy_from_user(job->buf, u64_to_user_ptr(args->commands),
+			   job->cmd_size))
+		return -EFAULT;
+	if (job->bo_count) {
+		vbos = kvmalloc_array(job->bo_count, sizeof(*vbos), GFP_KERNEL);
+		if (!vbos)
+			return -ENOMEM;
+	}
+	for (i = 0; i < job->bo_count; i++) {
+		vbos[i].size = job->bos[i].size;
+		vbos[i].access = job->bos[i].access;
+	}
+	ret = enpu_validate_stream(job->buf, job->cmd_size, vbos,
+				   job->bo_count, &bad_offset);
+	kvfree(vbos);
+	if (ret && __ratelimit(&reject_log))
+		drm_dbg(drm, "SUBMIT: command at byte %u rejected\n",
+			bad_offset);
+	return ret;
+}
+
+/* Writes the BO table and segments; returns the debugfs snapshot. */
+static struct enpu_job_sg_snapshot *enpu_job_write_bo_table(struct enpu_job *job)
+{
+	struct enpu_hw_bo_entry *table = NULL;
+	struct enpu_hw_sg_entry *segs = NULL;
+	struct enpu_job_sg_snapshot *snap;
+	size_t total = 0, n = 0;
+	struct scatterlist *sg;
+	unsigned int k;
+	u32 i;
+
+	if (job->bo_count) {
+		table = job->buf + job->table_offset;
+		segs = (void *)(table + job->bo_count);
+	}
+	for (i = 0; i < job->bo_count; i++)
+		total += job->bos[i].sgt->nents;
+	snap = kvzalloc(sizeof(*snap) + job->bo_count * sizeof(*snap->bos) +
+			total * sizeof(*snap->segs), GFP_KERNEL);
+	if (snap) {
+		snap->bo_count = job->bo_count;
+		snap->bos = (void *)(snap + 1);
+		snap->segs = (void *)(snap->bos + job->bo_count);
+	}
+
+	for (i = 0; i < job->bo_count; i++) {
+		const struct enpu_job_bo *bo = &job->bos[i];
+		dma_addr_t list = job->buf_dma + ((void *)&segs[n] - job->buf);
+
+		table[i].sg_addr = cpu_to_le64(list);
+		table[i].sg_count = cpu_to_le32(bo->sgt->nents);
+		table[i].access = cpu_to_le32(bo->access);
+		table[i].size = cpu_to_le64(bo->size);
+		table[i].reserved = 0;
+		if (snap) {
+			snap->bos[i].size = bo->size;
+			snap->bos[i].access = bo->access;
+			snap->bos[i].segs = bo->sgt->nents;
+		}
+		/* One segment per DMA-mapped entry; nothing is merged here. */
+		for_each_sgtable_dma_sg(bo->sgt, sg, k) {
+			segs[n].addr = cpu_to_le64(sg_dma_address(sg));
+			segs[n].len = cpu_to_le64(sg_dma_len(sg));
+			if (snap) {
+				snap->segs[n].addr = sg_dma_address(sg);
+				snap->segs[n].len = sg_dma_len(sg);
+			}
+			n++;
+		}
+	}
+	return snap;
+}
+
+static void enpu_job_set_last_sg(struct enpu_device *edev,
+				 struct enpu_job_sg_snapshot *snap)
+{
+	struct enpu_job_sg_snapshot *old;
+
+	mutex_lock(&edev->last_job_sg_lock);
+	old = edev->last_job_sg;
+	edev->last_job_sg = snap;
+	mutex_unlock(&edev->last_job_sg_lock);
+	kvfree(old);
+}
+
+/**
+ * enpu_job_show_last_sg() - debugfs last_job_sg
+ * @m: the seq_file.
+ * @edev: the device.
+ *
+ * One line per BO of the last submitted job, each followed by its
+ * segments; a segment may span several physically contiguous pages.
+ */
+void enpu_job_show_last_sg(struct seq_file *m, struct enpu_device *edev)
+{
+	static const char *const access[] = { "-", "r", "w", "rw" };
+	struct enpu_job_sg_snapshot *snap;
+	u32 i, k, n = 0;
+
+	mutex_lock(&edev->last_job_sg_lock);
+	snap = edev->last_job_sg;
+	for (i = 0; snap && i < snap->bo_count; i++) {
+		seq_printf(m, "bo=%u handle-size=%llu segs=%u access=%s\n", i,
+			   snap->bos[i].size, snap->bos[i].segs,
+			   access[snap->bos[i].access & 3]);
+		for (k = 0; k < snap->bos[i].segs; k++, n++)
+			seq_printf(m, "  0x%llx %llu\n", snap->segs[n].addr,
+				   snap->segs[n].len);
+	}
+	mutex_unlock(&edev->last_job_sg_lock);
+}
+
+/* Implicit sync: writers wait for everyone, readers for writers. */
+static int enpu_job_add_implicit_deps(struct enpu_job *job)
+{
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < job->bo_count; i++) {
+		enum dma_resv_usage usage =
+			(job->bos[i].access & ENPU_BO_ACCESS_WRITE) ?
+			DMA_RESV_USAGE_READ : DMA_RESV_USAGE_WRITE;
+
+		dma_resv_for_each_fence(&cursor, job->objs[i]->resv, usage,
+					fence) {
+			ret = enpu_job_add_dep(job, dma_fence_get(fence));
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Moves the collected dependencies into an array of callbacks. */
+static int enpu_job_prepare_deps(struct enpu_job *job)
+{
+	struct dma_fence *fence;
+	unsigned long index;
+	u32 count = 0;
+
+	xa_for_each(&job->dep_xa, index, fence)
+		count++;
+	if (!count)
+		return 0;
+	job->deps = kcalloc(count, sizeof(*job->deps), GFP_KERNEL);
+	if (!job->deps)
+		return -ENOMEM;
+	xa_for_each(&job->dep_xa, index, fence) {
+		job->deps[job->dep_count].fence = fence;
+		job->deps[job->dep_count].job = job;
+		job->dep_count++;
+	}
+	xa_destroy(&job->dep_xa);
+	return 0;
+}
+
+static int enpu_job_status_errno(u32 status)
+{
+	switch (status) {
+	case ENPU_JOB_STATUS_OK:
+		return 0;
+	case ENPU_JOB_STATUS_DMA_FAULT:
+		return -EFAULT;
+	case ENPU_JOB_STATUS_ABORTED:
+		return -ECANCELED;
+	default:
+		/* INVALID after our validator, or PREEMPTED without a save area. */
+		return -EIO;
+	}
+}
+
+static void enpu_job_pump(struct enpu_job_queue *queue);
+
+/* Completion-ring callback: any context, no driver lock held. */
+static void enpu_job_hw_done(struct enpu_cq_waiter *waiter)
+{
+	struct enpu_job *job = container_of(waiter, struct enpu_job, waiter);
+	struct enpu_job_queue *queue = job->queue;
+	struct enpu_device *edev = job->edev;
+	unsigned long flags;
+	int error;
+
+	spin_lock_irqsave(&queue->lock, flags);
+	list_del_init(&job->node);
+	spin_unlock_irqrestore(&queue->lock, flags);
+
+	error = READ_ONCE(job->dep_error);
+	if (!error)
+		error = enpu_job_status_errno(waiter->status);
+	if (error) {
+		dev_dbg(edev->dev, "job %llu: status %u info 0x%x, error %d\n",
+			job->fence->seqno, waiter->status, waiter->info, error);
+		dma_fence_set_error(job->fence, error);
+	}
+	dma_fence_signal(job->fence);
+	queue_work(edev->job_wq, &job->free_work);
+	/* The ring has room again. */
+	enpu_job_pump(queue);
+}
+
+static void enpu_job_fill_desc(struct enpu_job *job, struct enpu_job_desc *desc)
+{
+	memset(desc, 0, sizeof(*desc));
+	desc->tag = job->fence->seqno;
+	/* A failed dependency: run nothing, but in order (see @dep_error). */
+	if (READ_ONCE(job->dep_error))
+		return;
+	if (job->cmd_size) {
+		desc->cmd_addr = job->buf_dma;
+		desc->cmd_size = job->cmd_size;
+	}
+	if (job->bo_count) {
+		desc->bo_table_addr = job->buf_dma + job->table_offset;
+		desc->bo_count = job->bo_count;
+	}
+}
+
+/*
+ * Writes ready jobs from the head of the FIFO to the ring. Any context:
+ * the ioctl, a dependency's signal callback, the job-done interrupt.
+ */
+static void enpu_job_pump(struct enpu_job_queue *queue)
+{
+	struct enpu_device *edev =
+		container_of(queue, struct enpu_device, job_queue);
+	struct enpu_job_desc desc;
+	struct enpu_job *job;
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&queue->lock, flags);
+	while (!queue->dead) {
+		job = list_first_entry_or_null(&queue->fifo, struct enpu_job,
+					       node);
+		/* Acquire: pairs with the dependency callbacks' decrement. */
+		if (!job || atomic_read_acquire(&job->deps_pending))
+			break;
+		enpu_job_fill_desc(job, &desc);
+		job->waiter.complete_fn = enpu_job_hw_done;
+		enpu_queue_add_waiter(edev, &job->waiter, desc.tag);
+		ret = enpu_queue_submit(edev, queue->index, &desc);
+		if (ret) {
+			/* -EBUSY: the next completion pumps again. */
+			enpu_queue_remove_waiter(edev, &job->waiter);
+			if (ret != -EBUSY)
+				dev_err_ratelimited(edev->dev,
+						    "queue %u: cannot submit: %d\n",
+						    queue->index, ret);
+			break;
+		}
+		list_move_tail(&job->node, &queue->inflight);
+	}
+	spin_unlock_irqrestore(&queue->lock, flags);
+}
+
+static void enpu_job_dep_signalled(struct dma_fence *fence,
+				   struct dma_fence_cb *cb)
+{
+	struct enpu_job_dep *dep = container_of(cb, struct enpu_job_dep, cb);
+	struct enpu_job *job = dep->job;
+	/* Once the count hits 0 the job may run and be freed at any time. */
+	struct enpu_job_queue *queue = job->queue;
+
+	if (fence->error)
+		cmpxchg(&job->dep_error, 0, fence->error);
+	if (atomic_dec_and_test(&job->deps_pending))
+		enpu_job_pump(queue);
+}
+
+static void enpu_job_arm_deps(struct enpu_job *job)
+{
+	u32 i;
+
+	/* The extra count keeps the job back until it is in the FIFO. */
+	atomic_set(&job->deps_pending, job->dep_count + 1);
+	for (i = 0; i < job->dep_count; i++) {
+		struct dma_fence *fence = job->deps[i].fence;
+
+		if (dma_fence_add_callback(fence, &job->deps[i].cb,
+					   enpu_job_dep_signalled)) {
+			/* Signalled meanwhile. */
+			if (fence->error)
+				cmpxchg(&job->dep_error, 0, fence->error);
+			atomic_dec(&job->deps_pending);
+		}
+	}
+}
+
+/* Gives the job its seqno and queues it; cannot fail. */
+static void enpu_job_enqueue(struct enpu_job *job)
+{
+	struct enpu_job_queue *queue = job->queue;
+	unsigned long flags;
+
+	kref_get(&job->ref);	/* the queue's, dropped by enpu_job_free_work */
+	spin_lock_irqsave(&queue->lock, flags);
+	enpu_fence_init(job->fence, queue->timeline);
+	job->fence_live = true;
+	list_add_tail(&job->node, &queue->fifo);
+	spin_unlock_irqrestore(&queue->lock, flags);
+
+	atomic_dec(&job->deps_pending);
+	enpu_job_pump(queue);
+}
+
+static int enpu_job_lock_and_queue(struct enpu_job *job,
+				   const struct drm_enpu_submit *args)
+{
+	struct ww_acquire_ctx ctx;
+	u32 i;
+	int ret;
+
+	ret = drm_gem_lock_reservations(job->objs, job->bo_count, &ctx);
+	if (ret)
+		return ret;
+	for (i = 0; i < job->bo_count; i++) {
+		ret = dma_resv_reserve_fences(job->objs[i]->resv, 1);
+		if (ret)
+			goto unlock;
+	}
+	if (!(args->flags & DRM_ENPU_SUBMIT_NO_IMPLICIT)) {
+		ret = enpu_job_add_implicit_deps(job);
+		if (ret)
+			goto unlock;
+	}
+	ret = enpu_job_prepare_deps(job);
+	if (ret)
+		goto unlock;
+
+	/* Nothing below can fail: the job is committed. */
+	enpu_job_arm_deps(job);
+	enpu_job_enqueue(job);
+	for (i = 0; i < job->bo_count; i++)
+		dma_resv_add_fence(job->objs[i]->resv, job->fence,
+				   (job->bos[i].access & ENPU_BO_ACCESS_WRITE) ?
+				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
+unlock:
+	drm_gem_unlock_reservations(job->objs, job->bo_count, &ctx);
+	return ret;
+}
+
+static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
+			   struct drm_enpu_submit *args)
+{
+	struct drm_syncobj *out_syncobj = NULL;
+	struct enpu_job_sg_snapshot *snap;
+	struct enpu_job *job;
+	u32 i;
+	int ret;
+
+	job = enpu_job_alloc(edev);
+	if (!job)
+		return -ENOMEM;
+	if (args->out_syncobj) {
+		out_syncobj = drm_syncobj_find(file, args->out_syncobj);
+		if (!out_syncobj) {
+			drm_dbg(&edev->drm, "SUBMIT: no out_syncobj %u\n",
+				args->out_syncobj);
+			ret = -ENOENT;
+			goto out;
+		}
+	}
+	ret = enpu_job_lookup_bos(job, file, args);
+	if (ret)
+		goto out;
+	ret = enpu_job_add_in_fences(job, file, args);
+	if (ret)
+		goto out;
+	for (i = 0; i < job->bo_count; i++) {
+		ret = enpu_job_map_bo(job, i);
+		if (ret) {
+			drm_dbg(&edev->drm, "SUBMIT: bos[%u] cannot be mapped: %d\n",
+				i, ret);
+			goto out;
+		}
+	}
+	ret = enpu_job_alloc_buffer(job, args->commands_size);
+	if (ret)
+		goto out;
+	ret = enpu_job_copy_and_validate(job, args);
+	if (ret)
+		goto out;
+	snap = enpu_job_write_bo_table(job);
+
+	ret = enpu_job_lock_and_queue(job, args);
+	if (ret) {
+		kvfree(snap);
+		goto out;
+	}
+	enpu_job_set_last_sg(edev, snap);
+	if (out_syncobj)
+		drm_syncobj_replace_fence(out_syncobj, job->fence);
+	args->seqno = job->fence->seqno;
+out:
+	if (out_syncobj)
+		drm_syncobj_put(out_syncobj);
+	enpu_job_put(job);
+	return ret;
+}
+
+/**
+ * enpu_job_submit_ioctl() - DRM_IOCTL_ENPU_SUBMIT
+ * @drm: the DRM device.
+ * @data: struct drm_enpu_submit.
+ * @file: the submitting file; BO and syncobj handles are looked up there.
+ *
+ * Return: 0 with the job queued and @data->seqno set; otherwise nothing is
+ * queued: -EINVAL for a bad field, stride tail, BO flag, duplicate BO or
+ * command (see enpu_validate.c), -ENOENT for an unknown BO or syncobj
+ * handle, -EFAULT for an unreadable pointer, -ENOMEM, -ENODEV after the
+ * device is gone, -EINTR/-ERESTARTSYS while waiting for a BO lock.
+ */
+int enpu_job_submit_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *file)
+{
+	struct drm_enpu_submit *args = data;
+	int ret, idx;
+
+	ret = enpu_job_check_args(drm, args);
+	if (ret)
+		return ret;
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = enpu_job_submit(to_enpu_device(drm), file, args);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static void enpu_job_release_device(struct drm_device *drm, void *data)
+{
+	struct enpu_device *edev = data;
+
+	if (edev->job_wq)
+		destroy_workqueue(edev->job_wq);
+	if (edev->job_queue.timeline)
+		enpu_timeline_put(edev->job_queue.timeline);
+	kvfree(edev->last_job_sg);
+}
+
+/**
+ * enpu_job_init() - set up the job queue, at probe
+ * @edev: the device.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int enpu_job_init(struct enpu_device *edev)
+{
+	struct enpu_job_queue *queue = &edev->job_queue;
+	int ret;
+
+	spin_lock_init(&queue->lock);
+	INIT_LIST_HEAD(&queue->fifo);
+	INIT_LIST_HEAD(&queue->inflight);
+	queue->index = 0;
+	ret = drmm_mutex_init(&edev->drm, &edev->last_job_sg_lock);
+	if (ret)
+		return ret;
+	ret = drmm_add_action_or_reset(&edev->drm, enpu_job_release_device,
+				       edev);
+	if (ret)
+		return ret;
+	queue->timeline = enpu_timeline_create(queue->index);
+	edev->job_wq = alloc_workqueue("enpu-job", WQ_UNBOUND, 0);
+	if (!queue->timeline || !edev->job_wq)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * enpu_job_fini() - fail every job still queued, at device removal
+ * @edev: the device, unplugged (no ioctl runs) and reset, with the
+ *	job-done interrupt quiesced, so no completion can arrive any more.
+ *
+ * A reset drops the jobs on the ring without completions, so every job
+ * the driver still holds is signalled with -ENODEV, in seqno order, and
+ * freed before this returns.
+ */
+void enpu_job_fini(struct enpu_device *edev)
+{
+	struct enpu_job_queue *queue = &edev->job_queue;
+	struct enpu_job *job, *next;
+	unsigned long flags;
+	LIST_HEAD(jobs);
+	u32 i;
+
+	spin_lock_irqsave(&queue->lock, flags);
+	queue->dead = true;
+	list_splice_init(&queue->inflight, &jobs);
+	list_splice_tail_init(&queue->fifo, &jobs);
+	spin_unlock_irqrestore(&queue->lock, flags);
+
+	list_for_each_entry_safe(job, next, &jobs, node) {
+		list_del_init(&job->node);
+		enpu_queue_remove_waiter(edev, &job->waiter);
+		/* Returns once a concurrent callback has finished. */
+		for (i = 0; i < job->dep_count; i++)
+			dma_fence_remove_callback(job->deps[i].fence,
+						  &job->deps[i].cb);
+		dma_fence_set_error(job->fence, -ENODEV);
+		dma_fence_signal(job->fence);
+		queue_work(edev->job_wq, &job->free_work);
+	}
+	flush_workqueue(edev->job_wq);
+}

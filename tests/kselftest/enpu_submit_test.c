@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DRM_IOCTL_ENPU_SUBMIT: every validation rule of uapi/enpu_accel.h and
+ * uapi/enpu_cmd.h gets its errno and leaves the target BO untouched (the
+ * rejected job would have filled it); DMA_FILL and DMA_COPY really move
+ * the bytes; the out-syncobj signals.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "enpu_buffers.h"
+#include "enpu_selftest.h"
+#include "kselftest_harness.h"
+
+#define BO_SIZE (64 * 1024)
+#define UNTOUCHED 0x5a
+#define POISON 0xee
+#define SECOND (1000 * 1000 * 1000LL)
+
+FIXTURE(submit)
+{
+	enpu_device *device;
+	int fd;
+	uint32_t src, dst;
+	unsigned char *src_map, *dst_map;
+	struct drm_enpu_submit_bo bos[2];
+};
+
+FIXTURE_SETUP(submit)
+{
+	char why[256];
+
+	ASSERT_EQ(0, enpu_selftest_open(&self->device, sizeof(why), why))
+		TH_LOG("%s", why);
+	ASSERT_EQ(0, enpu_device_fd(self->device, &self->fd));
+	ASSERT_EQ(0, enpu_raw_bo_create(self->fd, BO_SIZE, 0, &self->src,
+					NULL));
+	ASSERT_EQ(0, enpu_raw_bo_create(self->fd, BO_SIZE, 0, &self->dst,
+					NULL));
+	self->src_map = enpu_raw_bo_map(self->fd, self->src, BO_SIZE);
+	self->dst_map = enpu_raw_bo_map(self->fd, self->dst, BO_SIZE);
+	ASSERT_NE(NULL, self->src_map);
+	ASSERT_NE(NULL, self->dst_map);
+	for (unsigned int i = 0; i < BO_SIZE; i++)
+		self->src_map[i] = (unsigned char)(i * 13 + 1);
+	memset(self->dst_map, UNTOUCHED, BO_SIZE);
+	self->bos[0] = (struct drm_enpu_submit_bo){
+		self->src, DRM_ENPU_SUBMIT_BO_READ };
+	self->bos[1] = (struct drm_enpu_submit_bo){
+		self->dst, DRM_ENPU_SUBMIT_BO_WRITE };
+}
+
+FIXTURE_TEARDOWN(submit)
+{
+	if (self->src_map)
+		munmap(self->src_map, BO_SIZE);
+	if (self->dst_map)
+		munmap(self->dst_map, BO_SIZE);
+	enpu_device_close(self->device);
+}
+
+static struct enpu_cmd_dma_fill fill_command(uint32_t index, uint64_t offset,
+					     uint64_t size)
+{
+	return (struct enpu_cmd_dma_fill){
+		.hdr = { ENPU_CMD_DMA_FILL, 0, sizeof(struct enpu_cmd_dma_fill) },
+		.dst = { .bo_index = index, .offset = offset },
+		.size = size,
+		.value = POISON,
+	};
+}
+
+static struct enpu_cmd_dma_copy copy_command(uint32_t src, uint64_t src_offset,
+					     uint32_t dst, uint64_t dst_offset,
+					     uint64_t size)
+{
+	return (struct enpu_cmd_dma_copy){
+		.hdr = { ENPU_CMD_DMA_COPY, 0, sizeof(struct enpu_cmd_dma_copy) },
+		.src = { .bo_index = src, .offset = src_offset },
+		.dst = { .bo_index = dst, .offset = dst_offset },
+		.size = size,
+	};
+}
+
+/* The default submit of the fixture: fill all of dst (bos[1]). */
+static struct drm_enpu_submit base_submit(FIXTURE_DATA(submit) *self,
+					  const void *commands,
+					  uint32_t commands_size)
+{
+	return (struct drm_enpu_submit){
+		.bos = (uintptr_t)self->bos,
+		.commands = (uintptr_t)commands,
+		.bo_count = 2,
+		.bo_stride = sizeof(struct drm_enpu_submit_bo),
+		.commands_size = commands_size,
+		.in_fence_stride = sizeof(struct drm_enpu_fence),
+	};
+}
+
+/*
+ * A rejected job must not have run: once dst is idle (a queued job would
+ * have put its fence there), every byte still holds UNTOUCHED.
+ */
+static int dst_untouched(FIXTURE_DATA(submit) *self)
+{
+	if (enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND))
+		return 0;
+	for (unsigned int i = 0; i < BO_SIZE; i++)
+		if (self->dst_map[i] != UNTOUCHED)
+			return 0;
+	return 1;
+}
+
+#define EXPECT_REJECTED(errno_value, submit_argument)                        \
+	do {                                                                 \
+		struct drm_enpu_submit rejected_ = (submit_argument);         \
+		EXPECT_EQ(-(errno_value),                                     \
+			  enpu_raw_submit(self->fd, &rejected_));             \
+		EXPECT_TRUE(dst_untouched(self));                             \
+	} while (0)
+
+TEST_F(submit, valid_fill_runs_then_rejections_leave_dst_alone)
+{
+	/* The control experiment: the same job, unmodified, does run. */
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit good = base_submit(self, &fill, sizeof(fill));
+
+	ASSERT_EQ(0, enpu_raw_submit(self->fd, &good));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
+	for (unsigned int i = 0; i < BO_SIZE; i++)
+		ASSERT_EQ(POISON, self->dst_map[i]);
+}
+
+TEST_F(submit, bo_stride_too_small_is_einval)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
+
+	submit.bo_stride = sizeof(struct drm_enpu_submit_bo) - 4;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.bo_stride = 0;
+	EXPECT_REJECTED(EINVAL, submit);
+}
+
+TEST_F(submit, larger_bo_stride_needs_a_zero_tail)
+{
+	struct { struct drm_enpu_submit_bo bo; __u64 tail; } wide[2] = {
+		{ self->bos[0], 0 }, { self->bos[1], 0 },
+	};
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
+
+	submit.bos = (uintptr_t)wide;
+	submit.bo_stride = sizeof(wide[0]);
+	wide[1].tail = 1;
+	EXPECT_REJECTED(EINVAL, submit);
+	wide[1].tail = 0;
+	EXPECT_EQ(0, enpu_raw_submit(self->fd, &submit));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
+	EXPECT_EQ(POISON, self->dst_map[0]);
+	EXPECT_EQ(POISON, self->dst_map[BO_SIZE - 1]);
+}
+
+TEST_F(submit, in_fence_stride_too_small_is_einval)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
+	struct drm_enpu_fence fence = { 0 };
+
+	ASSERT_EQ(0, drmSyncobjCreate(self->fd, DRM_SYNCOBJ_CREATE_SIGNALED,
+				      &fence.handle));
+	submit.in_fences = (uintptr_t)&fence;
+	submit.in_fence_count = 1;
+	submit.in_fence_stride = sizeof(fence) - 8;
+	EXPECT_REJECTED(EINVAL, submit);
+	fence.flags = 1;
+	submit.in_fence_stride = sizeof(fence);
+	EXPECT_REJECTED(EINVAL, submit);
+	/* With a valid, already signalled in-fence it runs. */
+	fence.flags = 0;
+	EXPECT_EQ(0, enpu_raw_submit(self->fd, &submit));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
+	EXPECT_EQ(POISON, self->dst_map[100]);
+	drmSyncobjDestroy(self->fd, fence.handle);
+}
+
+TEST_F(submit, reserved_context_and_flags_are_checked)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
+
+	submit.reserved[0] = 1;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.reserved[0] = 0;
+	submit.reserved[1] = 1ull << 63;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.reserved[1] = 0;
+	submit.context = 1;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.context = 0;
+	submit.flags = 1u << 1;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.flags = 1u << 31;
+	EXPECT_REJECTED(EINVAL, submit);
+}
+
+TEST_F(submit, bo_access_flags_are_checked)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
+
+	self->bos[1].flags = 0;
+	EXPECT_REJECTED(EINVAL, submit);
+	self->bos[1].flags = DRM_ENPU_SUBMIT_BO_WRITE | (1u << 2);
+	EXPECT_REJECTED(EINVAL, submit);
+	/* Writing a BO the job declared READ only. */
+	self->bos[1].flags = DRM_ENPU_SUBMIT_BO_READ;
+	EXPECT_REJECTED(EINVAL, submit);
+}
+
+TEST_F(submit, reading_a_write_only_bo_is_einval)
+{
+	struct enpu_cmd_dma_copy copy = copy_command(0, 0, 1, 0, 4096);
+	struct drm_enpu_submit submit = base_submit(self, &copy, sizeof(copy));
+
+	self->bos[0].flags = DRM_ENPU_SUBMIT_BO_WRITE;
+	EXPECT_REJECTED(EINVAL, submit);
+}
+
+TEST_F(submit, bo_index_outside_the_list_is_einval)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(2, 0, 4096);
+	struct enpu_cmd_dma_copy copy = copy_command(7, 0, 1, 0, 4096);
+
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	fill.dst.bo_index = UINT32_MAX;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	EXPECT_REJECTED(EINVAL, base_submit(self, &copy, sizeof(copy)));
+}
+
+TEST_F(submit, ranges_past_the_bo_are_einval)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, BO_SIZE - 8, 16);
+	struct enpu_cmd_dma_copy copy = copy_command(0, BO_SIZE - 4095, 1, 0,
+						     4096);
+
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	fill = fill_command(1, BO_SIZE, 1);
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	fill = fill_command(1, 0, BO_SIZE + 1);
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	/* Source past its BO; then the destination. */
+	EXPECT_REJECTED(EINVAL, base_submit(self, &copy, sizeof(copy)));
+	copy = copy_command(0, 0, 1, BO_SIZE - 1, 2);
+	EXPECT_REJECTED(EINVAL, base_submit(self, &copy, sizeof(copy)));
+}
+
+TEST_F(submit, overflowing_offsets_are_einval)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, UINT64_MAX - 7, 16);
+	struct enpu_cmd_dma_copy copy = copy_command(0, UINT64_MAX, 1, 0, 1);
+
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	fill = fill_command(1, 16, UINT64_MAX);
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	fill = fill_command(1, 1ull << 63, 1ull << 63);
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	EXPECT_REJECTED(EINVAL, base_submit(self, &copy, sizeof(copy)));
+	copy = copy_command(0, 0, 1, UINT64_MAX - 4095, 4097);
+	EXPECT_REJECTED(EINVAL, base_submit(self, &copy, sizeof(copy)));
+}
+
+TEST_F(submit, unknown_opcode_is_einval)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+
+	fill.hdr.opcode = 3;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	fill.hdr.opcode = 0xffff;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+}
+
+TEST_F(submit, malformed_command_sizes_are_einval)
+{
+	struct enpu_cmd_dma_fill commands[2] = {
+		fill_command(1, 0, BO_SIZE), fill_command(1, 0, 8),
+	};
+	struct {
+		struct enpu_cmd_dma_fill fill;
+		__u64 extra;
+	} padded = { fill_command(1, 0, BO_SIZE), 0 };
+
+	/* A stream that is not a multiple of 8 bytes. */
+	EXPECT_REJECTED(EINVAL, base_submit(self, commands,
+					    sizeof(commands[0]) + 4));
+	/* A command cut short by the end of the stream. */
+	EXPECT_REJECTED(EINVAL, base_submit(self, commands,
+					    sizeof(commands[0]) + 8));
+	/* Header sizes: 0 (would never advance), not a multiple of 8, past
+	 * the stream. The first, valid fill must not run either. */
+	commands[1].hdr.size = 0;
+	EXPECT_REJECTED(EINVAL, base_submit(self, commands, sizeof(commands)));
+	commands[1].hdr.size = sizeof(commands[1]) - 4;
+	EXPECT_REJECTED(EINVAL, base_submit(self, commands, sizeof(commands)));
+	commands[1].hdr.size = sizeof(commands[1]) + 8;
+	EXPECT_REJECTED(EINVAL, base_submit(self, commands, sizeof(commands)));
+	/* In the stream, but not the opcode's size (uapi: size is
+	 * sizeof(struct enpu_cmd_dma_fill)). */
+	padded.fill.hdr.size = sizeof(padded);
+	EXPECT_REJECTED(EINVAL, base_submit(self, &padded, sizeof(padded)));
+}
+
+TEST_F(submit, nonzero_reserved_command_fields_are_einval)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct enpu_cmd_dma_copy copy = copy_command(0, 0, 1, 0, 4096);
+	struct {
+		struct enpu_cmd_nop nop;
+		struct enpu_cmd_dma_fill fill;
+	} pair = {
+		.nop = { .hdr = { ENPU_CMD_NOP, 0, sizeof(pair.nop) } },
+		.fill = fill_command(1, 0, BO_SIZE),
+	};
+
+	fill.hdr.flags = 1;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	fill = fill_command(1, 0, BO_SIZE);
+	fill.dst.reserved = 1;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	fill = fill_command(1, 0, BO_SIZE);
+	fill.reserved = 1;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	fill = fill_command(1, 0, BO_SIZE);
+	fill.value = 0x1ee;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	copy.src.reserved = 2;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &copy, sizeof(copy)));
+	copy = copy_command(0, 0, 1, 0, 4096);
+	copy.dst.reserved = 2;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &copy, sizeof(copy)));
+	pair.nop.reserved = 1;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &pair, sizeof(pair)));
+}
+
+TEST_F(submit, zero_size_dma_is_einval)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, 0);
+	struct enpu_cmd_dma_copy copy = copy_command(0, 0, 1, 0, 0);
+
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	EXPECT_REJECTED(EINVAL, base_submit(self, &copy, sizeof(copy)));
+}
+
+TEST_F(submit, overlapping_copy_in_one_bo_is_einval)
+{
+	struct enpu_cmd_dma_copy copy = copy_command(0, 0, 0, 4095, 4096);
+	struct drm_enpu_submit submit = base_submit(self, &copy, sizeof(copy));
+	struct drm_enpu_submit_bo one = {
+		self->dst, DRM_ENPU_SUBMIT_BO_READ | DRM_ENPU_SUBMIT_BO_WRITE
+	};
+
+	submit.bos = (uintptr_t)&one;
+	submit.bo_count = 1;
+	EXPECT_REJECTED(EINVAL, submit);
+	/* Adjacent ranges do not overlap: this one runs. */
+	copy = copy_command(0, 0, 0, 4096, 4096);
+	submit.commands = (uintptr_t)&copy;
+	self->dst_map[0] = 1;
+	self->dst_map[4095] = 2;
+	EXPECT_EQ(0, enpu_raw_submit(self->fd, &submit));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
+	EXPECT_EQ(1, self->dst_map[4096]);
+	EXPECT_EQ(2, self->dst_map[8191]);
+	EXPECT_EQ(UNTOUCHED, self->dst_map[8192]);
+}
+
+TEST_F(submit, duplicate_handle_in_bo_list_is_einval)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+
+	self->bos[0] = self->bos[1];
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+	self->bos[0].flags = DRM_ENPU_SUBMIT_BO_READ;
+	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
+}
+
+TEST_F(submit, unknown_or_foreign_handles_are_enoent)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
+	uint32_t foreign, syncobj;
+	int other;
+
+	self->bos[0].handle = 0x7fff0000;
+	EXPECT_REJECTED(ENOENT, submit);
+	self->bos[0].handle = 0;
+	EXPECT_REJECTED(ENOENT, submit);
+	/* A BO of another file, numbered so that this file has no such
+	 * handle. */
+	ASSERT_EQ(0, enpu_reopen(self->device, &other));
+	do {
+		ASSERT_EQ(0, enpu_raw_bo_create(other, 4096, 0, &foreign,
+						NULL));
+	} while (foreign <= self->dst || foreign <= self->src);
+	self->bos[0].handle = foreign;
+	EXPECT_REJECTED(ENOENT, submit);
+	close(other);
+	self->bos[0].handle = self->src;
+	/* Unknown syncobjs: in-fence and out-syncobj. */
+	ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobj));
+	submit.out_syncobj = syncobj + 100;
+	EXPECT_REJECTED(ENOENT, submit);
+	submit.out_syncobj = 0;
+	{
+		struct drm_enpu_fence fence = { .handle = syncobj + 100 };
+
+		submit.in_fences = (uintptr_t)&fence;
+		submit.in_fence_count = 1;
+		EXPECT_REJECTED(ENOENT, submit);
+	}
+	drmSyncobjDestroy(self->fd, syncobj);
+}
+
+TEST_F(submit, counts_above_the_limits_are_einval)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
+
+	submit.bo_count = 4097;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.bo_count = 2;
+	submit.in_fence_count = 65;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.in_fence_count = 0;
+	submit.commands_size = ENPU_CMD_MAX_STREAM + 8;
+	EXPECT_REJECTED(EINVAL, submit);
+}
+
+TEST_F(submit, bad_pointers_are_efault)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
+	void *unmapped = mmap(NULL, 4096, PROT_NONE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, unmapped);
+	submit.bos = (uintptr_t)unmapped;
+	EXPECT_REJECTED(EFAULT, submit);
+	submit.bos = (uintptr_t)self->bos;
+	submit.commands = (uintptr_t)unmapped;
+	EXPECT_REJECTED(EFAULT, submit);
+	submit.commands = 8;
+	EXPECT_REJECTED(EFAULT, submit);
+	submit.commands = (uintptr_t)&fill;
+	submit.in_fences = (uintptr_t)unmapped;
+	submit.in_fence_count = 1;
+	EXPECT_REJECTED(EFAULT, submit);
+	munmap(unmapped, 4096);
+	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_ENPU_SUBMIT, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(submit, dma_fill_writes_exactly_its_range)
+{
+	static const struct { uint64_t offset, size; } ranges[] = {
+		{ 0, 1 }, { 3, 5 }, { 4095, 2 }, { 5000, 12345 },
+		{ BO_SIZE - 7, 7 },
+	};
+	unsigned char expected[BO_SIZE];
+
+	memset(expected, UNTOUCHED, sizeof(expected));
+	for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+		struct enpu_cmd_dma_fill fill =
+			fill_command(1, ranges[r].offset, ranges[r].size);
+
+		fill.value = (uint32_t)(0x10 + r);
+		ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, self->bos, 2,
+						    &fill, sizeof(fill), 0, 0));
+		memset(expected + ranges[r].offset, (int)fill.value,
+		       ranges[r].size);
+	}
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
+	for (unsigned int i = 0; i < BO_SIZE; i++) {
+		ASSERT_EQ(expected[i], self->dst_map[i]) TH_LOG("byte %u", i);
+	}
+}
+
+TEST_F(submit, dma_copy_moves_every_byte_of_its_range)
+{
+	struct {
+		struct enpu_cmd_dma_copy first;
+		struct enpu_cmd_dma_copy second;
+		struct enpu_cmd_dma_fill third;
+	} stream = {
+		/* Unaligned, crossing pages, then a fill over part of it:
+		 * commands of one job run in order. */
+		copy_command(0, 1, 1, 4093, 20000),
+		copy_command(0, BO_SIZE - 100, 1, 0, 100),
+		fill_command(1, 4093 + 19990, 20),
+	};
+	unsigned char expected[BO_SIZE];
+
+	memset(expected, UNTOUCHED, sizeof(expected));
+	memcpy(expected + 4093, self->src_map + 1, 20000);
+	memcpy(expected, self->src_map + BO_SIZE - 100, 100);
+	memset(expected + 4093 + 19990, POISON, 20);
+	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, self->bos, 2, &stream,
+					    sizeof(stream), 0, 0));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
+	for (unsigned int i = 0; i < BO_SIZE; i++) {
+		ASSERT_EQ(expected[i], self->dst_map[i]) TH_LOG("byte %u", i);
+	}
+	/* The source was only read. */
+	for (unsigned int i = 0; i < BO_SIZE; i++)
+		ASSERT_EQ((unsigned char)(i * 13 + 1), self->src_map[i]);
+}
+
+TEST_F(submit, large_multi_page_bos_are_filled_and_copied_whole)
+{
+	const uint64_t size = 3 * 1024 * 1024 + 4096;
+	struct drm_enpu_submit_bo bos[2];
+	unsigned char *a, *b;
+	uint32_t first, second;
+	struct {
+		struct enpu_cmd_dma_fill fill;
+		struct enpu_cmd_dma_copy copy;
+	} stream;
+
+	ASSERT_EQ(0, enpu_raw_bo_create(self->fd, size, 0, &first, NULL));
+	ASSERT_EQ(0, enpu_raw_bo_create(self->fd, size, DRM_ENPU_BO_WC,
+					&second, NULL));
+	a = enpu_raw_bo_map(self->fd, first, size);
+	b = enpu_raw_bo_map(self->fd, second, size);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	for (uint64_t i = 0; i < size; i++)
+		a[i] = (unsigned char)(i ^ (i >> 12));
+	bos[0] = (struct drm_enpu_submit_bo){ first, DRM_ENPU_SUBMIT_BO_READ };
+	bos[1] = (struct drm_enpu_submit_bo){ second,
+					      DRM_ENPU_SUBMIT_BO_WRITE };
+	stream.fill = fill_command(1, 0, size);
+	stream.copy = copy_command(0, 0, 1, 0, size - 1);
+	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, bos, 2, &stream,
+					    sizeof(stream), 0, 0));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, second, 0, 10 * SECOND));
+	for (uint64_t i = 0; i < size - 1; i++) {
+		ASSERT_EQ((unsigned char)(i ^ (i >> 12)), b[i])
+			TH_LOG("byte %llu", (unsigned long long)i);
+	}
+	EXPECT_EQ(POISON, b[size - 1]);
+	munmap(a, size);
+	munmap(b, size);
+}
+
+TEST_F(submit, seqno_rises_and_out_syncobj_signals)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
+	uint64_t previous = 0;
+	uint32_t syncobj;
+
+	ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobj));
+	submit.out_syncobj = syncobj;
+	for (int i = 0; i < 5; i++) {
+		submit.seqno = 0;
+		fill.value = (uint32_t)(0x40 + i);
+		ASSERT_EQ(0, enpu_raw_submit(self->fd, &submit));
+		if (i)
+			EXPECT_LT(previous, submit.seqno);
+		previous = submit.seqno;
+		ASSERT_EQ(0, drmSyncobjWait(self->fd, &syncobj, 1,
+					    enpu_now_ns() + 5 * SECOND, 0,
+					    NULL));
+		/* Signalled means done: the bytes are there without BO_WAIT. */
+		EXPECT_EQ(0x40 + i, self->dst_map[BO_SIZE / 2]);
+	}
+	drmSyncobjDestroy(self->fd, syncobj);
+}
+
+TEST_F(submit, sync_file_of_the_out_syncobj_polls_readable)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct pollfd poller;
+	uint32_t syncobj;
+	int sync_file;
+
+	ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobj));
+	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, self->bos, 2, &fill,
+					    sizeof(fill), 0, syncobj));
+	ASSERT_EQ(0, drmSyncobjExportSyncFile(self->fd, syncobj, &sync_file));
+	poller = (struct pollfd){ .fd = sync_file, .events = POLLIN };
+	ASSERT_EQ(1, poll(&poller, 1, 5000));
+	EXPECT_TRUE(poller.revents & POLLIN);
+	EXPECT_EQ(POISON, self->dst_map[0]);
+	close(sync_file);
+	drmSyncobjDestroy(self->fd, syncobj);
+}
+
+TEST_F(submit, library_builder_and_submit_run_a_job)
+{
+	struct enpu_submit_bo bos[2];
+	struct enpu_submit_desc desc = { 0 };
+	enpu_bo *src, *dst;
+	enpu_cmdbuf *cmdbuf;
+	unsigned char *in, *out;
+	uint64_t seqno = 0;
+	uint32_t syncobj;
+
+	ASSERT_EQ(0, enpu_bo_create(self->device, 3 * 4096, 0, &src));
+	ASSERT_EQ(0, enpu_bo_create(self->device, 3 * 4096, 0, &dst));
+	ASSERT_EQ(0, enpu_bo_map(src, (void **)&in));
+	ASSERT_EQ(0, enpu_bo_map(dst, (void **)&out));
+	for (int i = 0; i < 3 * 4096; i++)
+		in[i] = (unsigned char)(i * 31);
+	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
+	ASSERT_EQ(0, enpu_cmdbuf_nop(cmdbuf, 10));
+	ASSERT_EQ(0, enpu_cmdbuf_dma_fill(cmdbuf, 1, 0, 3 * 4096, 0x77));
+	ASSERT_EQ(0, enpu_cmdbuf_dma_copy(cmdbuf, 0, 10, 1, 20, 8000));
+	bos[0] = (struct enpu_submit_bo){ src, DRM_ENPU_SUBMIT_BO_READ, 0 };
+	bos[1] = (struct enpu_submit_bo){ dst, DRM_ENPU_SUBMIT_BO_WRITE, 0 };
+	ASSERT_EQ(0, enpu_syncobj_create(self->device, &syncobj));
+	ASSERT_EQ(0, enpu_cmdbuf_data(cmdbuf, &desc.commands,
+				      &desc.commands_size));
+	desc.bos = bos;
+	desc.bo_count = 2;
+	desc.out_syncobj = syncobj;
+	ASSERT_EQ(0, enpu_submit(self->device, &desc, &seqno));
+	EXPECT_NE(0ULL, seqno);
+	ASSERT_EQ(0, enpu_syncobj_wait(self->device, syncobj, 5 * SECOND, 0));
+	ASSERT_EQ(0, enpu_bo_wait(dst, 0, DRM_ENPU_WAIT_WRITERS_ONLY));
+	for (int i = 0; i < 3 * 4096; i++) {
+		unsigned char want = i >= 20 && i < 8020 ?
+				     (unsigned char)((i - 10) * 31) : 0x77;
+
+		ASSERT_EQ(want, out[i]) TH_LOG("byte %d", i);
+	}
+	/* A foreign or missing BO is refused by the library, naming it. */
+	bos[1].bo = NULL;
+	EXPECT_EQ(-EINVAL, enpu_submit(self->device, &desc, &seqno));
+	enpu_syncobj_destroy(self->device, syncobj);
+	enpu_cmdbuf_destroy(cmdbuf);
+	enpu_bo_destroy(src);
+	enpu_bo_destroy(dst);
+}
+
+TEST_F(submit, library_reports_kernel_rejections)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(5, 0, 8);
+	struct enpu_submit_desc desc = {
+		.commands = &fill,
+		.commands_size = sizeof(fill),
+	};
+	const char *message;
+	uint64_t seqno = 0;
+
+	EXPECT_EQ(-EINVAL, enpu_submit(self->device, &desc, &seqno));
+	ASSERT_EQ(0, enpu_device_last_error(self->device, &message));
+	EXPECT_NE(NULL, strstr(message, "SUBMIT")) TH_LOG("%s", message);
+	EXPECT_EQ(0ULL, seqno);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tiny harness shared by the vnpu test files: CHECK counts a failure
+ * of the running test and says where and why; main() in vnpu_test.c runs
+ * the tables of tests.
+ */
+#ifndef VNPU_CHECK_H
+#define VNPU_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "vnpu_rig.h"
+
+extern int test_failures;
+
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		test_failures++;					\
+		fprintf(stderr, "    %s:%d: check failed: %s: ",		\
+			__FILE__, __LINE__, #cond);			\
+		fprintf(stderr, __VA_ARGS__);				\
+		fputc('\n', stderr);					\
+	}								\
+} while (0)
+
+struct test {
+	const char *name;
+	void (*run)(struct rig *r);
+};
+
+/* vnpu_test.c: RESET, boot the good image, enable vectors. */
+bool recover(struct rig *r);
+
+/* vnpu_dma_test.c: interface 1.1 (BO tables, DMA commands). They need a
+ * READY device with all vectors enabled and leave it that way. */
+extern const struct test dma_tests[];
+extern const size_t dma_test_count;
+
+#endif /* VNPU_CHECK_H */
