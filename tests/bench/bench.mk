@@ -9,6 +9,10 @@ BENCH_GEMM_BIN := $(B)/tests/bench/gemm-bench
 # Listed by name: other benchmarks (bench-dmabuf) live in this directory too.
 BENCH_GEMM_OBJECTS := $(patsubst %,$(B)/obj/tests/bench/%.o,\
 	gemm_bench bench_peak bench_onednn)
+# The convolution table: a second binary sharing the peak measurement.
+BENCH_CONV_BIN := $(B)/tests/bench/conv-bench
+BENCH_CONV_OBJECTS := $(patsubst %,$(B)/obj/tests/bench/%.o,\
+	conv_bench bench_onednn_conv)
 BENCH_NPM := $(ENPU_CACHE)/npm
 BENCH_ORT_VERSION := 1.22.0
 BENCH_ORT_MODULE := $(BENCH_NPM)/node_modules/onnxruntime-node
@@ -17,6 +21,15 @@ BENCH_ORT_STAMP := $(BENCH_NPM)/.onnxruntime-node-$(BENCH_ORT_VERSION)
 $(BENCH_GEMM_OBJECTS): $(B)/obj/tests/bench/%.o: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.h \
 		$(RUNTIME_CPU_HEADERS) | $(B)/obj/tests/bench/
 	$(CC) $(USER_CFLAGS) $(RUNTIME_CPU_CFLAGS) -c $< -o $@
+
+$(BENCH_CONV_OBJECTS): $(B)/obj/tests/bench/%.o: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.h \
+		$(BENCH_DIR)/conv_bench.h $(RUNTIME_CPU_HEADERS) | $(B)/obj/tests/bench/
+	$(CC) $(USER_CFLAGS) $(RUNTIME_CPU_CFLAGS) -c $< -o $@
+
+$(BENCH_CONV_BIN): $(BENCH_CONV_OBJECTS) $(B)/obj/tests/bench/bench_peak.o \
+		$(RUNTIME_CPU_LIB) | $(B)/tests/bench/
+	$(CC) -o $@ $(BENCH_CONV_OBJECTS) $(B)/obj/tests/bench/bench_peak.o \
+		$(RUNTIME_CPU_LDFLAGS) -ldnnl -lgomp
 
 $(BENCH_GEMM_BIN): $(BENCH_GEMM_OBJECTS) $(RUNTIME_CPU_LIB) \
 		| $(B)/tests/bench/
@@ -34,8 +47,12 @@ $(BENCH_ORT_STAMP):
 bench-deps:
 	bash tools/deps.sh bench
 
-bench-cpu: bench-deps $(BENCH_GEMM_BIN) $(BENCH_ORT_STAMP)
+bench-cpu: bench-deps $(BENCH_GEMM_BIN) $(BENCH_CONV_BIN) $(BENCH_ORT_STAMP)
 	NODE_PATH=$(BENCH_NPM)/node_modules node $(BENCH_DIR)/ort_gemm_bench.js \
 		>$(B)/tests/bench/ort-gemm.txt
 	$(BENCH_GEMM_BIN) --ort $(B)/tests/bench/ort-gemm.txt \
+		--ort-version "$$(node -p "require('$(BENCH_ORT_MODULE)/package.json').version")"
+	NODE_PATH=$(BENCH_NPM)/node_modules node $(BENCH_DIR)/ort_conv_bench.js \
+		>$(B)/tests/bench/ort-conv.txt
+	$(BENCH_CONV_BIN) --ort $(B)/tests/bench/ort-conv.txt \
 		--ort-version "$$(node -p "require('$(BENCH_ORT_MODULE)/package.json').version")"

@@ -23,8 +23,18 @@ static inline uint64_t test_random(uint64_t *state)
 	return x * 0x2545f4914f6cdd1dULL;
 }
 
+/*
+ * A buffer of @size bytes followed by an inaccessible page: reading past
+ * its end faults. Free with test_guarded_free(buffer, size).
+ */
+void *test_guarded_alloc(size_t size);
+void test_guarded_free(void *buffer, size_t size);
+
 extern const struct test_case requant_tests[];
 extern const struct test_case gemm_tests[];
 extern const struct test_case context_tests[];
+extern const struct test_case conv_tests[];
+extern const struct test_case pool_tests[];
+extern const struct test_case eltwise_tests[];
 
 #endif /* ENPU_TEST_CPU_H */

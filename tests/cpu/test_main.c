@@ -11,6 +11,9 @@ static const struct test_case *const suites[] = {
 	requant_tests,
 	gemm_tests,
 	context_tests,
+	conv_tests,
+	pool_tests,
+	eltwise_tests,
 };
 
 int main(int argc, char **argv)

@@ -16,6 +16,15 @@ RUNTIME_CPU_LDFLAGS = $(RUNTIME_CPU_LIB) -lpthread -lm
 RUNTIME_CPU_ISA_FLAGS_gemm_avx2 := -mavx2 -mfma
 RUNTIME_CPU_ISA_FLAGS_gemm_avx512_vnni := -mavx2 -mfma -mavx512f \
 	-mavx512bw -mavx512vl -mavx512dq -mavx512vnni
+# Convolution, pooling and elementwise kernels: the same two families.
+RUNTIME_CPU_AVX2_FLAGS := -mavx2 -mfma
+RUNTIME_CPU_AVX512_FLAGS := $(RUNTIME_CPU_ISA_FLAGS_gemm_avx512_vnni)
+RUNTIME_CPU_ISA_FLAGS_dwconv_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_dwconv_avx512_vnni := $(RUNTIME_CPU_AVX512_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_pool_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_pool_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_eltwise_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_eltwise_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
 
 ALL_TARGETS += $(RUNTIME_CPU_LIB)
 

@@ -81,6 +81,18 @@ struct enpu_gemm_tile {
 	enum enpu_cpu_dtype c_type;
 	void *c;                  /* row 0, column 0 of the tile */
 	size_t ldc;               /* elements */
+	/*
+	 * Indirect rows (convolution through an indirection buffer): NULL for
+	 * a plain GEMM, where row r is a + r * lda. Otherwise row r reads K as
+	 * taps pieces of tap_bytes each, piece t starting at
+	 * indirection[r * taps + t] + a_offset; tap_bytes is a multiple of 4
+	 * (no piece has a tail) and k == taps * tap_bytes. Each piece may be
+	 * read in full: the caller guarantees the bytes exist.
+	 */
+	const uint8_t *const *indirection;
+	size_t taps;
+	size_t tap_bytes;
+	size_t a_offset;
 };
 
 typedef void (*enpu_gemm_microkernel)(const struct enpu_gemm_tile *tile);

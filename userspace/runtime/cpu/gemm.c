@@ -4,7 +4,7 @@
  * the driver that cuts C into tiles, hands blocks of tiles to the thread
  * pool and calls the ISA's microkernel on each tile.
  */
-#include "cpu_internal.h"
+#include "kernels_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -133,8 +133,7 @@ size_t enpu_cpu_gemm_weights_n(const enpu_cpu_gemm_weights *weights)
 static int check_args(enpu_cpu_context *context,
 		      const struct enpu_cpu_gemm_args *args, size_t k, size_t n)
 {
-	const struct enpu_cpu_requant *rq = args->requant;
-	int32_t lo, hi;
+	int err;
 
 	if (args->m > ((size_t)1 << 31))
 		return enpu_cpu_fail(context, -EINVAL, "gemm: M=%zu too large",
@@ -149,58 +148,12 @@ static int check_args(enpu_cpu_context *context,
 		return enpu_cpu_fail(context, -EINVAL,
 				     "gemm: ldc=%zu smaller than N=%zu",
 				     args->ldc, n);
-	if (args->a_type == ENPU_CPU_UINT8) {
-		if (args->a_zero_point < 0 || args->a_zero_point > 255)
-			return enpu_cpu_fail(context, -EINVAL,
-					     "gemm: uint8 A zero point %d outside 0..255",
-					     args->a_zero_point);
-	} else if (args->a_type == ENPU_CPU_INT8) {
-		if (args->a_zero_point < -128 || args->a_zero_point > 127)
-			return enpu_cpu_fail(context, -EINVAL,
-					     "gemm: int8 A zero point %d outside -128..127",
-					     args->a_zero_point);
-	} else {
-		return enpu_cpu_fail(context, -EINVAL,
-				     "gemm: A type %d is not uint8 or int8",
-				     (int)args->a_type);
-	}
-	if (args->c_type == ENPU_CPU_INT32)
-		return 0;
-	if (args->c_type == ENPU_CPU_UINT8) {
-		lo = 0;
-		hi = 255;
-	} else if (args->c_type == ENPU_CPU_INT8) {
-		lo = -128;
-		hi = 127;
-	} else {
-		return enpu_cpu_fail(context, -EINVAL,
-				     "gemm: C type %d is not uint8, int8 or int32",
-				     (int)args->c_type);
-	}
-	if (!rq || !rq->multiplier || !rq->shift)
-		return enpu_cpu_fail(context, -EINVAL,
-				     "gemm: 8-bit output needs requant multiplier and shift");
-	if (rq->zero_point < lo || rq->zero_point > hi)
-		return enpu_cpu_fail(context, -EINVAL,
-				     "gemm: output zero point %d outside %d..%d",
-				     rq->zero_point, lo, hi);
-	if (rq->min < lo || rq->max > hi || rq->min > rq->max)
-		return enpu_cpu_fail(context, -EINVAL,
-				     "gemm: output clamp [%d, %d] not inside [%d, %d]",
-				     rq->min, rq->max, lo, hi);
-	for (size_t i = 0; i < (rq->per_channel ? n : 1); i++) {
-		if (rq->multiplier[i] < 0)
-			return enpu_cpu_fail(context, -EINVAL,
-					     "gemm: channel %zu multiplier %d is negative",
-					     i, rq->multiplier[i]);
-		if (rq->shift[i] < ENPU_REQUANT_SHIFT_MIN ||
-		    rq->shift[i] > ENPU_REQUANT_SHIFT_MAX)
-			return enpu_cpu_fail(context, -EINVAL,
-					     "gemm: channel %zu shift %d outside %d..%d",
-					     i, rq->shift[i], ENPU_REQUANT_SHIFT_MIN,
-					     ENPU_REQUANT_SHIFT_MAX);
-	}
-	return 0;
+	err = enpu_cpu_check_activation(context, "gemm", "A", args->a_type,
+					args->a_zero_point);
+	if (err)
+		return err;
+	return enpu_cpu_check_output(context, "gemm", args->c_type, args->requant,
+				     n);
 }
 
 int enpu_cpu_gemm_reference(enpu_cpu_context *context,

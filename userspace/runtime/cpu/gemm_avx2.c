@@ -5,9 +5,12 @@
  * pairs, so both operands are widened to int16 and multiplied with vpmaddwd,
  * which is exact: each 32-bit lane holds two partial sums of one column
  * (k0*b0 + k1*b1 and k2*b2 + k3*b3) that are added pairwise at the end.
+ * With an indirection buffer (convolution) each row's K comes in taps
+ * pieces from one pointer per row and tap (see struct enpu_gemm_tile).
  * Compiled with -mavx2 -mfma.
  */
 #include "gemm_epilogue.h"
+#include "requant_avx2.h"
 
 #include <immintrin.h>
 #include <string.h>
@@ -31,45 +34,10 @@ static inline __m256i broadcast_a(uint32_t word)
 	return _mm256_broadcastq_epi64(_mm_cvtepu8_epi16(bytes));
 }
 
-/* enpu_requantize() on 8 lanes; see enpu_quantization.h for the rule. */
-static inline __m256i requantize8(__m256i acc, __m256i multiplier,
-				  __m256i shift, const struct enpu_gemm_tile *t)
-{
-	const __m256i low32 = _mm256_set1_epi64x(0xffffffff);
-	const __m256i one = _mm256_set1_epi64x(1);
-	/* AVX2 has no 64-bit arithmetic shift: bias by 2^62 (see the rule). */
-	const __m256i bias = _mm256_set1_epi64x((long long)1 << 62);
-	const __m256i sixty_two = _mm256_set1_epi64x(62);
-	__m256i shift_even = _mm256_and_si256(shift, low32);
-	__m256i shift_odd = _mm256_srli_epi64(shift, 32);
-	__m256i even = _mm256_mul_epi32(acc, multiplier);
-	__m256i odd = _mm256_mul_epi32(_mm256_srli_epi64(acc, 32),
-				       _mm256_srli_epi64(multiplier, 32));
-	__m256i out;
-
-	even = _mm256_add_epi64(even, _mm256_sllv_epi64(one,
-			_mm256_sub_epi64(shift_even, one)));
-	even = _mm256_srlv_epi64(_mm256_add_epi64(even, bias), shift_even);
-	even = _mm256_sub_epi64(even, _mm256_sllv_epi64(one,
-			_mm256_sub_epi64(sixty_two, shift_even)));
-	odd = _mm256_add_epi64(odd, _mm256_sllv_epi64(one,
-			_mm256_sub_epi64(shift_odd, one)));
-	odd = _mm256_srlv_epi64(_mm256_add_epi64(odd, bias), shift_odd);
-	odd = _mm256_sub_epi64(odd, _mm256_sllv_epi64(one,
-			_mm256_sub_epi64(sixty_two, shift_odd)));
-	out = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xaa);
-	out = _mm256_max_epi32(out, _mm256_set1_epi32(t->min - t->zero_point));
-	out = _mm256_min_epi32(out, _mm256_set1_epi32(t->max - t->zero_point));
-	return _mm256_add_epi32(out, _mm256_set1_epi32(t->zero_point));
-}
-
 static void store_row(const struct enpu_gemm_tile *t, size_t r, size_t first,
 		      size_t count, __m256i acc, __m256i multiplier,
 		      __m256i shift)
 {
-	uint8_t bytes[16];
-	__m128i words;
-
 	if (t->c_type == ENPU_CPU_INT32) {
 		int32_t lanes[HALF];
 
@@ -78,21 +46,20 @@ static void store_row(const struct enpu_gemm_tile *t, size_t r, size_t first,
 		       count * sizeof(int32_t));
 		return;
 	}
-	acc = requantize8(acc, multiplier, shift, t);
-	words = _mm_packs_epi32(_mm256_castsi256_si128(acc),
-				_mm256_extracti128_si256(acc, 1));
-	if (t->c_type == ENPU_CPU_UINT8)
-		words = _mm_packus_epi16(words, words);
-	else
-		words = _mm_packs_epi16(words, words);
-	_mm_storeu_si128((__m128i *)bytes, words);
-	memcpy((uint8_t *)t->c + r * t->ldc + first, bytes, count);
+	acc = enpu_requantize_avx2(acc, multiplier, shift, t->zero_point,
+				   t->min, t->max);
+	enpu_store8_avx2((uint8_t *)t->c + r * t->ldc + first, acc,
+			 t->c_type == ENPU_CPU_UINT8, count);
 }
 
 static void gemm_avx2_half(const struct enpu_gemm_tile *t, size_t half)
 {
 	__m256i acc[ROWS][2];
+	/* Group g of K is at row[r] + 4 * (g - tap_first_group). */
+	const uint8_t *row[ROWS];
+	size_t tap_first_group = 0;
 	size_t full_groups = t->k / 4;
+	size_t groups_per_tap = t->indirection ? t->tap_bytes / 4 : t->k_groups;
 	size_t first = half * HALF;
 	size_t count;
 	const int8_t *b = t->panel + half * 32;
@@ -103,8 +70,10 @@ static void gemm_avx2_half(const struct enpu_gemm_tile *t, size_t half)
 	if (first >= t->columns)
 		return;
 	count = t->columns - first < HALF ? t->columns - first : HALF;
-	for (size_t r = 0; r < ROWS; r++)
+	for (size_t r = 0; r < ROWS; r++) {
 		acc[r][0] = acc[r][1] = _mm256_setzero_si256();
+		row[r] = t->indirection ? NULL : t->a + r * t->lda;
+	}
 
 	for (size_t g = 0; g < t->k_groups; g++) {
 		/* Columns 0-3 and 4-7 of this half, 4 k each, as int16. */
@@ -113,11 +82,18 @@ static void gemm_avx2_half(const struct enpu_gemm_tile *t, size_t half)
 		__m256i w1 = _mm256_cvtepi8_epi16(
 			_mm_loadu_si128((const __m128i *)(b + g * 64 + 16)));
 
+		if (g % groups_per_tap == 0 && t->indirection) {
+			size_t tap = g / groups_per_tap;
+
+			tap_first_group = g;
+			for (size_t r = 0; r < t->rows && r < ROWS; r++)
+				row[r] = t->indirection[r * t->taps + tap] +
+					 t->a_offset;
+		}
 		for (size_t r = 0; r < t->rows && r < ROWS; r++) {
-			const uint8_t *row = t->a + r * t->lda;
 			uint32_t word = g < full_groups ?
-					load_u32(row + 4 * g) :
-					enpu_gemm_load_a_tail(row, t->k);
+					load_u32(row[r] + 4 * (g - tap_first_group)) :
+					enpu_gemm_load_a_tail(row[r], t->k);
 			__m256i x = broadcast_a(word ^ t->a_flip);
 
 			acc[r][0] = _mm256_add_epi32(acc[r][0],

@@ -3,10 +3,13 @@
  * AVX-512 VNNI GEMM microkernel: up to 8 rows x 32 columns (two weight
  * panels, 16 zmm accumulators). Per group of 4 k it loads two 64-byte weight
  * vectors, broadcasts 4 activation bytes per row and issues one vpdpbusd per
- * accumulator. Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni;
+ * accumulator. The same kernel, instantiated with indirect = 1, runs
+ * convolutions: rows then come from an indirection buffer, one pointer per
+ * row and kernel tap (see struct enpu_gemm_tile). Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni;
  * only called after CPUID and XCR0 said so.
  */
 #include "gemm_epilogue.h"
+#include "requant_avx512.h"
 
 #include <immintrin.h>
 #include <string.h>
@@ -22,70 +25,28 @@ static inline uint32_t load_u32(const uint8_t *p)
 	return v;
 }
 
-struct requant_vectors {
-	__m512i multiplier_even, multiplier_odd;
-	__m512i shift_even, shift_odd;
-	__m512i round_even, round_odd;
-	__m512i low, high, zero_point;
-};
-
-static inline __attribute__((always_inline)) struct requant_vectors
-requant_setup(const struct enpu_gemm_tile *t, size_t panel, __mmask16 mask)
-{
-	const __m512i low32 = _mm512_set1_epi64(0xffffffff);
-	const __m512i one = _mm512_set1_epi64(1);
-	struct requant_vectors v;
-	__m512i multiplier, shift;
-
-	if (t->per_channel) {
-		multiplier = _mm512_maskz_loadu_epi32(mask, t->multiplier + 16 * panel);
-		shift = _mm512_maskz_loadu_epi32(mask, t->shift + 16 * panel);
-	} else {
-		multiplier = _mm512_set1_epi32(t->multiplier[0]);
-		shift = _mm512_set1_epi32(t->shift[0]);
-	}
-	v.multiplier_even = multiplier;
-	v.multiplier_odd = _mm512_srli_epi64(multiplier, 32);
-	v.shift_even = _mm512_and_si512(shift, low32);
-	v.shift_odd = _mm512_srli_epi64(shift, 32);
-	v.round_even = _mm512_sllv_epi64(one, _mm512_sub_epi64(v.shift_even, one));
-	v.round_odd = _mm512_sllv_epi64(one, _mm512_sub_epi64(v.shift_odd, one));
-	v.low = _mm512_set1_epi32(t->min - t->zero_point);
-	v.high = _mm512_set1_epi32(t->max - t->zero_point);
-	v.zero_point = _mm512_set1_epi32(t->zero_point);
-	return v;
-}
-
-/* enpu_requantize() on 16 lanes; see enpu_quantization.h for the rule. */
-static inline __attribute__((always_inline)) __m512i
-requantize16(__m512i acc, const struct requant_vectors *v)
-{
-	__m512i even = _mm512_mul_epi32(acc, v->multiplier_even);
-	__m512i odd = _mm512_mul_epi32(_mm512_srli_epi64(acc, 32),
-				       v->multiplier_odd);
-	__m512i out;
-
-	even = _mm512_srav_epi64(_mm512_add_epi64(even, v->round_even),
-				 v->shift_even);
-	odd = _mm512_srav_epi64(_mm512_add_epi64(odd, v->round_odd),
-				v->shift_odd);
-	out = _mm512_mask_blend_epi32(0xaaaa, even, _mm512_slli_epi64(odd, 32));
-	out = _mm512_max_epi32(out, v->low);
-	out = _mm512_min_epi32(out, v->high);
-	return _mm512_add_epi32(out, v->zero_point);
-}
-
 /*
  * The accumulators are named variables, not an array: with an array GCC 12
  * shuffles them through extra register moves and stack spills every k step.
  */
 #define FOR_EACH_ROW(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 
+static inline __attribute__((always_inline)) struct enpu_requant_avx512
+requant_setup(const struct enpu_gemm_tile *t, size_t panel, __mmask16 mask)
+{
+	size_t first = t->per_channel ? 16 * panel : 0;
+
+	return enpu_requant_avx512_setup(t->multiplier + first,
+					 t->shift + first, t->per_channel,
+					 t->zero_point, t->min, t->max, mask);
+}
+
 static inline __attribute__((always_inline)) void
 tile_kernel(const struct enpu_gemm_tile *t, const size_t rows,
-	    const size_t panels, const int flip)
+	    const size_t panels, const int flip, const int indirect)
 {
-	const size_t full_bytes = (t->k / 4) * 4;
+	const size_t full_bytes = indirect ? t->tap_bytes : (t->k / 4) * 4;
+	const size_t taps = indirect ? t->taps : 1;
 	const int8_t *b0 = t->panel;
 	const int8_t *b1 = t->panel + (panels > 1 ? t->panel_stride : 0);
 	const __m512i flip_vector = _mm512_set1_epi32((int)0x80808080u);
@@ -100,7 +61,8 @@ tile_kernel(const struct enpu_gemm_tile *t, const size_t rows,
 	__m512i w0, w1 = init0, x;
 
 #define DECLARE_ROW(r)                                                    \
-	const uint8_t *a##r = t->a + (rows > r ? r : 0) * t->lda;         \
+	const uint8_t *a##r = indirect ? NULL :                           \
+			      t->a + (rows > r ? r : 0) * t->lda;         \
 	__m512i acc##r##_0 = init0, acc##r##_1 = init1;
 	FOR_EACH_ROW(DECLARE_ROW)
 #undef DECLARE_ROW
@@ -118,17 +80,29 @@ tile_kernel(const struct enpu_gemm_tile *t, const size_t rows,
 #define ROW_LOAD(r) \
 	__m512i x##r = _mm512_set1_epi32(rows > r ? (int)load_u32(a##r + o) : 0);
 
-	for (size_t o = 0; o < full_bytes; o += 4) {
-		w0 = _mm512_load_si512(b0 + o * 16);
-		if (panels > 1)
-			w1 = _mm512_load_si512(b1 + o * 16);
-		{
-			FOR_EACH_ROW(ROW_LOAD)
-			FOR_EACH_ROW(ROW_STEP)
+#define ROW_POINTER(r)                                                    \
+	a##r = t->indirection[(rows > r ? r : 0) * taps + tap] + t->a_offset;
+	for (size_t tap = 0; tap < taps; tap++) {
+		if (indirect) {
+			FOR_EACH_ROW(ROW_POINTER)
+		}
+		for (size_t o = 0; o < full_bytes; o += 4) {
+			w0 = _mm512_load_si512(b0 + o * 16);
+			if (panels > 1)
+				w1 = _mm512_load_si512(b1 + o * 16);
+			{
+				FOR_EACH_ROW(ROW_LOAD)
+				FOR_EACH_ROW(ROW_STEP)
+			}
+		}
+		if (indirect) {
+			b0 += full_bytes * 16;
+			b1 += full_bytes * 16;
 		}
 	}
+#undef ROW_POINTER
 #undef ROW_LOAD
-	if (full_bytes < t->k) {
+	if (!indirect && full_bytes < t->k) {
 #define ROW_LOAD(r) __m512i x##r = _mm512_set1_epi32(rows > r ? \
 		(int)enpu_gemm_load_a_tail(a##r, t->k) : 0);
 		w0 = _mm512_load_si512(b0 + full_bytes * 16);
@@ -157,13 +131,13 @@ tile_kernel(const struct enpu_gemm_tile *t, const size_t rows,
 #undef ROW_STORE
 			continue;
 		}
-		struct requant_vectors v = requant_setup(t, p, mask);
+		struct enpu_requant_avx512 v = requant_setup(t, p, mask);
 
 #define ROW_STORE(r)                                                      \
 		if (rows > r)                                             \
 			_mm512_mask_cvtepi32_storeu_epi8(                 \
 				(int8_t *)t->c + r * t->ldc + first, mask, \
-				requantize16(p ? acc##r##_1 : acc##r##_0, &v));
+				enpu_requantize_avx512(p ? acc##r##_1 : acc##r##_0, &v));
 		FOR_EACH_ROW(ROW_STORE)
 #undef ROW_STORE
 	}
@@ -231,7 +205,7 @@ few_rows_kernel(const struct enpu_gemm_tile *t, const size_t rows,
 			_mm512_load_si512(t->bias + first),
 			_mm512_mullo_epi32(_mm512_load_si512(t->column_sum + first),
 					   zero_point));
-		struct requant_vectors v;
+		struct enpu_requant_avx512 v;
 
 		if (t->c_type != ENPU_CPU_INT32)
 			v = requant_setup(t, p, mask);
@@ -248,11 +222,15 @@ few_rows_kernel(const struct enpu_gemm_tile *t, const size_t rows,
 			else
 				_mm512_mask_cvtepi32_storeu_epi8(
 					(int8_t *)t->c + r * t->ldc + first,
-					mask, requantize16(sum, &v));
+					mask, enpu_requantize_avx512(sum, &v));
 		}
 	}
 }
 
+/*
+ * Convolutions go through tile_kernel at every row count: their K per tap
+ * is short, and one or two rows only happen at the edge of a large M.
+ */
 #define DEFINE_TILE(rows, panels, flip)                                  \
 	static void tile_##rows##_##panels##_##flip(                      \
 		const struct enpu_gemm_tile *t)                           \
@@ -260,7 +238,12 @@ few_rows_kernel(const struct enpu_gemm_tile *t, const size_t rows,
 		if (rows <= 2)                                            \
 			few_rows_kernel(t, rows, panels, flip);           \
 		else                                                      \
-			tile_kernel(t, rows, panels, flip);               \
+			tile_kernel(t, rows, panels, flip, 0);            \
+	}                                                                 \
+	static void indirect_##rows##_##panels##_##flip(                  \
+		const struct enpu_gemm_tile *t)                           \
+	{                                                                 \
+		tile_kernel(t, rows, panels, flip, 1);                    \
 	}
 #define DEFINE_ROWS(rows)                                                 \
 	DEFINE_TILE(rows, 1, 0) DEFINE_TILE(rows, 2, 0)                   \
@@ -269,19 +252,23 @@ few_rows_kernel(const struct enpu_gemm_tile *t, const size_t rows,
 DEFINE_ROWS(1) DEFINE_ROWS(2) DEFINE_ROWS(3) DEFINE_ROWS(4)
 DEFINE_ROWS(5) DEFINE_ROWS(6) DEFINE_ROWS(7) DEFINE_ROWS(8)
 
-#define TILE_ENTRY(rows) \
-	{ { tile_##rows##_1_0, tile_##rows##_2_0 }, \
-	  { tile_##rows##_1_1, tile_##rows##_2_1 } }
+#define TILE_ENTRY(rows, kind) \
+	{ { kind##_##rows##_1_0, kind##_##rows##_2_0 }, \
+	  { kind##_##rows##_1_1, kind##_##rows##_2_1 } }
+#define TILE_TABLE(kind) {                                                \
+	TILE_ENTRY(1, kind), TILE_ENTRY(2, kind), TILE_ENTRY(3, kind),    \
+	TILE_ENTRY(4, kind), TILE_ENTRY(5, kind), TILE_ENTRY(6, kind),    \
+	TILE_ENTRY(7, kind), TILE_ENTRY(8, kind) }
 
-/* [rows - 1][flip][panels - 1] */
-static const enpu_gemm_microkernel tiles[ROWS][2][PANELS] = {
-	TILE_ENTRY(1), TILE_ENTRY(2), TILE_ENTRY(3), TILE_ENTRY(4),
-	TILE_ENTRY(5), TILE_ENTRY(6), TILE_ENTRY(7), TILE_ENTRY(8),
+/* [indirect][rows - 1][flip][panels - 1] */
+static const enpu_gemm_microkernel tiles[2][ROWS][2][PANELS] = {
+	TILE_TABLE(tile), TILE_TABLE(indirect),
 };
 
 static void gemm_avx512_vnni(const struct enpu_gemm_tile *t)
 {
-	tiles[t->rows - 1][t->a_flip != 0][t->columns > 16](t);
+	tiles[t->indirection != NULL][t->rows - 1][t->a_flip != 0]
+	     [t->columns > 16](t);
 }
 
 const struct enpu_gemm_kernel_info enpu_gemm_kernel_avx512_vnni = {

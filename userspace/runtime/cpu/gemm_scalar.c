@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Portable GEMM microkernel on the packed layout: the fallback on CPUs with
- * no vector path, and the plainest reading of the tile contract.
+ * no vector path, and the plainest reading of the tile contract (direct rows
+ * or, for convolutions, an indirection buffer).
  */
 #include "gemm_epilogue.h"
 
@@ -23,13 +24,22 @@ static void gemm_scalar(const struct enpu_gemm_tile *t)
 
 		for (size_t r = 0; r < t->rows; r++) {
 			const uint8_t *row = t->a + r * t->lda;
+			size_t at = 4 * g;
 			uint32_t word;
 
+			if (t->indirection) {
+				/* K comes in taps pieces of tap_bytes. */
+				size_t tap = 4 * g / t->tap_bytes;
+
+				row = t->indirection[r * t->taps + tap] +
+				      t->a_offset;
+				at -= tap * t->tap_bytes;
+			}
 			if (g < full_groups)
-				word = (uint32_t)row[4 * g] |
-				       (uint32_t)row[4 * g + 1] << 8 |
-				       (uint32_t)row[4 * g + 2] << 16 |
-				       (uint32_t)row[4 * g + 3] << 24;
+				word = (uint32_t)row[at] |
+				       (uint32_t)row[at + 1] << 8 |
+				       (uint32_t)row[at + 2] << 16 |
+				       (uint32_t)row[at + 3] << 24;
 			else
 				word = enpu_gemm_load_a_tail(row, t->k);
 			word ^= t->a_flip;

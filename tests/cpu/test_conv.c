@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Convolution (dense, grouped, depthwise) on every ISA path, at 1 and 2
+ * threads, against enpu_cpu_conv2d_reference() byte for byte, including
+ * the bytes between output pixels that must stay untouched; inputs end at
+ * an inaccessible page, so an over-read faults. The reference itself is
+ * checked against hand-computed outputs.
+ */
+#include "test_cpu.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum fill { FILL_RANDOM, FILL_MIN, FILL_MAX };
+
+struct conv_case {
+	size_t batch, height, width, cin, cout, groups;
+	size_t kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
+	enum enpu_cpu_dtype in_type, out_type;
+	int32_t in_zp, out_zp;
+	int per_channel, relu, bias;
+	size_t in_pad, out_pad;      /* extra elements per pixel */
+	enum fill fill;
+};
+
+static const unsigned int thread_counts[] = { 1, 2 };
+
+static void describe(const struct conv_case *c, char *text, size_t size)
+{
+	snprintf(text, size,
+		 "N=%zu %zux%zux%zu -> %zu g=%zu k=%zux%zu s=%zux%zu d=%zux%zu pads=%zu,%zu,%zu,%zu in=%d out=%d zp=%d/%d",
+		 c->batch, c->height, c->width, c->cin, c->cout, c->groups,
+		 c->kh, c->kw, c->sh, c->sw, c->dh, c->dw, c->pt, c->pl, c->pb,
+		 c->pr, c->in_type, c->out_type, c->in_zp, c->out_zp);
+}
+
+static struct enpu_cpu_conv_shape shape_of(const struct conv_case *c)
+{
+	return (struct enpu_cpu_conv_shape){
+		.input_channels = c->cin, .output_channels = c->cout,
+		.groups = c->groups, .kernel_height = c->kh,
+		.kernel_width = c->kw, .stride_height = c->sh,
+		.stride_width = c->sw, .dilation_height = c->dh,
+		.dilation_width = c->dw, .pad_top = c->pt, .pad_left = c->pl,
+		.pad_bottom = c->pb, .pad_right = c->pr,
+	};
+}
+
+static int run_case(struct test_state *s, enpu_cpu_context *ctx,
+		    const struct conv_case *c, uint64_t seed)
+{
+	struct enpu_cpu_conv_shape shape = shape_of(c);
+	uint64_t rng = seed | 1;
+	size_t ips = c->cin + c->in_pad, ops = c->cout + c->out_pad;
+	size_t in_bytes = c->batch * c->height * c->width * ips;
+	size_t cin_g = c->cin / c->groups, taps = c->kh * c->kw;
+	size_t w_count = c->cout * cin_g * taps, oh = 0, ow = 0, out_bytes = 0;
+	size_t elem = c->out_type == ENPU_CPU_INT32 ? 4 : 1;
+	uint8_t *input = test_guarded_alloc(in_bytes);
+	int8_t *weights = malloc(w_count);
+	int32_t *bias = malloc(c->cout * sizeof(int32_t));
+	int32_t *mult = malloc(c->cout * sizeof(int32_t));
+	int32_t *shift = malloc(c->cout * sizeof(int32_t));
+	uint8_t *expected = NULL, *got = NULL;
+	enpu_cpu_conv_weights *packed = NULL;
+	struct enpu_cpu_requant rq;
+	struct enpu_cpu_conv_args args;
+	int32_t lo = c->out_type == ENPU_CPU_INT8 ? -128 : 0;
+	int32_t hi = c->out_type == ENPU_CPU_INT8 ? 127 : 255;
+	char text[256];
+	int ok = 0, err;
+
+	describe(c, text, sizeof(text));
+	if (!input || !weights || !bias || !mult || !shift) {
+		CHECK(s, 0, "out of memory");
+		goto out;
+	}
+	err = enpu_cpu_conv_output_size(ctx, &shape, c->height, c->width, &oh,
+					&ow);
+	if (err) {
+		CHECK(s, 0, "%s: output size: %s", text,
+		      enpu_cpu_context_error(ctx));
+		goto out;
+	}
+	out_bytes = (c->batch * oh * ow * ops - c->out_pad) * elem;
+	expected = malloc(out_bytes);
+	got = test_guarded_alloc(out_bytes);
+	if (!expected || !got) {
+		CHECK(s, 0, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < in_bytes; i++) {
+		int is_signed = c->in_type == ENPU_CPU_INT8;
+
+		input[i] = c->fill == FILL_MIN ? (is_signed ? 0x80 : 0) :
+			   c->fill == FILL_MAX ? (is_signed ? 0x7f : 0xff) :
+			   (uint8_t)test_random(&rng);
+	}
+	for (size_t i = 0; i < w_count; i++)
+		weights[i] = c->fill == FILL_MIN ? -128 :
+			     c->fill == FILL_MAX ? 127 :
+			     (int8_t)test_random(&rng);
+	for (size_t o = 0; o < c->cout; o++) {
+		double scale = (0.3 + (double)(test_random(&rng) % 1000) / 1000.0) /
+			       (128.0 * (double)(cin_g * taps + 16));
+
+		bias[o] = (int32_t)(test_random(&rng) % 20001) - 10000;
+		if (enpu_requant_from_scale(scale, &mult[o], &shift[o])) {
+			CHECK(s, 0, "scale %g rejected", scale);
+			goto out;
+		}
+	}
+	rq = (struct enpu_cpu_requant){
+		.multiplier = mult, .shift = shift,
+		.per_channel = c->per_channel, .zero_point = c->out_zp,
+		.min = c->relu ? c->out_zp : lo, .max = hi,
+	};
+	args = (struct enpu_cpu_conv_args){
+		.batch = c->batch, .input_height = c->height,
+		.input_width = c->width, .input = input,
+		.input_pixel_stride = ips, .input_type = c->in_type,
+		.input_zero_point = c->in_zp, .output = expected,
+		.output_pixel_stride = ops, .output_type = c->out_type,
+		.requant = &rq,
+	};
+	memset(expected, 0x5a, out_bytes);
+	err = enpu_cpu_conv2d_reference(ctx, &args, &shape, weights,
+					c->bias ? bias : NULL);
+	if (err) {
+		CHECK(s, 0, "%s: reference: %s", text,
+		      enpu_cpu_context_error(ctx));
+		goto out;
+	}
+	err = enpu_cpu_conv_weights_pack(ctx, &shape, weights,
+					 c->bias ? bias : NULL, &packed);
+	if (err) {
+		CHECK(s, 0, "%s: pack: %s", text, enpu_cpu_context_error(ctx));
+		goto out;
+	}
+	args.weights = packed;
+	args.output = got;
+	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+			continue;
+		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
+		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
+			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
+			memset(got, 0x5a, out_bytes);
+			err = enpu_cpu_conv2d(ctx, &args);
+			if (err || memcmp(got, expected, out_bytes)) {
+				size_t at = 0;
+
+				while (at < out_bytes && got[at] == expected[at])
+					at++;
+				CHECK(s, 0,
+				      "%s, %u threads, %s: err=%d (%s), first differing byte %zu (pixel %zu channel %zu) got 0x%02x expected 0x%02x",
+				      enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
+				      thread_counts[t], text, err,
+				      err ? enpu_cpu_context_error(ctx) : "",
+				      at, at / elem / ops, at / elem % ops,
+				      at < out_bytes ? got[at] : 0,
+				      at < out_bytes ? expected[at] : 0);
+				goto out;
+			}
+		}
+	}
+	ok = 1;
+out:
+	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
+	enpu_cpu_context_set_thread_count(ctx, 1);
+	enpu_cpu_conv_weights_destroy(packed);
+	test_guarded_free(input, in_bytes);
+	test_guarded_free(got, out_bytes);
+	free(expected);
+	free(weights);
+	free(bias);
+	free(mult);
+	free(shift);
+	return ok;
+}
+
+static enpu_cpu_context *make_context(struct test_state *s)
+{
+	enpu_cpu_context *ctx = NULL;
+	int err = enpu_cpu_context_create(1, &ctx);
+
+	CHECK(s, err == 0, "context create: %d", err);
+	return ctx;
+}
+
+/*
+ * A case with the common defaults: uint8 in and out, stride and dilation 1.
+ * Cases override defaults by naming the field again, which is the point.
+ */
+#pragma GCC diagnostic ignored "-Woverride-init"
+#define CONV(...) ((struct conv_case){ .batch = 1, .groups = 1, .sh = 1,  \
+	.sw = 1, .dh = 1, .dw = 1, .in_type = ENPU_CPU_UINT8,               \
+	.out_type = ENPU_CPU_UINT8, .in_zp = 117, .out_zp = 121,            \
+	.per_channel = 1, .bias = 1, __VA_ARGS__ })
+
+static void test_conv_paths_match_reference_on_edge_shapes(struct test_state *s)
+{
+	const struct conv_case cases[] = {
+		/* 1x1: the direct GEMM, then strided and padded ones. */
+		CONV(.height = 7, .width = 9, .cin = 16, .cout = 24, .kh = 1, .kw = 1),
+		CONV(.height = 7, .width = 9, .cin = 13, .cout = 24, .kh = 1, .kw = 1),
+		CONV(.height = 8, .width = 9, .cin = 16, .cout = 40, .kh = 1, .kw = 1, .sh = 2, .sw = 2),
+		CONV(.height = 5, .width = 5, .cin = 7, .cout = 3, .kh = 1, .kw = 1, .pt = 1, .pr = 2),
+		/* 3x3 with padding on all sides, odd sizes, stride 2. */
+		CONV(.height = 11, .width = 13, .cin = 8, .cout = 33, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		CONV(.height = 12, .width = 12, .cin = 3, .cout = 32, .kh = 3, .kw = 3, .sh = 2, .sw = 2, .pt = 0, .pl = 0, .pb = 1, .pr = 1),
+		CONV(.height = 9, .width = 6, .cin = 5, .cout = 17, .kh = 3, .kw = 2, .sh = 2, .sw = 1, .pt = 2, .pl = 0, .pb = 1, .pr = 1),
+		/* 5x5, 7x7, dilation. */
+		CONV(.height = 10, .width = 9, .cin = 6, .cout = 20, .kh = 5, .kw = 5, .pt = 2, .pl = 2, .pb = 2, .pr = 2),
+		CONV(.height = 15, .width = 14, .cin = 3, .cout = 64, .kh = 7, .kw = 7, .sh = 2, .sw = 2, .pt = 3, .pl = 3, .pb = 3, .pr = 3),
+		CONV(.height = 9, .width = 11, .cin = 12, .cout = 16, .kh = 3, .kw = 3, .dh = 2, .dw = 3, .pt = 2, .pl = 3, .pb = 2, .pr = 3),
+		/* Groups, batch, int8, int32 output, pixel strides. */
+		CONV(.height = 6, .width = 7, .cin = 12, .cout = 18, .groups = 3, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		CONV(.height = 6, .width = 6, .cin = 10, .cout = 4, .groups = 2, .kh = 1, .kw = 1),
+		CONV(.batch = 3, .height = 5, .width = 4, .cin = 9, .cout = 35, .kh = 3, .kw = 3, .pt = 1, .pb = 1),
+		CONV(.batch = 2, .height = 6, .width = 5, .cin = 16, .cout = 50, .kh = 1, .kw = 1, .in_type = ENPU_CPU_INT8, .out_type = ENPU_CPU_INT8, .in_zp = -3, .out_zp = 5),
+		CONV(.height = 6, .width = 5, .cin = 11, .cout = 19, .kh = 3, .kw = 3, .pl = 1, .in_type = ENPU_CPU_INT8, .out_type = ENPU_CPU_INT32, .in_zp = 7),
+		CONV(.height = 5, .width = 5, .cin = 8, .cout = 8, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .in_pad = 5, .out_pad = 3),
+		CONV(.height = 4, .width = 4, .cin = 16, .cout = 16, .kh = 1, .kw = 1, .in_pad = 16, .out_pad = 7, .per_channel = 0, .relu = 1),
+		/* Depthwise: 3x3 s1/s2, 5x5, 7x7, dilation, odd channel counts. */
+		CONV(.height = 9, .width = 10, .cin = 32, .cout = 32, .groups = 32, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		CONV(.height = 11, .width = 11, .cin = 144, .cout = 144, .groups = 144, .kh = 3, .kw = 3, .sh = 2, .sw = 2, .pt = 0, .pl = 0, .pb = 1, .pr = 1),
+		CONV(.height = 7, .width = 6, .cin = 17, .cout = 17, .groups = 17, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .in_type = ENPU_CPU_INT8, .out_type = ENPU_CPU_INT8, .in_zp = 0, .out_zp = -9),
+		CONV(.height = 9, .width = 8, .cin = 5, .cout = 5, .groups = 5, .kh = 5, .kw = 5, .pt = 2, .pl = 2, .pb = 2, .pr = 2),
+		CONV(.height = 13, .width = 12, .cin = 70, .cout = 70, .groups = 70, .kh = 7, .kw = 7, .sh = 2, .sw = 2, .pt = 3, .pl = 2, .pb = 3, .pr = 4),
+		CONV(.height = 8, .width = 9, .cin = 24, .cout = 24, .groups = 24, .kh = 3, .kw = 3, .dh = 2, .dw = 2, .pt = 2, .pl = 2, .pb = 2, .pr = 2, .out_type = ENPU_CPU_INT32),
+		CONV(.batch = 2, .height = 3, .width = 3, .cin = 200, .cout = 200, .groups = 200, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .in_pad = 9, .out_pad = 1, .per_channel = 0, .relu = 1),
+		CONV(.height = 1, .width = 1, .cin = 3, .cout = 3, .groups = 3, .kh = 1, .kw = 1),
+		CONV(.height = 4, .width = 40, .cin = 2, .cout = 2, .groups = 2, .kh = 23, .kw = 24, .pt = 10, .pl = 12, .pb = 10, .pr = 12),
+		/* Depthwise with channel multiplier 2: the grouped GEMM path. */
+		CONV(.height = 6, .width = 6, .cin = 8, .cout = 16, .groups = 8, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+	};
+	enpu_cpu_context *ctx = make_context(s);
+
+	for (size_t i = 0; ctx && i < ARRAY_SIZE(cases); i++)
+		if (!run_case(s, ctx, &cases[i], 100 + i))
+			break;
+	enpu_cpu_context_destroy(ctx);
+}
+
+static void test_conv_paths_match_reference_at_extreme_values(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+
+	for (int f = FILL_MIN; ctx && f <= FILL_MAX; f++) {
+		for (int t = 0; t < 2; t++) {
+			enum enpu_cpu_dtype type = t ? ENPU_CPU_INT8 : ENPU_CPU_UINT8;
+			int32_t zps[2] = { t ? -128 : 0, t ? 127 : 255 };
+
+			for (int z = 0; z < 2; z++) {
+				struct conv_case dense = CONV(.height = 6, .width = 7,
+					.cin = 9, .cout = 20, .kh = 3, .kw = 3,
+					.pt = 1, .pl = 1, .pb = 1, .pr = 1,
+					.in_type = type, .out_type = type,
+					.in_zp = zps[z], .out_zp = zps[1 - z],
+					.fill = (enum fill)f);
+				struct conv_case depthwise = dense;
+
+				depthwise.cin = depthwise.cout = depthwise.groups = 35;
+				if (!run_case(s, ctx, &dense, 300 + f * 4 + t * 2 + z) ||
+				    !run_case(s, ctx, &depthwise, 400 + f * 4 + t * 2 + z))
+					goto out;
+			}
+		}
+	}
+out:
+	enpu_cpu_context_destroy(ctx);
+}
+
+static size_t pick(uint64_t *rng, size_t lo, size_t hi)
+{
+	return lo + (size_t)(test_random(rng) % (hi - lo + 1));
+}
+
+static void test_conv_paths_match_reference_on_random_shapes(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+	for (int i = 0; ctx && i < 80; i++) {
+		struct conv_case c = CONV(.batch = pick(&rng, 1, 2));
+		int depthwise = i % 3 == 0;
+		size_t g;
+
+		c.kh = pick(&rng, 1, 5);
+		c.kw = i % 4 ? c.kh : pick(&rng, 1, 5);
+		c.sh = pick(&rng, 1, 2);
+		c.sw = i % 5 ? c.sh : pick(&rng, 1, 3);
+		c.dh = i % 6 ? 1 : pick(&rng, 1, 3);
+		c.dw = i % 7 ? c.dh : pick(&rng, 1, 2);
+		c.pt = pick(&rng, 0, c.kh - 1);
+		c.pl = pick(&rng, 0, c.kw - 1);
+		c.pb = pick(&rng, 0, c.kh - 1);
+		c.pr = pick(&rng, 0, c.kw - 1);
+		c.height = pick(&rng, c.dh * (c.kh - 1) + 1, 14);
+		c.width = pick(&rng, c.dw * (c.kw - 1) + 1, 14);
+		if (depthwise) {
+			c.cin = c.cout = c.groups = pick(&rng, 2, 100);
+		} else {
+			g = pick(&rng, 1, 3);
+			c.groups = g;
+			c.cin = g * pick(&rng, 1, 20);
+			c.cout = g * pick(&rng, 1, 40);
+		}
+		c.in_type = test_random(&rng) & 1 ? ENPU_CPU_INT8 : ENPU_CPU_UINT8;
+		c.out_type = test_random(&rng) % 5 == 0 ? ENPU_CPU_INT32 :
+			     test_random(&rng) & 1 ? ENPU_CPU_INT8 : ENPU_CPU_UINT8;
+		c.in_zp = c.in_type == ENPU_CPU_INT8 ?
+			  (int32_t)pick(&rng, 0, 255) - 128 : (int32_t)pick(&rng, 0, 255);
+		c.out_zp = c.out_type == ENPU_CPU_INT8 ?
+			   (int32_t)pick(&rng, 0, 255) - 128 : (int32_t)pick(&rng, 0, 255);
+		if (c.out_type == ENPU_CPU_INT32)
+			c.out_zp = 0;
+		c.per_channel = (int)(test_random(&rng) & 1);
+		c.relu = i % 4 == 1;
+		c.bias = i % 8 != 3;
+		c.in_pad = i % 9 == 4 ? pick(&rng, 1, 5) : 0;
+		c.out_pad = i % 10 == 5 ? pick(&rng, 1, 5) : 0;
+		if (!run_case(s, ctx, &c, 1000 + (uint64_t)i))
+			break;
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
+ * Hand-computed: a 3x3 image holding 1..9, a 3x3 kernel of ones, padding 1,
+ * input zero point 1, int32 output. Padding reads as the zero point and
+ * adds nothing; the centre sees all nine pixels, sum(0..8) = 36, the top
+ * left corner four of them (0 + 1 + 3 + 4 = 8), the top edge six
+ * (0 + 1 + 2 + 3 + 4 + 5 = 15), the bottom right corner 4 + 5 + 7 + 8 = 24;
+ * the bias 100 comes on top. The depthwise version (2 channels, second channel
+ * holding 10 * value with weights of 2) is checked the same way.
+ */
+static void test_conv_reference_matches_hand_computed_values(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	struct enpu_cpu_conv_shape shape = {
+		.input_channels = 1, .output_channels = 1, .groups = 1,
+		.kernel_height = 3, .kernel_width = 3, .stride_height = 1,
+		.stride_width = 1, .dilation_height = 1, .dilation_width = 1,
+		.pad_top = 1, .pad_left = 1, .pad_bottom = 1, .pad_right = 1,
+	};
+	uint8_t image[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	uint8_t image2[18];
+	int8_t ones[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	int8_t dw_weights[18];
+	int32_t bias[2] = { 100, -7 };
+	int32_t out[9], out2[18];
+	const int32_t expect[9] = { 108, 115, 112, 121, 136, 127, 120, 133, 124 };
+	struct enpu_cpu_conv_args args = {
+		.batch = 1, .input_height = 3, .input_width = 3, .input = image,
+		.input_type = ENPU_CPU_UINT8, .input_zero_point = 1,
+		.output = out, .output_type = ENPU_CPU_INT32,
+	};
+	/* Stride 2 keeps only the corners. */
+	const int32_t expect_corners[4] = { 108, 112, 120, 124 };
+	int32_t corners[4];
+
+	if (!ctx)
+		return;
+	CHECK(s, enpu_cpu_conv2d_reference(ctx, &args, &shape, ones, bias) == 0,
+	      "%s", enpu_cpu_context_error(ctx));
+	for (int i = 0; i < 9; i++)
+		CHECK(s, out[i] == expect[i], "pixel %d: %d, expected %d", i,
+		      out[i], expect[i]);
+
+	shape.stride_height = shape.stride_width = 2;
+	args.output = corners;
+	CHECK(s, enpu_cpu_conv2d_reference(ctx, &args, &shape, ones, bias) == 0,
+	      "%s", enpu_cpu_context_error(ctx));
+	for (int i = 0; i < 4; i++)
+		CHECK(s, corners[i] == expect_corners[i],
+		      "stride 2 corner %d: %d, expected %d", i, corners[i],
+		      expect_corners[i]);
+
+	shape.stride_height = shape.stride_width = 1;
+	shape.input_channels = shape.output_channels = shape.groups = 2;
+	for (int i = 0; i < 9; i++) {
+		image2[2 * i] = image[i];
+		image2[2 * i + 1] = (uint8_t)(10 * image[i]);
+		dw_weights[i] = 1;
+		dw_weights[9 + i] = 2;
+	}
+	args.input = image2;
+	args.input_zero_point = 0;
+	args.output = out2;
+	CHECK(s, enpu_cpu_conv2d_reference(ctx, &args, &shape, dw_weights, bias) == 0,
+	      "%s", enpu_cpu_context_error(ctx));
+	/* Centre: channel 0 sums 1..9 = 45, channel 1 = 2 * 10 * 45 = 900. */
+	CHECK(s, out2[8] == 145, "depthwise centre channel 0: %d", out2[8]);
+	CHECK(s, out2[9] == 893, "depthwise centre channel 1: %d", out2[9]);
+	/* Corner (0,0): 1+2+4+5 = 12; channel 1: 2 * 120 = 240. */
+	CHECK(s, out2[0] == 112, "depthwise corner channel 0: %d", out2[0]);
+	CHECK(s, out2[1] == 233, "depthwise corner channel 1: %d", out2[1]);
+	enpu_cpu_context_destroy(ctx);
+}
+
+static void test_conv_rejects_bad_arguments(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	struct enpu_cpu_conv_shape shape = {
+		.input_channels = 4, .output_channels = 6, .groups = 1,
+		.kernel_height = 3, .kernel_width = 3, .stride_height = 1,
+		.stride_width = 1, .dilation_height = 1, .dilation_width = 1,
+	};
+	int8_t weights[4 * 6 * 9] = { 0 };
+	uint8_t input[5 * 5 * 4] = { 0 }, output[5 * 5 * 6];
+	int32_t mult[6] = { 1 << 30 }, shift[6] = { 31 };
+	struct enpu_cpu_requant rq = {
+		.multiplier = mult, .shift = shift, .min = 0, .max = 255,
+	};
+	enpu_cpu_conv_weights *w = NULL;
+	struct enpu_cpu_conv_shape bad;
+	struct enpu_cpu_conv_args args;
+	size_t oh, ow;
+
+	if (!ctx)
+		return;
+	bad = shape;
+	bad.groups = 4;
+	CHECK(s, enpu_cpu_conv_weights_pack(ctx, &bad, weights, NULL, &w) == -EINVAL,
+	      "groups not dividing the output channels accepted");
+	CHECK(s, strstr(enpu_cpu_context_error(ctx), "groups=4"),
+	      "message: %s", enpu_cpu_context_error(ctx));
+	bad = shape;
+	bad.stride_width = 0;
+	CHECK(s, enpu_cpu_conv_weights_pack(ctx, &bad, weights, NULL, &w) == -EINVAL,
+	      "stride 0 accepted");
+	bad = shape;
+	bad.kernel_height = 0;
+	CHECK(s, enpu_cpu_conv_weights_pack(ctx, &bad, weights, NULL, &w) == -EINVAL,
+	      "kernel 0 accepted");
+	CHECK(s, enpu_cpu_conv_weights_pack(ctx, &shape, NULL, NULL, &w) == -EINVAL,
+	      "NULL weights accepted");
+	bad = shape;
+	bad.input_channels = 8192;
+	bad.kernel_height = bad.kernel_width = 3;
+	CHECK(s, enpu_cpu_conv_weights_pack(ctx, &bad, weights, NULL, &w) == -EINVAL,
+	      "K over the limit accepted");
+	CHECK(s, enpu_cpu_conv_output_size(ctx, &shape, 2, 5, &oh, &ow) == -EINVAL,
+	      "kernel larger than the input accepted");
+	CHECK(s, strstr(enpu_cpu_context_error(ctx), "does not fit"),
+	      "message: %s", enpu_cpu_context_error(ctx));
+	CHECK(s, enpu_cpu_conv_output_size(ctx, &shape, 5, 5, &oh, &ow) == 0 &&
+	      oh == 3 && ow == 3, "5x5 with 3x3: %zux%zu", oh, ow);
+
+	if (enpu_cpu_conv_weights_pack(ctx, &shape, weights, NULL, &w)) {
+		CHECK(s, 0, "pack: %s", enpu_cpu_context_error(ctx));
+		goto out;
+	}
+	args = (struct enpu_cpu_conv_args){
+		.batch = 1, .input_height = 5, .input_width = 5, .input = input,
+		.input_type = ENPU_CPU_UINT8, .weights = w, .output = output,
+		.output_type = ENPU_CPU_UINT8, .requant = &rq,
+	};
+	CHECK(s, enpu_cpu_conv2d(ctx, &args) == 0, "good call failed: %s",
+	      enpu_cpu_context_error(ctx));
+	args.input_zero_point = 256;
+	CHECK(s, enpu_cpu_conv2d(ctx, &args) == -EINVAL, "zero point 256 accepted");
+	args.input_zero_point = 0;
+	args.input_pixel_stride = 3;
+	CHECK(s, enpu_cpu_conv2d(ctx, &args) == -EINVAL, "pixel stride 3 < 4 accepted");
+	args.input_pixel_stride = 0;
+	args.batch = 0;
+	CHECK(s, enpu_cpu_conv2d(ctx, &args) == -EINVAL, "batch 0 accepted");
+	args.batch = 1;
+	args.requant = NULL;
+	CHECK(s, enpu_cpu_conv2d(ctx, &args) == -EINVAL, "8-bit output without requant accepted");
+	args.requant = &rq;
+	rq.min = 10;
+	rq.max = 5;
+	CHECK(s, enpu_cpu_conv2d(ctx, &args) == -EINVAL, "empty clamp accepted");
+	rq.min = 0;
+	rq.max = 255;
+	args.input = NULL;
+	CHECK(s, enpu_cpu_conv2d(ctx, &args) == -EINVAL, "NULL input accepted");
+	args.input = input;
+	args.weights = NULL;
+	CHECK(s, enpu_cpu_conv2d(ctx, &args) == -EINVAL, "NULL weights accepted");
+out:
+	enpu_cpu_conv_weights_destroy(w);
+	enpu_cpu_context_destroy(ctx);
+}
+
+const struct test_case conv_tests[] = {
+	{ "conv_reference_matches_hand_computed_values",
+	  test_conv_reference_matches_hand_computed_values },
+	{ "conv_paths_match_reference_on_edge_shapes",
+	  test_conv_paths_match_reference_on_edge_shapes },
+	{ "conv_paths_match_reference_at_extreme_values",
+	  test_conv_paths_match_reference_at_extreme_values },
+	{ "conv_paths_match_reference_on_random_shapes",
+	  test_conv_paths_match_reference_on_random_shapes },
+	{ "conv_rejects_bad_arguments", test_conv_rejects_bad_arguments },
+	{ NULL, NULL },
+};

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Max, average and global average pooling on every ISA path, at 1 and 2
+ * threads, against the reference byte for byte (including the bytes
+ * between output pixels); inputs end at an inaccessible page. The
+ * reference and the ONNX output-size rules are checked by hand.
+ */
+#include "test_cpu.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum kind { MAX, AVERAGE, GLOBAL };
+
+struct pool_case {
+	enum kind kind;
+	size_t batch, height, width, channels;
+	struct enpu_cpu_pool_shape shape;
+	enum enpu_cpu_dtype type;
+	int32_t in_zp, out_zp;
+	double scale;
+	int relu;
+	size_t in_pad, out_pad;
+};
+
+static const unsigned int thread_counts[] = { 1, 2 };
+
+static int call(enpu_cpu_context *ctx, const struct pool_case *c,
+		const struct enpu_cpu_pool_args *args, int reference)
+{
+	switch (c->kind) {
+	case MAX:
+		return reference ? enpu_cpu_max_pool_reference(ctx, &c->shape, args) :
+				   enpu_cpu_max_pool(ctx, &c->shape, args);
+	case AVERAGE:
+		return reference ? enpu_cpu_average_pool_reference(ctx, &c->shape, args) :
+				   enpu_cpu_average_pool(ctx, &c->shape, args);
+	default:
+		return reference ? enpu_cpu_global_average_pool_reference(ctx, args) :
+				   enpu_cpu_global_average_pool(ctx, args);
+	}
+}
+
+static int run_case(struct test_state *s, enpu_cpu_context *ctx,
+		    const struct pool_case *c, uint64_t seed)
+{
+	uint64_t rng = seed | 1;
+	size_t ips = c->channels + c->in_pad, ops = c->channels + c->out_pad;
+	size_t in_bytes = c->batch * c->height * c->width * ips;
+	size_t oh = 1, ow = 1, out_bytes = 0;
+	uint8_t *input = test_guarded_alloc(in_bytes);
+	uint8_t *expected = NULL, *got = NULL;
+	int32_t lo = c->type == ENPU_CPU_INT8 ? -128 : 0;
+	int32_t hi = c->type == ENPU_CPU_INT8 ? 127 : 255;
+	struct enpu_cpu_pool_args args;
+	int ok = 0, err;
+
+	if (!input) {
+		CHECK(s, 0, "out of memory");
+		return 0;
+	}
+	if (c->kind != GLOBAL &&
+	    enpu_cpu_pool_output_size(ctx, &c->shape, c->height, c->width, &oh, &ow)) {
+		CHECK(s, 0, "output size: %s", enpu_cpu_context_error(ctx));
+		goto out;
+	}
+	out_bytes = c->batch * oh * ow * ops - c->out_pad;
+	expected = malloc(out_bytes);
+	got = test_guarded_alloc(out_bytes);
+	if (!expected || !got) {
+		CHECK(s, 0, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < in_bytes; i++)
+		input[i] = (uint8_t)test_random(&rng);
+	args = (struct enpu_cpu_pool_args){
+		.batch = c->batch, .input_height = c->height,
+		.input_width = c->width, .channels = c->channels,
+		.type = c->type, .input = input, .input_pixel_stride = ips,
+		.output = expected, .output_pixel_stride = ops,
+		.input_zero_point = c->in_zp, .scale = c->scale,
+		.output_zero_point = c->out_zp,
+		.min = c->relu ? c->out_zp : lo, .max = hi,
+	};
+	memset(expected, 0x5a, out_bytes);
+	err = call(ctx, c, &args, 1);
+	if (err) {
+		CHECK(s, 0, "kind %d: reference: %s", c->kind,
+		      enpu_cpu_context_error(ctx));
+		goto out;
+	}
+	args.output = got;
+	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+			continue;
+		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
+		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
+			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
+			memset(got, 0x5a, out_bytes);
+			err = call(ctx, c, &args, 0);
+			if (err || memcmp(got, expected, out_bytes)) {
+				size_t at = 0;
+
+				while (at < out_bytes && got[at] == expected[at])
+					at++;
+				CHECK(s, 0,
+				      "%s, %u threads, kind %d N=%zu %zux%zux%zu k=%zux%zu s=%zux%zu d=%zux%zu pads=%zu,%zu,%zu,%zu ceil=%d incl=%d type=%d: err=%d, byte %zu (pixel %zu channel %zu) got 0x%02x expected 0x%02x",
+				      enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
+				      thread_counts[t], c->kind, c->batch,
+				      c->height, c->width, c->channels,
+				      c->shape.kernel_height, c->shape.kernel_width,
+				      c->shape.stride_height, c->shape.stride_width,
+				      c->shape.dilation_height, c->shape.dilation_width,
+				      c->shape.pad_top, c->shape.pad_left,
+				      c->shape.pad_bottom, c->shape.pad_right,
+				      c->shape.ceil_mode, c->shape.count_include_pad,
+				      c->type, err, at, at / ops, at % ops,
+				      at < out_bytes ? got[at] : 0,
+				      at < out_bytes ? expected[at] : 0);
+				goto out;
+			}
+		}
+	}
+	ok = 1;
+out:
+	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
+	enpu_cpu_context_set_thread_count(ctx, 1);
+	test_guarded_free(input, in_bytes);
+	test_guarded_free(got, out_bytes);
+	free(expected);
+	return ok;
+}
+
+static enpu_cpu_context *make_context(struct test_state *s)
+{
+	enpu_cpu_context *ctx = NULL;
+	int err = enpu_cpu_context_create(1, &ctx);
+
+	CHECK(s, err == 0, "context create: %d", err);
+	return ctx;
+}
+
+static size_t pick(uint64_t *rng, size_t lo, size_t hi)
+{
+	return lo + (size_t)(test_random(rng) % (hi - lo + 1));
+}
+
+static void test_pool_paths_match_reference_on_random_shapes(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t rng = 0x5bd1e995u;
+
+	for (int i = 0; ctx && i < 120; i++) {
+		struct pool_case c = { .kind = (enum kind)(i % 3) };
+		struct enpu_cpu_pool_shape *p = &c.shape;
+		int is_signed = (int)(test_random(&rng) & 1);
+
+		c.batch = pick(&rng, 1, 2);
+		c.channels = i % 7 == 0 ? pick(&rng, 100, 300) : pick(&rng, 1, 80);
+		p->kernel_height = pick(&rng, 1, 4);
+		p->kernel_width = i % 4 ? p->kernel_height : pick(&rng, 1, 5);
+		p->stride_height = pick(&rng, 1, 3);
+		p->stride_width = i % 5 ? p->stride_height : pick(&rng, 1, 3);
+		p->dilation_height = i % 6 ? 1 : pick(&rng, 1, 2);
+		p->dilation_width = i % 6 ? 1 : pick(&rng, 1, 2);
+		p->pad_top = pick(&rng, 0, p->kernel_height - 1);
+		p->pad_left = pick(&rng, 0, p->kernel_width - 1);
+		p->pad_bottom = pick(&rng, 0, p->kernel_height - 1);
+		p->pad_right = pick(&rng, 0, p->kernel_width - 1);
+		p->ceil_mode = i % 2;
+		p->count_include_pad = (i / 2) % 2;
+		c.height = pick(&rng, p->dilation_height * (p->kernel_height - 1) + 1, 13);
+		c.width = pick(&rng, p->dilation_width * (p->kernel_width - 1) + 1, 13);
+		c.type = is_signed ? ENPU_CPU_INT8 : ENPU_CPU_UINT8;
+		c.in_zp = (int32_t)pick(&rng, 0, 255) - (is_signed ? 128 : 0);
+		c.out_zp = (int32_t)pick(&rng, 0, 255) - (is_signed ? 128 : 0);
+		c.scale = 0.05 + (double)pick(&rng, 0, 4000) / 1000.0;
+		c.relu = i % 8 == 3;
+		c.in_pad = i % 9 == 2 ? pick(&rng, 1, 4) : 0;
+		c.out_pad = i % 10 == 7 ? pick(&rng, 1, 4) : 0;
+		if (!run_case(s, ctx, &c, 500 + (uint64_t)i))
+			break;
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+static void test_pool_paths_match_reference_at_extreme_zero_points(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+
+	for (int k = 0; ctx && k < 3; k++) {
+		for (int t = 0; t < 2; t++) {
+			for (int z = 0; z < 2; z++) {
+				struct pool_case c = {
+					.kind = (enum kind)k, .batch = 2,
+					.height = 7, .width = 9, .channels = 77,
+					.shape = { .kernel_height = 3, .kernel_width = 3,
+						   .stride_height = 2, .stride_width = 2,
+						   .dilation_height = 1, .dilation_width = 1,
+						   .pad_top = 1, .pad_left = 1,
+						   .pad_bottom = 1, .pad_right = 1,
+						   .ceil_mode = 1 },
+					.type = t ? ENPU_CPU_INT8 : ENPU_CPU_UINT8,
+					.in_zp = t ? (z ? 127 : -128) : (z ? 255 : 0),
+					.out_zp = t ? (z ? -128 : 127) : (z ? 0 : 255),
+					.scale = z ? 0.01 : 3.5,
+				};
+
+				if (!run_case(s, ctx, &c, 900 + (uint64_t)(k * 4 + t * 2 + z)))
+					goto out;
+			}
+		}
+	}
+	/* A global pool over a large image. */
+	{
+		struct pool_case c = {
+			.kind = GLOBAL, .batch = 1, .height = 56, .width = 56,
+			.channels = 144, .type = ENPU_CPU_UINT8, .in_zp = 3,
+			.out_zp = 250, .scale = 1.7,
+		};
+
+		run_case(s, ctx, &c, 999);
+	}
+out:
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
+ * Hand-computed: a 2x2 image [1 2; 3 4], kernel 2x2, stride 1, padding 1
+ * on every side, so a 3x3 output. Max takes the largest input pixel in the
+ * window; average without count_include_pad divides by the input pixels
+ * (corner: 1/1 = 1, top edge: (1+2)/2 = 1.5 -> 2, centre: 10/4 = 2.5 -> 3:
+ * ties round up), with count_include_pad by 4 (corner 0.25 -> 0, top edge
+ * 0.75 -> 1, centre 3).
+ */
+static void test_pool_reference_matches_hand_computed_values(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	uint8_t image[4] = { 1, 2, 3, 4 }, out[9];
+	struct enpu_cpu_pool_shape shape = {
+		.kernel_height = 2, .kernel_width = 2, .stride_height = 1,
+		.stride_width = 1, .dilation_height = 1, .dilation_width = 1,
+		.pad_top = 1, .pad_left = 1, .pad_bottom = 1, .pad_right = 1,
+	};
+	struct enpu_cpu_pool_args args = {
+		.batch = 1, .input_height = 2, .input_width = 2, .channels = 1,
+		.type = ENPU_CPU_UINT8, .input = image, .output = out,
+		.scale = 1.0, .min = 0, .max = 255,
+	};
+	const uint8_t max_expected[9] = { 1, 2, 2, 3, 4, 4, 3, 4, 4 };
+	const uint8_t average_expected[9] = { 1, 2, 2, 2, 3, 3, 3, 4, 4 };
+	const uint8_t including_pad[9] = { 0, 1, 1, 1, 3, 2, 1, 2, 1 };
+	size_t oh, ow;
+
+	if (!ctx)
+		return;
+	CHECK(s, enpu_cpu_max_pool_reference(ctx, &shape, &args) == 0, "%s",
+	      enpu_cpu_context_error(ctx));
+	CHECK(s, !memcmp(out, max_expected, 9), "max: %u %u %u / %u %u %u / %u %u %u",
+	      out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8]);
+	CHECK(s, enpu_cpu_average_pool_reference(ctx, &shape, &args) == 0, "%s",
+	      enpu_cpu_context_error(ctx));
+	CHECK(s, !memcmp(out, average_expected, 9), "average: %u %u %u / %u %u %u / %u %u %u",
+	      out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8]);
+	shape.count_include_pad = 1;
+	CHECK(s, enpu_cpu_average_pool_reference(ctx, &shape, &args) == 0, "%s",
+	      enpu_cpu_context_error(ctx));
+	CHECK(s, !memcmp(out, including_pad, 9), "count_include_pad: %u %u %u / %u %u %u / %u %u %u",
+	      out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8]);
+	CHECK(s, enpu_cpu_global_average_pool_reference(ctx, &args) == 0, "%s",
+	      enpu_cpu_context_error(ctx));
+	CHECK(s, out[0] == 3, "global average of 1..4: %u", out[0]);
+	/* Scale 0.5 and output zero point 100: 2.5 * 0.5 = 1.25 -> 101. */
+	args.scale = 0.5;
+	args.output_zero_point = 100;
+	CHECK(s, enpu_cpu_global_average_pool_reference(ctx, &args) == 0, "%s",
+	      enpu_cpu_context_error(ctx));
+	CHECK(s, out[0] == 101, "global average, scale 0.5: %u", out[0]);
+
+	/* ONNX sizes: 4 with kernel 3 stride 2 is 1 floor, 2 ceil. */
+	shape = (struct enpu_cpu_pool_shape){
+		.kernel_height = 3, .kernel_width = 3, .stride_height = 2,
+		.stride_width = 2, .dilation_height = 1, .dilation_width = 1,
+	};
+	CHECK(s, enpu_cpu_pool_output_size(ctx, &shape, 4, 4, &oh, &ow) == 0 &&
+	      oh == 1 && ow == 1, "floor: %zux%zu", oh, ow);
+	shape.ceil_mode = 1;
+	CHECK(s, enpu_cpu_pool_output_size(ctx, &shape, 4, 4, &oh, &ow) == 0 &&
+	      oh == 2 && ow == 2, "ceil: %zux%zu", oh, ow);
+	/*
+	 * 5 with kernel 2, stride 3, end pad 1: ceil gives 3 windows, but the
+	 * third would start at 6, past the input and its leading pad: dropped.
+	 */
+	shape = (struct enpu_cpu_pool_shape){
+		.kernel_height = 2, .kernel_width = 2, .stride_height = 3,
+		.stride_width = 3, .dilation_height = 1, .dilation_width = 1,
+		.pad_bottom = 1, .pad_right = 1, .ceil_mode = 1,
+	};
+	CHECK(s, enpu_cpu_pool_output_size(ctx, &shape, 5, 5, &oh, &ow) == 0 &&
+	      oh == 2 && ow == 2, "ceil, dropped window: %zux%zu", oh, ow);
+	enpu_cpu_context_destroy(ctx);
+}
+
+static void test_pool_rejects_bad_arguments(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	uint8_t image[16] = { 0 }, out[16];
+	struct enpu_cpu_pool_shape shape = {
+		.kernel_height = 2, .kernel_width = 2, .stride_height = 2,
+		.stride_width = 2, .dilation_height = 1, .dilation_width = 1,
+	};
+	struct enpu_cpu_pool_args args = {
+		.batch = 1, .input_height = 4, .input_width = 4, .channels = 1,
+		.type = ENPU_CPU_UINT8, .input = image, .output = out,
+		.scale = 1.0, .min = 0, .max = 255,
+	};
+
+	if (!ctx)
+		return;
+	CHECK(s, enpu_cpu_average_pool(ctx, &shape, &args) == 0, "good call: %s",
+	      enpu_cpu_context_error(ctx));
+	shape.pad_top = 2;
+	CHECK(s, enpu_cpu_max_pool(ctx, &shape, &args) == -EINVAL, "pad >= kernel accepted");
+	CHECK(s, strstr(enpu_cpu_context_error(ctx), "pads"), "message: %s",
+	      enpu_cpu_context_error(ctx));
+	shape.pad_top = 0;
+	shape.stride_height = 0;
+	CHECK(s, enpu_cpu_max_pool(ctx, &shape, &args) == -EINVAL, "stride 0 accepted");
+	shape.stride_height = 2;
+	args.scale = -1.0;
+	CHECK(s, enpu_cpu_average_pool(ctx, &shape, &args) == -EINVAL, "negative scale accepted");
+	args.scale = 1e12;
+	CHECK(s, enpu_cpu_average_pool(ctx, &shape, &args) == -EINVAL, "huge scale accepted");
+	args.scale = 1.0;
+	args.type = ENPU_CPU_INT32;
+	CHECK(s, enpu_cpu_max_pool(ctx, &shape, &args) == -EINVAL, "int32 accepted");
+	args.type = ENPU_CPU_UINT8;
+	args.min = 200;
+	args.max = 100;
+	CHECK(s, enpu_cpu_average_pool(ctx, &shape, &args) == -EINVAL, "empty clamp accepted");
+	args.min = 0;
+	args.max = 255;
+	args.input_height = 1;
+	CHECK(s, enpu_cpu_max_pool(ctx, &shape, &args) == -EINVAL, "kernel larger than input accepted");
+	args.input_height = 4;
+	args.output = NULL;
+	CHECK(s, enpu_cpu_global_average_pool(ctx, &args) == -EINVAL, "NULL output accepted");
+	enpu_cpu_context_destroy(ctx);
+}
+
+const struct test_case pool_tests[] = {
+	{ "pool_reference_matches_hand_computed_values",
+	  test_pool_reference_matches_hand_computed_values },
+	{ "pool_paths_match_reference_on_random_shapes",
+	  test_pool_paths_match_reference_on_random_shapes },
+	{ "pool_paths_match_reference_at_extreme_zero_points",
+	  test_pool_paths_match_reference_at_extreme_zero_points },
+	{ "pool_rejects_bad_arguments", test_pool_rejects_bad_arguments },
+	{ NULL, NULL },
+};
