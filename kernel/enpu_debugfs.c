@@ -8,6 +8,7 @@
  *   cpu_copy_bytes  bytes of buffer contents the driver copied with the
  *         CPU (zero-copy: stays 0)
  *   last_job_sg     BO table and segments of the last submitted job
+ *   recovery        "resets=<n> hangs=<n> lost_irqs=<n>" since probe
  *
  * Lock order: enpu_device.nop_lock, then the queue locks (enpu_queue.c).
  * The mailbox lock is taken by ping without any other lock held.
@@ -29,6 +30,7 @@
 #include "enpu_job.h"
 #include "enpu_mailbox.h"
 #include "enpu_queue.h"
+#include "enpu_recovery.h"
 
 #define ENPU_NOP_CYCLES		1000
 #define ENPU_NOP_TIMEOUT_MS	1000
@@ -72,7 +74,7 @@ static int enpu_debugfs_nop_locked(struct seq_file *m,
 	desc.tag = ENPU_NOP_TAG_BASE | ++edev->nop_seq;
 	enpu_queue_add_waiter(edev, &waiter, desc.tag);
 	submitted = ktime_get();
-	ret = enpu_queue_submit(edev, 0, &desc);
+	ret = enpu_queue_submit(edev, 0, &desc, NULL);
 	if (ret) {
 		enpu_queue_remove_waiter(edev, &waiter);
 		return ret;
@@ -200,6 +202,12 @@ static int enpu_debugfs_last_job_sg(struct seq_file *m,
 	return 0;
 }
 
+static int enpu_debugfs_recovery(struct seq_file *m, struct enpu_device *edev)
+{
+	enpu_recovery_show(m, edev);
+	return 0;
+}
+
 typedef int (*enpu_debugfs_show_t)(struct seq_file *m,
 				   struct enpu_device *edev);
 
@@ -229,6 +237,7 @@ ENPU_DEBUGFS_SHOW(ping, enpu_debugfs_ping)
 ENPU_DEBUGFS_SHOW(regs, enpu_debugfs_dump_regs)
 ENPU_DEBUGFS_SHOW(cpu_copy_bytes, enpu_debugfs_cpu_copy_bytes)
 ENPU_DEBUGFS_SHOW(last_job_sg, enpu_debugfs_last_job_sg)
+ENPU_DEBUGFS_SHOW(recovery, enpu_debugfs_recovery)
 
 #ifdef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
 
@@ -245,6 +254,7 @@ static const struct drm_debugfs_info enpu_debugfs_files[] = {
 	{ "regs", enpu_debugfs_regs_show },
 	{ "cpu_copy_bytes", enpu_debugfs_cpu_copy_bytes_show },
 	{ "last_job_sg", enpu_debugfs_last_job_sg_show },
+	{ "recovery", enpu_debugfs_recovery_show },
 };
 
 #else
@@ -262,6 +272,7 @@ static const struct drm_info_list enpu_debugfs_files[] = {
 	{ "regs", enpu_debugfs_regs_show },
 	{ "cpu_copy_bytes", enpu_debugfs_cpu_copy_bytes_show },
 	{ "last_job_sg", enpu_debugfs_last_job_sg_show },
+	{ "recovery", enpu_debugfs_recovery_show },
 };
 
 /**

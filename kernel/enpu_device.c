@@ -20,6 +20,7 @@
 #include "enpu_job.h"
 #include "enpu_mailbox.h"
 #include "enpu_queue.h"
+#include "enpu_recovery.h"
 
 /* A device left running by a previous driver instance must start over. */
 static int enpu_device_reset_if_running(struct enpu_device *edev)
@@ -77,6 +78,9 @@ struct enpu_device *enpu_device_probe(const struct enpu_bus_resources *res)
 	ret = enpu_job_init(edev);
 	if (ret)
 		return ERR_PTR(ret);
+	ret = enpu_recovery_init(edev);
+	if (ret)
+		return ERR_PTR(ret);
 
 	ret = enpu_hw_identify(edev);
 	if (ret)
@@ -87,6 +91,7 @@ struct enpu_device *enpu_device_probe(const struct enpu_bus_resources *res)
 	ret = enpu_fw_boot(edev);
 	if (ret)
 		goto err_stop;
+	enpu_hw_set_queue_priorities(edev);
 	ret = enpu_irq_install(edev);
 	if (ret)
 		goto err_stop;
@@ -102,6 +107,8 @@ struct enpu_device *enpu_device_probe(const struct enpu_bus_resources *res)
 	return edev;
 
 err_stop:
+	/* The error interrupt may have queued recovery already. */
+	enpu_recovery_fini(edev);
 	enpu_device_stop(edev);
 	return ERR_PTR(ret);
 }
@@ -111,13 +118,15 @@ err_stop:
  * @edev: the device.
  *
  * After drm_dev_unplug() no ioctl or debugfs reader touches the hardware
- * any more, so the device can be masked and reset underneath. The reset
+ * any more; once the watchdog and any recovery in progress are stopped,
+ * the device can be masked and reset underneath. The reset
  * drops queued jobs without completions; once a job-done handler that may
  * still be running has finished, the jobs the driver holds are failed.
  */
 void enpu_device_remove(struct enpu_device *edev)
 {
 	drm_dev_unplug(&edev->drm);
+	enpu_recovery_fini(edev);
 	enpu_device_stop(edev);
 	synchronize_irq(edev->irqs[ENPU_VEC_JOB_DONE]);
 	enpu_job_fini(edev);

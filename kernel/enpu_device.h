@@ -3,19 +3,24 @@
  * struct enpu_device: one NPU, whatever bus it sits on.
  *
  * Lock order (outermost first):
+ *   enpu_recovery.lock        one recovery or watchdog pass at a time
+ *                             (enpu_recovery.c); a mutex, held across the
+ *                             mailbox commands of RESET and BOOT
  *   dma_resv ww-mutexes of a submit's BOs, in ww-acquire order (enpu_job.c)
  *   enpu_device.nop_lock      debugfs NOP round trip (enpu_debugfs.c)
  *   enpu_device.last_job_sg_lock  debugfs snapshot (enpu_job.c), alone
  *   dma_fence lock of any fence we wait on, incl. enpu_timeline.lock:
  *                             held by dma_fence_signal() while it runs our
  *                             dependency callbacks (enpu_job.c)
- *   enpu_job_queue.lock       FIFO and in-flight lists, IRQ-safe (enpu_job.c)
+ *   xarray lock of a file's contexts, lookup-and-get only (enpu_context.c)
+ *   enpu_job_queue.lock       FIFO and in-flight lists, IRQ-safe; one queue's
+ *                             at a time (enpu_job.c)
  *   enpu_device.submit_lock   submission ring producers, IRQ-safe (enpu_queue.c)
  *   enpu_device.cq_lock       completion waiters, IRQ-safe (enpu_queue.c)
  * submit_lock and cq_lock are never nested in each other. No driver lock
  * is held while a job's fence is signalled except that fence's own lock.
- * enpu_mailbox.lock (enpu_mailbox.c) is taken alone: nothing else is held
- * while a mailbox command runs, and it takes no other lock.
+ * enpu_mailbox.lock (enpu_mailbox.c) takes no other lock; the only lock
+ * held while a mailbox command runs is enpu_recovery.lock.
  */
 #ifndef ENPU_DEVICE_H
 #define ENPU_DEVICE_H
@@ -29,6 +34,7 @@
 #include <drm/drm_device.h>
 
 #include "enpu_job.h"
+#include "enpu_recovery.h"
 #include "enpu_regs.h"
 
 struct device;
@@ -106,7 +112,10 @@ struct enpu_mailbox {
  * @nop_cmd: DMA-coherent buffer holding the NOP command stream.
  * @nop_cmd_dma: its DMA address.
  * @nop_seq: sequence number of the last NOP job, part of its tag.
- * @job_queue: user jobs of hardware queue 0 (enpu_job.c).
+ * @job_queues: user jobs, per hardware queue (enpu_job.c).
+ * @jobs_completed: job fences signalled since probe; the watchdog's
+ *	progress measure.
+ * @recovery: watchdog and hang recovery (enpu_recovery.c).
  * @job_wq: frees finished jobs (unpin, unmap, DMA buffer) in process
  *	context.
  * @cpu_copy_bytes: bytes of buffer contents the driver copied with the
@@ -142,7 +151,9 @@ struct enpu_device {
 	dma_addr_t nop_cmd_dma;
 	u64 nop_seq;
 
-	struct enpu_job_queue job_queue;
+	struct enpu_job_queue job_queues[ENPU_MAX_QUEUES];
+	atomic64_t jobs_completed;
+	struct enpu_recovery recovery;
 	struct workqueue_struct *job_wq;
 	atomic64_t cpu_copy_bytes;
 	struct mutex last_job_sg_lock;	/* last_job_sg */

@@ -14,6 +14,7 @@
 
 #include "enpu_accel.h"
 #include "enpu_conftest.h"
+#include "enpu_context.h"
 #include "enpu_debugfs.h"
 #include "enpu_device.h"
 #include "enpu_drv.h"
@@ -55,6 +56,12 @@ static const struct drm_ioctl_desc enpu_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ENPU_BO_INFO, enpu_gem_info_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ENPU_BO_WAIT, enpu_gem_wait_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ENPU_SUBMIT, enpu_job_submit_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_CONTEXT_CREATE, enpu_context_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_CONTEXT_DESTROY, enpu_context_destroy_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_CONTEXT_QUERY, enpu_context_query_ioctl,
+			  DRM_RENDER_ALLOW),
 };
 
 #ifdef ENPU_HAVE_DRM_ACCEL
@@ -67,10 +74,13 @@ DEFINE_DRM_GEM_FOPS(enpu_fops);
 #endif
 
 const struct drm_driver enpu_drm_driver = {
-	.driver_features = DRIVER_GEM | DRIVER_SYNCOBJ | ENPU_DRIVER_NODE,
+	.driver_features = DRIVER_GEM | DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE |
+			   ENPU_DRIVER_NODE,
 	.ioctls = enpu_ioctls,
 	.num_ioctls = ARRAY_SIZE(enpu_ioctls),
 	.fops = &enpu_fops,
+	.open = enpu_context_file_open,
+	.postclose = enpu_context_file_close,
 	/* The shmem helpers' PRIME hooks, minus dumb buffers (no display). */
 	.gem_create_object = enpu_gem_create_object,
 	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,

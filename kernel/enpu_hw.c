@@ -95,7 +95,7 @@ int enpu_hw_identify(struct enpu_device *edev)
 	id->sq_entries = enpu_read(edev, ENPU_REG_SQ_ENTRIES);
 	id->cq_entries = enpu_read(edev, ENPU_REG_CQ_ENTRIES);
 
-	/* Jobs address BOs through the 1.1 buffer table. */
+	/* Jobs carry 1.2 layer commands and address BOs through 1.1 tables. */
 	if (id->hw_version < ENPU_HW_VERSION(ENPU_HW_VERSION_MAJOR,
 					     ENPU_HW_VERSION_MINOR)) {
 		dev_err(edev->dev, "ENPU interface %u.%u, driver needs %u.%u\n",
@@ -180,6 +180,22 @@ int enpu_hw_reset(struct enpu_device *edev)
 	}
 	enpu_hw_clear_ring_indices(edev);
 	return 0;
+}
+
+/**
+ * enpu_hw_set_queue_priorities() - SQ_PRIORITY(q) = q for every queue
+ * @edev: the device, after each firmware boot.
+ *
+ * Contexts map LOW..REALTIME to queues 0..3 (enpu_context.c), so the
+ * device's arbitration (higher first, at job boundaries) serves higher
+ * priorities first.
+ */
+void enpu_hw_set_queue_priorities(struct enpu_device *edev)
+{
+	unsigned int q;
+
+	for (q = 0; q < edev->id.num_queues; q++)
+		enpu_write(edev, ENPU_REG_SQ_PRIORITY(q), q);
 }
 
 static const struct {

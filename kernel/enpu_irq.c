@@ -13,6 +13,7 @@
 #include "enpu_irq.h"
 #include "enpu_mailbox.h"
 #include "enpu_queue.h"
+#include "enpu_recovery.h"
 
 static irqreturn_t enpu_irq_job_done(int irq, void *arg)
 {
@@ -33,10 +34,11 @@ static irqreturn_t enpu_irq_error(int irq, void *arg)
 	atomic64_inc(&edev->irq_count[ENPU_VEC_ERROR]);
 	WRITE_ONCE(edev->last_error_code, code);
 	WRITE_ONCE(edev->last_error_info, info);
-	/* Recovery (reset, firmware reload, resubmission) comes with jobs. */
 	dev_err_ratelimited(edev->dev,
 			    "device error: status %u, code %u, info 0x%x\n",
 			    status, code, info);
+	/* Reset, firmware reload and resubmission, in process context. */
+	enpu_recovery_trigger(edev, ENPU_RECOVERY_ERROR);
 	return IRQ_HANDLED;
 }
 

@@ -18,13 +18,24 @@
  * interrupt matches the completion tag (the seqno), signals the fence, and
  * a worker unpins, unmaps and frees.
  *
- * A job holds references to its BOs and nothing of the file that submitted
- * it, so closing the file with jobs in flight is safe.
+ * Contexts (enpu_context.c) choose the hardware queue by priority; each
+ * queue has its own FIFO and fence timeline. A job holds a reference to
+ * its context and its BOs and nothing of the file that submitted it, so
+ * closing the file with jobs in flight is safe: the context's jobs still
+ * in a FIFO are cancelled, those on the ring complete normally.
+ *
+ * A job that must not run (cancelled, a failed dependency, or the guilty
+ * job of a hang) still goes through the ring, as an empty descriptor, so
+ * that its fence signals in seqno order with the error in @error.
+ * Recovery (enpu_recovery.c) stops the queues, resets the device, and
+ * hands the jobs that were on the ring back to the front of their FIFOs
+ * through enpu_job_requeue_after_reset().
  *
  * Lock order (outermost first; see also enpu_device.h):
+ *   enpu_recovery.lock (a mutex, recovery only)
  *   dma_resv ww-mutexes of the job's BOs (drm_gem_lock_reservations())
  *   the lock of a fence being signalled (dependency callbacks run under it)
- *   enpu_job_queue.lock
+ *   enpu_job_queue.lock (one at a time, never two queues)
  *   enpu_device.submit_lock or enpu_device.cq_lock (enpu_queue.c)
  * enpu_device.last_job_sg_lock is taken alone.
  */
@@ -52,11 +63,13 @@
 
 #include "enpu_accel.h"
 #include "enpu_cmd.h"
+#include "enpu_context.h"
 #include "enpu_device.h"
 #include "enpu_fence.h"
 #include "enpu_gem.h"
 #include "enpu_job.h"
 #include "enpu_queue.h"
+#include "enpu_recovery.h"
 #include "enpu_validate.h"
 
 /* The device's view of the BO table and segment lists (docs/hw/vnpu.md). */
@@ -101,19 +114,28 @@ struct enpu_job_bo {
  * @cb: armed on @fence.
  * @fence: a reference held by the job.
  * @job: the waiting job.
+ * @propagate_error: an explicit in-fence, whose error the job inherits.
+ *	Implicit (dma_resv) fences only order memory access: a BO that a
+ *	failed job touched must stay usable, or one hang would poison every
+ *	later job that shares a buffer with it.
  */
 struct enpu_job_dep {
 	struct dma_fence_cb cb;
 	struct dma_fence *fence;
 	struct enpu_job *job;
+	bool propagate_error;
 };
+
+/* dep_xa mark of explicit in-fences (XA_MARK_0 is the allocator's). */
+#define ENPU_DEP_EXPLICIT	XA_MARK_1
 
 /**
  * struct enpu_job - one submitted job
  * @ref: the ioctl holds one reference until it returns, the queue one
  *	from FIFO insertion until the free worker runs after completion.
  * @edev: the device.
- * @queue: the hardware queue the job runs on.
+ * @ctx: the context the job was submitted to; a reference.
+ * @queue: the hardware queue the job runs on (the context's).
  * @objs: the BOs in submit order, each with a reference.
  * @bos: per-BO mapping state, same order.
  * @bo_count: entries in @objs and @bos.
@@ -124,11 +146,17 @@ struct enpu_job_dep {
  *	context.
  * @deps: dependencies once armed.
  * @dep_count: entries in @deps.
+ * @deps_armed: callbacks were added to @deps (they must be removed before
+ *	the job is freed, in case one never ran).
  * @deps_pending: unsignalled dependencies, plus one until the job is in
  *	the FIFO.
- * @dep_error: first error of a signalled dependency; the job then runs
- *	as an empty job (to keep the queue's fence order) and its fence
- *	carries this error.
+ * @error: the first reason the job must not run: a failed dependency's
+ *	error, -ECANCELED, or -ETIMEDOUT for the guilty job of a hang. The
+ *	job then runs as an empty job (to keep the queue's fence order) and
+ *	its fence carries this error.
+ * @skip_deps: cancelled or guilty: may leave the FIFO without waiting for
+ *	its dependencies; set under the queue lock.
+ * @ring_index: the SQ_TAIL value its descriptor was written at.
  * @node: in enpu_job_queue.fifo or .inflight.
  * @waiter: completion-ring waiter, tag = fence seqno.
  * @buf: the DMA-coherent stream + BO table + segments.
@@ -141,6 +169,7 @@ struct enpu_job_dep {
 struct enpu_job {
 	struct kref ref;
 	struct enpu_device *edev;
+	struct enpu_context *ctx;
 	struct enpu_job_queue *queue;
 	struct drm_gem_object **objs;
 	struct enpu_job_bo *bos;
@@ -150,8 +179,11 @@ struct enpu_job {
 	struct xarray dep_xa;
 	struct enpu_job_dep *deps;
 	u32 dep_count;
+	bool deps_armed;
 	atomic_t deps_pending;
-	int dep_error;
+	int error;
+	bool skip_deps;
+	u32 ring_index;
 	struct list_head node;
 	struct enpu_cq_waiter waiter;
 	void *buf;
@@ -206,8 +238,13 @@ static void enpu_job_release(struct kref *ref)
 	kvfree(job->bos);
 	kvfree(job->objs);
 
-	for (i = 0; i < job->dep_count; i++)
+	for (i = 0; i < job->dep_count; i++) {
+		/* A cancelled job may finish before its dependencies. */
+		if (job->deps_armed)
+			dma_fence_remove_callback(job->deps[i].fence,
+						  &job->deps[i].cb);
 		dma_fence_put(job->deps[i].fence);
+	}
 	kfree(job->deps);
 	xa_for_each(&job->dep_xa, index, fence)
 		dma_fence_put(fence);
@@ -220,6 +257,8 @@ static void enpu_job_release(struct kref *ref)
 		dma_fence_put(job->fence);
 	else
 		kfree(job->fence);
+	if (job->ctx)
+		enpu_context_put(job->ctx);
 	kfree(job);
 }
 
@@ -246,7 +285,6 @@ static struct enpu_job *enpu_job_alloc(struct enpu_device *edev)
 	}
 	kref_init(&job->ref);
 	job->edev = edev;
-	job->queue = &edev->job_queue;
 	xa_init_flags(&job->dep_xa, XA_FLAGS_ALLOC);
 	INIT_LIST_HEAD(&job->node);
 	INIT_LIST_HEAD(&job->waiter.node);
@@ -263,11 +301,6 @@ static int enpu_job_check_args(struct drm_device *drm,
 	if (args->flags & ~DRM_ENPU_SUBMIT_FLAGS) {
 		drm_dbg(drm, "SUBMIT: unknown flags 0x%x\n",
 			args->flags & ~DRM_ENPU_SUBMIT_FLAGS);
-		return -EINVAL;
-	}
-	if (args->context) {
-		drm_dbg(drm, "SUBMIT: context %u, only 0 exists\n",
-			args->context);
 		return -EINVAL;
 	}
 	if (args->reserved[0] || args->reserved[1]) {
@@ -414,10 +447,12 @@ static int enpu_job_lookup_bos(struct enpu_job *job, struct drm_file *file,
 
 /*
  * Adds a dependency, consuming the caller's reference. Signalled fences
- * are dropped (their error is kept); of two fences of one context only
- * the later is kept, as contexts signal in order.
+ * are dropped (an explicit one's error is kept); of two fences of one
+ * context only the later is kept, as contexts signal in order, and it
+ * propagates errors if either was explicit.
  */
-static int enpu_job_add_dep(struct enpu_job *job, struct dma_fence *fence)
+static int enpu_job_add_dep(struct enpu_job *job, struct dma_fence *fence,
+			    bool explicit_dep)
 {
 	struct dma_fence *entry;
 	unsigned long index;
@@ -425,8 +460,8 @@ static int enpu_job_add_dep(struct enpu_job *job, struct dma_fence *fence)
 	int ret;
 
 	if (dma_fence_is_signaled(fence)) {
-		if (fence->error)
-			cmpxchg(&job->dep_error, 0, fence->error);
+		if (explicit_dep && fence->error)
+			cmpxchg(&job->error, 0, fence->error);
 		dma_fence_put(fence);
 		return 0;
 	}
@@ -439,12 +474,18 @@ static int enpu_job_add_dep(struct enpu_job *job, struct dma_fence *fence)
 		} else {
 			dma_fence_put(fence);
 		}
+		if (explicit_dep)
+			xa_set_mark(&job->dep_xa, index, ENPU_DEP_EXPLICIT);
 		return 0;
 	}
 	ret = xa_alloc(&job->dep_xa, &id, fence, xa_limit_32b, GFP_KERNEL);
-	if (ret)
+	if (ret) {
 		dma_fence_put(fence);
-	return ret;
+		return ret;
+	}
+	if (explicit_dep)
+		xa_set_mark(&job->dep_xa, id, ENPU_DEP_EXPLICIT);
+	return 0;
 }
 
 static int enpu_job_add_in_fences(struct enpu_job *job, struct drm_file *file,
@@ -476,7 +517,7 @@ static int enpu_job_add_in_fences(struct enpu_job *job, struct drm_file *file,
 				i, entry.handle, entry.point, ret);
 			return ret;
 		}
-		ret = enpu_job_add_dep(job, fence);
+		ret = enpu_job_add_dep(job, fence, true);
 		if (ret)
 			return ret;
 	}
@@ -562,6 +603,7 @@ static int enpu_job_copy_and_validate(struct enpu_job *job,
 	static DEFINE_RATELIMIT_STATE(reject_log, 5 * HZ, 10);
 	struct drm_device *drm = &job->edev->drm;
 	struct enpu_validate_bo *vbos = NULL;
+	const char *reason = NULL;
 	u32 i, bad_offset;
 	int ret;
 
@@ -581,11 +623,11 @@ static int enpu_job_copy_and_validate(struct enpu_job *job,
 		vbos[i].access = job->bos[i].access;
 	}
 	ret = enpu_validate_stream(job->buf, job->cmd_size, vbos,
-				   job->bo_count, &bad_offset);
+				   job->bo_count, &bad_offset, &reason);
 	kvfree(vbos);
 	if (ret && __ratelimit(&reject_log))
-		drm_dbg(drm, "SUBMIT: command at byte %u rejected\n",
-			bad_offset);
+		drm_dbg(drm, "SUBMIT: command at byte %u rejected: %s\n",
+			bad_offset, reason);
 	return ret;
 }
 
@@ -696,7 +738,8 @@ static int enpu_job_add_implicit_deps(struct enpu_job *job)
 
 		dma_resv_for_each_fence(&cursor, job->objs[i]->resv, usage,
 					fence) {
-			ret = enpu_job_add_dep(job, dma_fence_get(fence));
+			ret = enpu_job_add_dep(job, dma_fence_get(fence),
+					       false);
 			if (ret)
 				return ret;
 		}
@@ -721,25 +764,40 @@ static int enpu_job_prepare_deps(struct enpu_job *job)
 	xa_for_each(&job->dep_xa, index, fence) {
 		job->deps[job->dep_count].fence = fence;
 		job->deps[job->dep_count].job = job;
+		job->deps[job->dep_count].propagate_error =
+			xa_get_mark(&job->dep_xa, index, ENPU_DEP_EXPLICIT);
 		job->dep_count++;
 	}
 	xa_destroy(&job->dep_xa);
 	return 0;
 }
 
+/* The job-status table of uapi/enpu_accel.h. */
 static int enpu_job_status_errno(u32 status)
 {
 	switch (status) {
 	case ENPU_JOB_STATUS_OK:
 		return 0;
+	case ENPU_JOB_STATUS_INVALID:
+		/* Run-time data the validator cannot see (parameter tables). */
+		return -EINVAL;
 	case ENPU_JOB_STATUS_DMA_FAULT:
 		return -EFAULT;
 	case ENPU_JOB_STATUS_ABORTED:
 		return -ECANCELED;
 	default:
-		/* INVALID after our validator, or PREEMPTED without a save area. */
+		/* PREEMPTED without a save area: the device misbehaved. */
 		return -EIO;
 	}
+}
+
+static void enpu_job_signal(struct enpu_job *job, int error)
+{
+	if (error)
+		dma_fence_set_error(job->fence, error);
+	dma_fence_signal(job->fence);
+	atomic64_inc(&job->ctx->completed);
+	atomic64_inc(&job->edev->jobs_completed);
 }
 
 static void enpu_job_pump(struct enpu_job_queue *queue);
@@ -757,15 +815,14 @@ static void enpu_job_hw_done(struct enpu_cq_waiter *waiter)
 	list_del_init(&job->node);
 	spin_unlock_irqrestore(&queue->lock, flags);
 
-	error = READ_ONCE(job->dep_error);
+	error = READ_ONCE(job->error);
 	if (!error)
 		error = enpu_job_status_errno(waiter->status);
-	if (error) {
-		dev_dbg(edev->dev, "job %llu: status %u info 0x%x, error %d\n",
-			job->fence->seqno, waiter->status, waiter->info, error);
-		dma_fence_set_error(job->fence, error);
-	}
-	dma_fence_signal(job->fence);
+	if (error)
+		dev_dbg(edev->dev, "job %u:%llu: status %u info 0x%x, error %d\n",
+			queue->index, job->fence->seqno, waiter->status,
+			waiter->info, error);
+	enpu_job_signal(job, error);
 	queue_work(edev->job_wq, &job->free_work);
 	/* The ring has room again. */
 	enpu_job_pump(queue);
@@ -774,9 +831,10 @@ static void enpu_job_hw_done(struct enpu_cq_waiter *waiter)
 static void enpu_job_fill_desc(struct enpu_job *job, struct enpu_job_desc *desc)
 {
 	memset(desc, 0, sizeof(*desc));
-	desc->tag = job->fence->seqno;
-	/* A failed dependency: run nothing, but in order (see @dep_error). */
-	if (READ_ONCE(job->dep_error))
+	desc->tag = (u64)job->queue->index << ENPU_JOB_TAG_QUEUE_SHIFT |
+		    (job->fence->seqno & ENPU_JOB_TAG_SEQNO_MASK);
+	/* Run nothing, but in order (see @error). */
+	if (READ_ONCE(job->error))
 		return;
 	if (job->cmd_size) {
 		desc->cmd_addr = job->buf_dma;
@@ -794,24 +852,27 @@ static void enpu_job_fill_desc(struct enpu_job *job, struct enpu_job_desc *desc)
  */
 static void enpu_job_pump(struct enpu_job_queue *queue)
 {
-	struct enpu_device *edev =
-		container_of(queue, struct enpu_device, job_queue);
+	struct enpu_device *edev = queue->edev;
 	struct enpu_job_desc desc;
 	struct enpu_job *job;
 	unsigned long flags;
+	bool written = false;
 	int ret;
 
 	spin_lock_irqsave(&queue->lock, flags);
-	while (!queue->dead) {
+	while (!queue->dead && !queue->stopped) {
 		job = list_first_entry_or_null(&queue->fifo, struct enpu_job,
 					       node);
+		if (!job)
+			break;
 		/* Acquire: pairs with the dependency callbacks' decrement. */
-		if (!job || atomic_read_acquire(&job->deps_pending))
+		if (!job->skip_deps && atomic_read_acquire(&job->deps_pending))
 			break;
 		enpu_job_fill_desc(job, &desc);
 		job->waiter.complete_fn = enpu_job_hw_done;
 		enpu_queue_add_waiter(edev, &job->waiter, desc.tag);
-		ret = enpu_queue_submit(edev, queue->index, &desc);
+		ret = enpu_queue_submit(edev, queue->index, &desc,
+					&job->ring_index);
 		if (ret) {
 			/* -EBUSY: the next completion pumps again. */
 			enpu_queue_remove_waiter(edev, &job->waiter);
@@ -822,8 +883,35 @@ static void enpu_job_pump(struct enpu_job_queue *queue)
 			break;
 		}
 		list_move_tail(&job->node, &queue->inflight);
+		written = true;
 	}
 	spin_unlock_irqrestore(&queue->lock, flags);
+	if (written)
+		enpu_recovery_arm(edev);
+}
+
+/*
+ * Cancels the FIFO jobs of @ctx on @queue: -ECANCELED, and they may leave
+ * without waiting for their dependencies.
+ */
+static void enpu_job_cancel_queued(struct enpu_job_queue *queue,
+				   struct enpu_context *ctx)
+{
+	struct enpu_job *job;
+	unsigned long flags;
+	bool any = false;
+
+	spin_lock_irqsave(&queue->lock, flags);
+	list_for_each_entry(job, &queue->fifo, node) {
+		if (job->ctx != ctx)
+			continue;
+		cmpxchg(&job->error, 0, -ECANCELED);
+		job->skip_deps = true;
+		any = true;
+	}
+	spin_unlock_irqrestore(&queue->lock, flags);
+	if (any)
+		enpu_job_pump(queue);
 }
 
 static void enpu_job_dep_signalled(struct dma_fence *fence,
@@ -834,8 +922,8 @@ static void enpu_job_dep_signalled(struct dma_fence *fence,
 	/* Once the count hits 0 the job may run and be freed at any time. */
 	struct enpu_job_queue *queue = job->queue;
 
-	if (fence->error)
-		cmpxchg(&job->dep_error, 0, fence->error);
+	if (dep->propagate_error && fence->error)
+		cmpxchg(&job->error, 0, fence->error);
 	if (atomic_dec_and_test(&job->deps_pending))
 		enpu_job_pump(queue);
 }
@@ -846,14 +934,15 @@ static void enpu_job_arm_deps(struct enpu_job *job)
 
 	/* The extra count keeps the job back until it is in the FIFO. */
 	atomic_set(&job->deps_pending, job->dep_count + 1);
+	job->deps_armed = true;
 	for (i = 0; i < job->dep_count; i++) {
 		struct dma_fence *fence = job->deps[i].fence;
 
 		if (dma_fence_add_callback(fence, &job->deps[i].cb,
 					   enpu_job_dep_signalled)) {
 			/* Signalled meanwhile. */
-			if (fence->error)
-				cmpxchg(&job->dep_error, 0, fence->error);
+			if (job->deps[i].propagate_error && fence->error)
+				cmpxchg(&job->error, 0, fence->error);
 			atomic_dec(&job->deps_pending);
 		}
 	}
@@ -864,13 +953,32 @@ static void enpu_job_enqueue(struct enpu_job *job)
 {
 	struct enpu_job_queue *queue = job->queue;
 	unsigned long flags;
+	bool dead;
+	u32 i;
 
 	kref_get(&job->ref);	/* the queue's, dropped by enpu_job_free_work */
 	spin_lock_irqsave(&queue->lock, flags);
 	enpu_fence_init(job->fence, queue->timeline);
 	job->fence_live = true;
-	list_add_tail(&job->node, &queue->fifo);
+	dead = queue->dead;
+	/* Pairs with the flag writes before enpu_job_cancel_context(). */
+	if (READ_ONCE(job->ctx->banned) || READ_ONCE(job->ctx->closed)) {
+		cmpxchg(&job->error, 0, -ECANCELED);
+		job->skip_deps = true;
+	}
+	if (!dead)
+		list_add_tail(&job->node, &queue->fifo);
 	spin_unlock_irqrestore(&queue->lock, flags);
+	atomic64_inc(&job->ctx->submitted);
+	if (dead) {
+		/* Recovery gave up: every earlier fence has signalled. */
+		for (i = 0; i < job->dep_count; i++)
+			dma_fence_remove_callback(job->deps[i].fence,
+						  &job->deps[i].cb);
+		enpu_job_signal(job, -ENODEV);
+		queue_work(job->edev->job_wq, &job->free_work);
+		return;
+	}
 
 	atomic_dec(&job->deps_pending);
 	enpu_job_pump(queue);
@@ -924,6 +1032,23 @@ static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
 	job = enpu_job_alloc(edev);
 	if (!job)
 		return -ENOMEM;
+	job->ctx = enpu_context_lookup(file, args->context);
+	if (!job->ctx) {
+		drm_dbg(&edev->drm, "SUBMIT: no context %u\n", args->context);
+		ret = -ENOENT;
+		goto out;
+	}
+	if (READ_ONCE(job->ctx->banned)) {
+		drm_dbg(&edev->drm, "SUBMIT: context %u is banned\n",
+			args->context);
+		ret = -ECANCELED;
+		goto out;
+	}
+	job->queue = &edev->job_queues[job->ctx->queue];
+	if (READ_ONCE(edev->recovery.wedged)) {
+		ret = -ENODEV;
+		goto out;
+	}
 	if (args->out_syncobj) {
 		out_syncobj = drm_syncobj_find(file, args->out_syncobj);
 		if (!out_syncobj) {
@@ -979,9 +1104,10 @@ out:
  *
  * Return: 0 with the job queued and @data->seqno set; otherwise nothing is
  * queued: -EINVAL for a bad field, stride tail, BO flag, duplicate BO or
- * command (see enpu_validate.c), -ENOENT for an unknown BO or syncobj
- * handle, -EFAULT for an unreadable pointer, -ENOMEM, -ENODEV after the
- * device is gone, -EINTR/-ERESTARTSYS while waiting for a BO lock.
+ * command (see enpu_validate.c), -ENOENT for an unknown context, BO or
+ * syncobj handle, -ECANCELED for a banned context, -EFAULT for an
+ * unreadable pointer, -ENOMEM, -ENODEV after the device is gone,
+ * -EINTR/-ERESTARTSYS while waiting for a BO lock.
  */
 int enpu_job_submit_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file)
@@ -999,32 +1125,225 @@ int enpu_job_submit_ioctl(struct drm_device *drm, void *data,
 	return ret;
 }
 
+/**
+ * enpu_job_cancel_context() - cancel the queued jobs of a context
+ * @edev: the device.
+ * @ctx: a context being destroyed (or whose file is closing); its
+ *	@closed flag is set here.
+ *
+ * Jobs still in the FIFO get -ECANCELED and leave it without waiting for
+ * their dependencies, as empty jobs that keep the fence order; jobs
+ * already on the ring run to completion.
+ */
+void enpu_job_cancel_context(struct enpu_device *edev,
+			     struct enpu_context *ctx)
+{
+	WRITE_ONCE(ctx->closed, true);
+	enpu_job_cancel_queued(&edev->job_queues[ctx->queue], ctx);
+}
+
+/**
+ * enpu_job_count_on_device() - jobs written to a ring and not completed
+ * @edev: the device.
+ *
+ * Return: the number of such jobs, over all queues.
+ */
+unsigned int enpu_job_count_on_device(struct enpu_device *edev)
+{
+	unsigned int q, count = 0;
+	unsigned long flags;
+	struct enpu_job *job;
+
+	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
+		struct enpu_job_queue *queue = &edev->job_queues[q];
+
+		spin_lock_irqsave(&queue->lock, flags);
+		list_for_each_entry(job, &queue->inflight, node)
+			count++;
+		spin_unlock_irqrestore(&queue->lock, flags);
+	}
+	return count;
+}
+
+/**
+ * enpu_job_stop_queues() - write nothing more to the rings
+ * @edev: the device, about to be reset by recovery.
+ *
+ * Submission keeps queueing jobs in the FIFOs; enpu_job_requeue_after_reset()
+ * restarts the rings.
+ */
+void enpu_job_stop_queues(struct enpu_device *edev)
+{
+	unsigned long flags;
+	unsigned int q;
+
+	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
+		spin_lock_irqsave(&edev->job_queues[q].lock, flags);
+		edev->job_queues[q].stopped = true;
+		spin_unlock_irqrestore(&edev->job_queues[q].lock, flags);
+	}
+}
+
+/*
+ * Moves the ring jobs of @queue back to the front of its FIFO, in ring
+ * order, and returns in @guilty the last one the device had consumed
+ * (SQ_HEAD past it) without completing it, or leaves @guilty alone. A job
+ * whose completion entry was consumed meanwhile is left to its completion
+ * callback.
+ */
+static void enpu_job_requeue_queue(struct enpu_job_queue *queue, u32 sq_head,
+				   struct enpu_job **guilty)
+{
+	struct enpu_device *edev = queue->edev;
+	struct enpu_job *job, *next;
+	unsigned long flags;
+	LIST_HEAD(back);
+
+	spin_lock_irqsave(&queue->lock, flags);
+	list_for_each_entry_safe(job, next, &queue->inflight, node) {
+		if (!enpu_queue_remove_waiter(edev, &job->waiter))
+			continue;
+		if ((s32)(job->ring_index - sq_head) < 0)
+			*guilty = job;
+		list_move_tail(&job->node, &back);
+	}
+	list_splice(&back, &queue->fifo);
+	spin_unlock_irqrestore(&queue->lock, flags);
+}
+
+/**
+ * enpu_job_requeue_after_reset() - hand the ring jobs back and restart
+ * @edev: the device, reset, rebooted and with interrupts enabled again;
+ *	the queues were stopped before the reset.
+ * @sq_head: SQ_HEAD of every queue read before the reset.
+ * @blame: the reset was a hang: the job the device had consumed but not
+ *	completed is guilty.
+ *
+ * Every job that was on a ring goes back to the front of its FIFO in
+ * order and runs again, except the guilty one, which gets -ETIMEDOUT (as
+ * an empty job, so fences still signal in order). The guilty job's
+ * context counts a hang and is banned at ENPU_CONTEXT_BAN_HANGS, which
+ * cancels its queued jobs. The device runs one job at a time, so at most
+ * one job should be consumed and not completed; if several are (a
+ * completion entry was lost), the one on the highest-priority queue is
+ * blamed and the others re-run.
+ */
+void enpu_job_requeue_after_reset(struct enpu_device *edev,
+				  const u32 sq_head[ENPU_MAX_QUEUES],
+				  bool blame)
+{
+	struct enpu_job *guilty = NULL;
+	struct enpu_context *ctx;
+	unsigned long flags;
+	unsigned int q;
+
+	for (q = 0; q < ENPU_MAX_QUEUES; q++)
+		enpu_job_requeue_queue(&edev->job_queues[q], sq_head[q],
+				       &guilty);
+	if (blame && guilty) {
+		/* Back in a stopped FIFO: nothing frees it meanwhile. */
+		ctx = guilty->ctx;
+		spin_lock_irqsave(&guilty->queue->lock, flags);
+		WRITE_ONCE(guilty->error, -ETIMEDOUT);
+		guilty->skip_deps = true;
+		spin_unlock_irqrestore(&guilty->queue->lock, flags);
+		dev_warn(edev->dev, "job %u:%llu of context %u hung the device (%d hangs)\n",
+			 guilty->queue->index, guilty->fence->seqno, ctx->id,
+			 atomic_read(&ctx->hang_count) + 1);
+		if (atomic_inc_return(&ctx->hang_count) >=
+		    ENPU_CONTEXT_BAN_HANGS && !READ_ONCE(ctx->banned)) {
+			WRITE_ONCE(ctx->banned, true);
+			dev_warn(edev->dev, "context %u banned\n", ctx->id);
+			enpu_job_cancel_queued(guilty->queue, ctx);
+		}
+	}
+	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
+		struct enpu_job_queue *queue = &edev->job_queues[q];
+
+		spin_lock_irqsave(&queue->lock, flags);
+		queue->stopped = false;
+		spin_unlock_irqrestore(&queue->lock, flags);
+		enpu_job_pump(queue);
+	}
+}
+
+/**
+ * enpu_job_fail_all() - fail every job the driver holds, for good
+ * @edev: the device, gone or beyond recovery.
+ * @error: the fence error, -ENODEV.
+ *
+ * The queues are marked dead (nothing is written to a ring again) and
+ * every job still held is signalled with @error in seqno order, per
+ * queue. A job whose completion entry was consumed meanwhile is left to
+ * its completion callback.
+ */
+void enpu_job_fail_all(struct enpu_device *edev, int error)
+{
+	struct enpu_job *job, *next;
+	unsigned long flags;
+	unsigned int q;
+	u32 i;
+
+	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
+		struct enpu_job_queue *queue = &edev->job_queues[q];
+		LIST_HEAD(jobs);
+
+		spin_lock_irqsave(&queue->lock, flags);
+		queue->dead = true;
+		list_for_each_entry_safe(job, next, &queue->inflight, node)
+			if (enpu_queue_remove_waiter(edev, &job->waiter))
+				list_move_tail(&job->node, &jobs);
+		list_splice_tail_init(&queue->fifo, &jobs);
+		spin_unlock_irqrestore(&queue->lock, flags);
+
+		list_for_each_entry_safe(job, next, &jobs, node) {
+			list_del_init(&job->node);
+			/* Returns once a concurrent callback has finished. */
+			for (i = 0; i < job->dep_count; i++)
+				dma_fence_remove_callback(job->deps[i].fence,
+							  &job->deps[i].cb);
+			enpu_job_signal(job, error);
+			queue_work(edev->job_wq, &job->free_work);
+		}
+	}
+}
+
 static void enpu_job_release_device(struct drm_device *drm, void *data)
 {
 	struct enpu_device *edev = data;
+	unsigned int q;
 
 	if (edev->job_wq)
 		destroy_workqueue(edev->job_wq);
-	if (edev->job_queue.timeline)
-		enpu_timeline_put(edev->job_queue.timeline);
+	for (q = 0; q < ENPU_MAX_QUEUES; q++)
+		if (edev->job_queues[q].timeline)
+			enpu_timeline_put(edev->job_queues[q].timeline);
 	kvfree(edev->last_job_sg);
 }
 
 /**
- * enpu_job_init() - set up the job queue, at probe
+ * enpu_job_init() - set up the job queues, at probe
  * @edev: the device.
+ *
+ * Every hardware queue the register map has gets a FIFO and a fence
+ * timeline; contexts use only those below the device's queue count.
  *
  * Return: 0 or -ENOMEM.
  */
 int enpu_job_init(struct enpu_device *edev)
 {
-	struct enpu_job_queue *queue = &edev->job_queue;
+	unsigned int q;
 	int ret;
 
-	spin_lock_init(&queue->lock);
-	INIT_LIST_HEAD(&queue->fifo);
-	INIT_LIST_HEAD(&queue->inflight);
-	queue->index = 0;
+	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
+		struct enpu_job_queue *queue = &edev->job_queues[q];
+
+		spin_lock_init(&queue->lock);
+		INIT_LIST_HEAD(&queue->fifo);
+		INIT_LIST_HEAD(&queue->inflight);
+		queue->edev = edev;
+		queue->index = q;
+	}
 	ret = drmm_mutex_init(&edev->drm, &edev->last_job_sg_lock);
 	if (ret)
 		return ret;
@@ -1032,17 +1351,22 @@ int enpu_job_init(struct enpu_device *edev)
 				       edev);
 	if (ret)
 		return ret;
-	queue->timeline = enpu_timeline_create(queue->index);
+	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
+		edev->job_queues[q].timeline = enpu_timeline_create(q);
+		if (!edev->job_queues[q].timeline)
+			return -ENOMEM;
+	}
 	edev->job_wq = alloc_workqueue("enpu-job", WQ_UNBOUND, 0);
-	if (!queue->timeline || !edev->job_wq)
+	if (!edev->job_wq)
 		return -ENOMEM;
 	return 0;
 }
 
 /**
  * enpu_job_fini() - fail every job still queued, at device removal
- * @edev: the device, unplugged (no ioctl runs) and reset, with the
- *	job-done interrupt quiesced, so no completion can arrive any more.
+ * @edev: the device, unplugged (no ioctl runs), with recovery stopped,
+ *	reset, and with the job-done interrupt quiesced, so no completion
+ *	can arrive any more.
  *
  * A reset drops the jobs on the ring without completions, so every job
  * the driver still holds is signalled with -ENODEV, in seqno order, and
@@ -1050,28 +1374,6 @@ int enpu_job_init(struct enpu_device *edev)
  */
 void enpu_job_fini(struct enpu_device *edev)
 {
-	struct enpu_job_queue *queue = &edev->job_queue;
-	struct enpu_job *job, *next;
-	unsigned long flags;
-	LIST_HEAD(jobs);
-	u32 i;
-
-	spin_lock_irqsave(&queue->lock, flags);
-	queue->dead = true;
-	list_splice_init(&queue->inflight, &jobs);
-	list_splice_tail_init(&queue->fifo, &jobs);
-	spin_unlock_irqrestore(&queue->lock, flags);
-
-	list_for_each_entry_safe(job, next, &jobs, node) {
-		list_del_init(&job->node);
-		enpu_queue_remove_waiter(edev, &job->waiter);
-		/* Returns once a concurrent callback has finished. */
-		for (i = 0; i < job->dep_count; i++)
-			dma_fence_remove_callback(job->deps[i].fence,
-						  &job->deps[i].cb);
-		dma_fence_set_error(job->fence, -ENODEV);
-		dma_fence_signal(job->fence);
-		queue_work(edev->job_wq, &job->free_work);
-	}
+	enpu_job_fail_all(edev, -ENODEV);
 	flush_workqueue(edev->job_wq);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* User jobs: SUBMIT, dependencies, the hardware queue, completion. */
+/* User jobs: SUBMIT, dependencies, the hardware queues, completion. */
 #ifndef ENPU_JOB_H
 #define ENPU_JOB_H
 
@@ -7,8 +7,11 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "enpu_regs.h"
+
 struct drm_device;
 struct drm_file;
+struct enpu_context;
 struct enpu_device;
 struct enpu_timeline;
 struct seq_file;
@@ -17,24 +20,38 @@ struct seq_file;
 #define ENPU_SUBMIT_MAX_BOS		4096
 #define ENPU_SUBMIT_MAX_IN_FENCES	64
 
+/*
+ * A job's completion tag: its queue in bits 56-57, its seqno below. Bit 63
+ * is left to the debugfs NOP job.
+ */
+#define ENPU_JOB_TAG_QUEUE_SHIFT	56
+#define ENPU_JOB_TAG_SEQNO_MASK		(BIT_ULL(ENPU_JOB_TAG_QUEUE_SHIFT) - 1)
+
 /**
  * struct enpu_job_queue - the jobs of one hardware queue
- * @lock: protects @fifo, @inflight and @dead, and orders seqno
+ * @lock: protects @fifo, @inflight, @stopped and @dead, and orders seqno
  *	assignment with FIFO insertion; IRQ-safe.
  * @fifo: submitted jobs not yet written to the ring, in seqno order. Only
- *	the head may go to the ring, once its dependencies have signalled,
- *	so the queue's fences signal in seqno order.
- * @inflight: jobs written to the ring, waiting for their completion.
+ *	the head may go to the ring, once its dependencies have signalled
+ *	(or it was cancelled), so the queue's fences signal in seqno order.
+ * @inflight: jobs written to the ring, in ring order, waiting for their
+ *	completion.
  * @timeline: the fence context of the queue.
+ * @edev: the device.
  * @index: hardware queue number.
- * @dead: set at device removal; nothing is written to the ring any more.
+ * @stopped: recovery is resetting the device; nothing is written to the
+ *	ring until it restarts the queue.
+ * @dead: the device is gone or could not be recovered; nothing is
+ *	written to the ring any more.
  */
 struct enpu_job_queue {
-	spinlock_t lock;	/* fifo, inflight, dead, seqno order */
+	spinlock_t lock;	/* fifo, inflight, stopped, dead, seqno order */
 	struct list_head fifo;
 	struct list_head inflight;
 	struct enpu_timeline *timeline;
+	struct enpu_device *edev;
 	unsigned int index;
+	bool stopped;
 	bool dead;
 };
 
@@ -45,5 +62,15 @@ void enpu_job_fini(struct enpu_device *edev);
 int enpu_job_submit_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file);
 void enpu_job_show_last_sg(struct seq_file *m, struct enpu_device *edev);
+void enpu_job_cancel_context(struct enpu_device *edev,
+			     struct enpu_context *ctx);
+
+/* For recovery (enpu_recovery.c). */
+unsigned int enpu_job_count_on_device(struct enpu_device *edev);
+void enpu_job_stop_queues(struct enpu_device *edev);
+void enpu_job_requeue_after_reset(struct enpu_device *edev,
+				  const u32 sq_head[ENPU_MAX_QUEUES],
+				  bool blame);
+void enpu_job_fail_all(struct enpu_device *edev, int error);
 
 #endif /* ENPU_JOB_H */

@@ -159,6 +159,20 @@ int enpu_mailbox_set_irq_mask(struct enpu_device *edev, u32 mask)
 }
 
 /**
+ * enpu_mailbox_use_polling() - poll for replies from now on
+ * @edev: the device, about to be reset (which masks the mailbox vector)
+ *	possibly while hung, when no other command would be answered.
+ *
+ * enpu_mailbox_set_irq_mask() switches back to interrupts.
+ */
+void enpu_mailbox_use_polling(struct enpu_device *edev)
+{
+	mutex_lock(&edev->mbox.lock);
+	edev->mbox.use_irq = false;
+	mutex_unlock(&edev->mbox.lock);
+}
+
+/**
  * enpu_mailbox_irq() - the mailbox interrupt: wake the waiting command
  * @edev: the device.
  */

@@ -20,6 +20,7 @@
 
 #include "enpu_hw.h"
 #include "enpu_queue.h"
+#include "enpu_recovery.h"
 
 /**
  * enpu_queue_init() - set up the ring bookkeeping
@@ -102,6 +103,8 @@ static void enpu_queue_write_desc(struct enpu_device *edev, unsigned int queue,
  * @edev: the device.
  * @queue: hardware queue, below the device's queue count.
  * @desc: the job.
+ * @ring_index: if not NULL, set to the producer index the descriptor was
+ *	written at (the device has consumed it once SQ_HEAD is past it).
  *
  * Any context: the ring is written under a spinlock.
  *
@@ -109,7 +112,7 @@ static void enpu_queue_write_desc(struct enpu_device *edev, unsigned int queue,
  * ring is full, -EIO if the device reports an impossible ring state.
  */
 int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
-		      const struct enpu_job_desc *desc)
+		      const struct enpu_job_desc *desc, u32 *ring_index)
 {
 	unsigned long flags;
 	u32 head, tail;
@@ -131,6 +134,8 @@ int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
 		ret = -EBUSY;
 	} else {
 		enpu_queue_write_desc(edev, queue, tail, desc);
+		if (ring_index)
+			*ring_index = tail;
 		/* Publishes the descriptor: writel() is a release. */
 		enpu_write(edev, ENPU_REG_SQ_TAIL(queue), tail + 1);
 		enpu_hw_ring_doorbell(edev, ENPU_DB_QUEUE);
@@ -165,6 +170,13 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
 	atomic64_inc(&edev->cq_unknown_tags);
 	dev_warn_ratelimited(edev->dev,
 			     "completion for unknown tag 0x%llx dropped\n", tag);
+	/*
+	 * The job it belonged to would never complete. Tags whose top byte
+	 * is 0x80 are the debugfs NOP's, which gives up waiting after a
+	 * timeout (its late completion is harmless).
+	 */
+	if (tag >> 56 != 0x80)
+		enpu_recovery_trigger(edev, ENPU_RECOVERY_UNKNOWN_TAG);
 }
 
 /**

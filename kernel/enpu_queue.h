@@ -72,7 +72,7 @@ void enpu_queue_add_waiter(struct enpu_device *edev,
 bool enpu_queue_remove_waiter(struct enpu_device *edev,
 			      struct enpu_cq_waiter *waiter);
 int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
-		      const struct enpu_job_desc *desc);
+		      const struct enpu_job_desc *desc, u32 *ring_index);
 unsigned int enpu_queue_drain_completions(struct enpu_device *edev);
 
 #endif /* ENPU_QUEUE_H */

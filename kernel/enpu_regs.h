@@ -16,7 +16,7 @@
 
 #define ENPU_SIGNATURE			0x55504e45u	/* "ENPU" */
 #define ENPU_HW_VERSION_MAJOR		1
-#define ENPU_HW_VERSION_MINOR		1
+#define ENPU_HW_VERSION_MINOR		2
 #define ENPU_HW_VERSION(maj, min)	(((maj) << 16) | (min))
 
 /* BAR2 layout (the ivshmem shared-memory region, ENPU_BAR2_SIZE bytes). */

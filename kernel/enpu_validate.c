@@ -2,42 +2,45 @@
 /*
  * Command-stream validator. The kernel runs it on its own copy of the
  * stream (userspace cannot change it afterwards), before the device sees
- * it; the device checks again, but a job that passed here must never fault.
- * Every rule of uapi/enpu_cmd.h is enforced: a command's header fits in the
- * stream, its size is the exact size of its opcode's struct, flags and
- * reserved fields are zero, every buffer reference lies inside its BO with
- * the access the submit declared, computed without overflow.
+ * it; the device checks again, but a job that passed here must never fault
+ * and never be rejected for its structure. Every rule of uapi/enpu_cmd.h is
+ * enforced: a command's header fits in the stream, its size is the exact
+ * size of its opcode's struct, flags and reserved fields are zero, layer
+ * parameters are in their documented ranges, output shapes are what the
+ * layer computes, and every buffer reference (tensor, weights, bias,
+ * parameter table) lies inside its BO with the access the submit declared,
+ * computed in u64 with overflow checks.
+ *
+ * What cannot be checked here is data the device reads at run time
+ * (per-channel requantization and average-pool tables); the device checks
+ * those and fails the job with ENPU_JOB_STATUS_INVALID.
  *
  * The stream is little endian whatever the CPU; fields are assembled from
- * bytes so the code needs no endian or unaligned-access helpers, which
- * keeps it buildable in userspace (see enpu_validate.h).
+ * bytes at offsetof() the uapi structs, so the code needs no endian or
+ * unaligned-access helpers, which keeps it buildable in userspace (see
+ * enpu_validate.h).
  */
 #include "enpu_cmd.h"
 #include "enpu_regs.h"
 #include "enpu_validate.h"
 
-/* Byte offsets of the fields, from the uapi structs' layout. */
-#define ENPU_VAL_HDR_OPCODE	0
-#define ENPU_VAL_HDR_FLAGS	2
-#define ENPU_VAL_HDR_SIZE	4
-#define ENPU_VAL_HDR_BYTES	8
-
-#define ENPU_VAL_REF_BO_INDEX	0
-#define ENPU_VAL_REF_RESERVED	4
-#define ENPU_VAL_REF_OFFSET	8
-
-#define ENPU_VAL_NOP_RESERVED	12
-
-#define ENPU_VAL_COPY_SRC	8
-#define ENPU_VAL_COPY_DST	24
-#define ENPU_VAL_COPY_SIZE	40
-
-#define ENPU_VAL_FILL_DST	8
-#define ENPU_VAL_FILL_SIZE	24
-#define ENPU_VAL_FILL_VALUE	32
-#define ENPU_VAL_FILL_RESERVED	36
-
+#define ENPU_VAL_HDR_BYTES	sizeof(struct enpu_cmd_header)
 #define ENPU_VAL_FILL_VALUE_MASK	0xffu
+
+/* Parameter limits of uapi/enpu_cmd.h. */
+#define ENPU_VAL_CONV_MAX_KERNEL	255
+#define ENPU_VAL_MAX_STRIDE		255
+#define ENPU_VAL_MAX_DILATION		255
+#define ENPU_VAL_CONV_MAX_PAD		255
+#define ENPU_VAL_POOL_MAX_KERNEL	65535
+#define ENPU_VAL_FC_MAX_K		65536
+#define ENPU_VAL_SHIFT_MIN		31
+#define ENPU_VAL_SHIFT_MAX		62
+#define ENPU_VAL_ADD_MULT_LIMIT		0x200000	/* 2^21 */
+#define ENPU_VAL_ADD_SHIFT_MAX		31
+#define ENPU_VAL_MUL_LEFT_SHIFT_MAX	15
+#define ENPU_VAL_POOL_LEFT_SHIFT_MAX	30
+#define ENPU_VAL_POOL_FLAGS	(ENPU_POOL_CEIL_MODE | ENPU_POOL_COUNT_INCLUDE_PAD)
 
 static u32 enpu_val_le16(const u8 *p)
 {
@@ -53,6 +56,33 @@ static u32 enpu_val_le32(const u8 *p)
 static u64 enpu_val_le64(const u8 *p)
 {
 	return (u64)enpu_val_le32(p) | (u64)enpu_val_le32(p + 4) << 32;
+}
+
+/* Field readers for a command at @p of struct @type. */
+#define ENPU_VAL_U32(p, type, field) \
+	enpu_val_le32((p) + offsetof(type, field))
+#define ENPU_VAL_S32(p, type, field) \
+	((s32)enpu_val_le32((p) + offsetof(type, field)))
+#define ENPU_VAL_U64(p, type, field) \
+	enpu_val_le64((p) + offsetof(type, field))
+#define ENPU_VAL_AT(p, type, field)	((p) + offsetof(type, field))
+
+/**
+ * struct enpu_val - state of one validation
+ * @bos: the submit's BOs.
+ * @bo_count: entries in @bos.
+ * @reason: the rule the first bad command broke, for messages and tests.
+ */
+struct enpu_val {
+	const struct enpu_validate_bo *bos;
+	u32 bo_count;
+	const char *reason;
+};
+
+static int enpu_val_fail(struct enpu_val *v, const char *reason)
+{
+	v->reason = reason;
+	return -EINVAL;
 }
 
 /**
@@ -71,87 +101,628 @@ struct enpu_val_range {
  * Resolves the struct enpu_buf_ref at @ref for @size bytes with @access;
  * 0 if the range is inside a BO the submit declared with that access.
  */
-static int enpu_val_ref(const u8 *ref, u64 size, u32 access,
-			const struct enpu_validate_bo *bos, u32 bo_count,
-			struct enpu_val_range *range)
+static int enpu_val_ref(struct enpu_val *v, const u8 *ref, u64 size,
+			u32 access, struct enpu_val_range *range)
 {
-	u32 index = enpu_val_le32(ref + ENPU_VAL_REF_BO_INDEX);
-	u64 offset = enpu_val_le64(ref + ENPU_VAL_REF_OFFSET);
+	u32 index = ENPU_VAL_U32(ref, struct enpu_buf_ref, bo_index);
+	u64 offset = ENPU_VAL_U64(ref, struct enpu_buf_ref, offset);
 	const struct enpu_validate_bo *bo;
 
-	if (enpu_val_le32(ref + ENPU_VAL_REF_RESERVED))
-		return -EINVAL;
-	if (index >= bo_count)
-		return -EINVAL;
-	bo = &bos[index];
+	if (ENPU_VAL_U32(ref, struct enpu_buf_ref, reserved))
+		return enpu_val_fail(v, "buffer reference reserved not 0");
+	if (index >= v->bo_count)
+		return enpu_val_fail(v, "buffer reference bo_index past the BO list");
+	bo = &v->bos[index];
 	if ((bo->access & access) != access)
-		return -EINVAL;
+		return enpu_val_fail(v, access & ENPU_BO_ACCESS_WRITE ?
+				     "written BO not submitted with WRITE" :
+				     "read BO not submitted with READ");
 	/* offset + size <= bo->size, written so that nothing can wrap. */
-	if (size == 0 || size > bo->size || offset > bo->size - size)
-		return -EINVAL;
-	range->bo_index = index;
-	range->start = offset;
-	range->end = offset + size;
+	if (size == 0)
+		return enpu_val_fail(v, "buffer range of 0 bytes");
+	if (size > bo->size || offset > bo->size - size)
+		return enpu_val_fail(v, "buffer range outside its BO");
+	if (range) {
+		range->bo_index = index;
+		range->start = offset;
+		range->end = offset + size;
+	}
 	return 0;
 }
 
-static int enpu_val_nop(const u8 *cmd)
+static bool enpu_val_ref_is_none(const u8 *ref)
 {
-	return enpu_val_le32(cmd + ENPU_VAL_NOP_RESERVED) ? -EINVAL : 0;
+	return ENPU_VAL_U32(ref, struct enpu_buf_ref, bo_index) ==
+	       ENPU_BUF_NONE;
 }
 
-static int enpu_val_copy(const u8 *cmd, const struct enpu_validate_bo *bos,
-			 u32 bo_count)
+/* An absent optional operand: ENPU_BUF_NONE with offset and reserved 0. */
+static int enpu_val_ref_none(struct enpu_val *v, const u8 *ref)
 {
-	u64 size = enpu_val_le64(cmd + ENPU_VAL_COPY_SIZE);
-	struct enpu_val_range src, dst;
+	if (ENPU_VAL_U32(ref, struct enpu_buf_ref, reserved) ||
+	    ENPU_VAL_U64(ref, struct enpu_buf_ref, offset))
+		return enpu_val_fail(v, "ENPU_BUF_NONE reference with offset or reserved not 0");
+	return 0;
+}
 
-	if (enpu_val_ref(cmd + ENPU_VAL_COPY_SRC, size, ENPU_BO_ACCESS_READ,
-			 bos, bo_count, &src))
-		return -EINVAL;
-	if (enpu_val_ref(cmd + ENPU_VAL_COPY_DST, size, ENPU_BO_ACCESS_WRITE,
-			 bos, bo_count, &dst))
-		return -EINVAL;
+/* An optional array of @count entries of @entry_size bytes, read. */
+static int enpu_val_optional_array(struct enpu_val *v, const u8 *ref,
+				   u64 count, u64 entry_size)
+{
+	u64 bytes;
+
+	if (enpu_val_ref_is_none(ref))
+		return enpu_val_ref_none(v, ref);
+	if (check_mul_overflow(count, entry_size, &bytes))
+		return enpu_val_fail(v, "array size overflows");
+	return enpu_val_ref(v, ref, bytes, ENPU_BO_ACCESS_READ, NULL);
+}
+
+static int enpu_val_nop(struct enpu_val *v, const u8 *cmd)
+{
+	if (ENPU_VAL_U32(cmd, struct enpu_cmd_nop, reserved))
+		return enpu_val_fail(v, "NOP reserved not 0");
+	return 0;
+}
+
+static int enpu_val_dma_copy(struct enpu_val *v, const u8 *cmd)
+{
+	u64 size = ENPU_VAL_U64(cmd, struct enpu_cmd_dma_copy, size);
+	struct enpu_val_range src, dst;
+	int ret;
+
+	ret = enpu_val_ref(v, ENPU_VAL_AT(cmd, struct enpu_cmd_dma_copy, src),
+			   size, ENPU_BO_ACCESS_READ, &src);
+	if (ret)
+		return ret;
+	ret = enpu_val_ref(v, ENPU_VAL_AT(cmd, struct enpu_cmd_dma_copy, dst),
+			   size, ENPU_BO_ACCESS_WRITE, &dst);
+	if (ret)
+		return ret;
 	if (src.bo_index == dst.bo_index && src.start < dst.end &&
 	    dst.start < src.end)
-		return -EINVAL;
+		return enpu_val_fail(v, "DMA_COPY ranges overlap");
 	return 0;
 }
 
-static int enpu_val_fill(const u8 *cmd, const struct enpu_validate_bo *bos,
-			 u32 bo_count)
+static int enpu_val_dma_fill(struct enpu_val *v, const u8 *cmd)
 {
-	u64 size = enpu_val_le64(cmd + ENPU_VAL_FILL_SIZE);
-	struct enpu_val_range dst;
+	u64 size = ENPU_VAL_U64(cmd, struct enpu_cmd_dma_fill, size);
 
-	if (enpu_val_le32(cmd + ENPU_VAL_FILL_VALUE) &
+	if (ENPU_VAL_U32(cmd, struct enpu_cmd_dma_fill, value) &
 	    ~ENPU_VAL_FILL_VALUE_MASK)
-		return -EINVAL;
-	if (enpu_val_le32(cmd + ENPU_VAL_FILL_RESERVED))
-		return -EINVAL;
-	return enpu_val_ref(cmd + ENPU_VAL_FILL_DST, size,
-			    ENPU_BO_ACCESS_WRITE, bos, bo_count, &dst);
+		return enpu_val_fail(v, "DMA_FILL value above 0xff");
+	if (ENPU_VAL_U32(cmd, struct enpu_cmd_dma_fill, reserved))
+		return enpu_val_fail(v, "DMA_FILL reserved not 0");
+	return enpu_val_ref(v, ENPU_VAL_AT(cmd, struct enpu_cmd_dma_fill, dst),
+			    size, ENPU_BO_ACCESS_WRITE, NULL);
 }
 
-/* Checks one command whose header and declared size fit the stream. */
-static int enpu_val_command(const u8 *cmd, u32 opcode, u32 size,
-			    const struct enpu_validate_bo *bos, u32 bo_count)
+/**
+ * struct enpu_val_tensor - a decoded struct enpu_tensor_desc
+ * @buf: its struct enpu_buf_ref, still encoded.
+ * @dims: N, H, W, C.
+ * @stride: pixel stride in elements, 0 already replaced by C.
+ * @dtype: enum enpu_dtype.
+ * @zero_point: in the type's range.
+ */
+struct enpu_val_tensor {
+	const u8 *buf;
+	u32 dims[4];
+	u32 stride;
+	u32 dtype;
+	s32 zero_point;
+};
+
+enum { ENPU_VAL_N, ENPU_VAL_H, ENPU_VAL_W, ENPU_VAL_C };
+
+static void enpu_val_type_range(u32 dtype, s32 *min, s32 *max)
 {
+	switch (dtype) {
+	case ENPU_DTYPE_UINT8:
+		*min = 0;
+		*max = 255;
+		break;
+	case ENPU_DTYPE_INT8:
+		*min = -128;
+		*max = 127;
+		break;
+	default:
+		*min = 0;
+		*max = 0;
+		break;
+	}
+}
+
+static u32 enpu_val_elem_size(u32 dtype)
+{
+	return dtype == ENPU_DTYPE_INT32 ? 4 : 1;
+}
+
+/* Decodes and checks a tensor descriptor on its own (not its extent). */
+static int enpu_val_tensor(struct enpu_val *v, const u8 *desc,
+			   struct enpu_val_tensor *t)
+{
+	const u8 *reserved0 = ENPU_VAL_AT(desc, struct enpu_tensor_desc,
+					  reserved0);
+	u32 stride = ENPU_VAL_U32(desc, struct enpu_tensor_desc, pixel_stride);
+	s32 min, max;
+	unsigned int i;
+
+	t->buf = ENPU_VAL_AT(desc, struct enpu_tensor_desc, buf);
+	t->dims[ENPU_VAL_N] = ENPU_VAL_U32(desc, struct enpu_tensor_desc, batch);
+	t->dims[ENPU_VAL_H] = ENPU_VAL_U32(desc, struct enpu_tensor_desc, height);
+	t->dims[ENPU_VAL_W] = ENPU_VAL_U32(desc, struct enpu_tensor_desc, width);
+	t->dims[ENPU_VAL_C] = ENPU_VAL_U32(desc, struct enpu_tensor_desc,
+					   channels);
+	t->dtype = desc[offsetof(struct enpu_tensor_desc, dtype)];
+	t->zero_point = ENPU_VAL_S32(desc, struct enpu_tensor_desc, zero_point);
+
+	if (reserved0[0] || reserved0[1] || reserved0[2] ||
+	    ENPU_VAL_U32(desc, struct enpu_tensor_desc, reserved1))
+		return enpu_val_fail(v, "tensor reserved not 0");
+	for (i = 0; i < 4; i++)
+		if (!t->dims[i])
+			return enpu_val_fail(v, "tensor dimension of 0");
+	if (stride && stride < t->dims[ENPU_VAL_C])
+		return enpu_val_fail(v, "tensor pixel_stride below channels");
+	t->stride = stride ? stride : t->dims[ENPU_VAL_C];
+	if (t->dtype > ENPU_DTYPE_INT32)
+		return enpu_val_fail(v, "tensor dtype unknown");
+	enpu_val_type_range(t->dtype, &min, &max);
+	if (t->zero_point < min || t->zero_point > max)
+		return enpu_val_fail(v, "tensor zero_point outside its type's range");
+	return 0;
+}
+
+/*
+ * The tensor's bytes: the last element is at ((N*H*W - 1) * stride + C - 1)
+ * elements from the start (rows and images are dense in pixels).
+ */
+static int enpu_val_tensor_extent(struct enpu_val *v,
+				  const struct enpu_val_tensor *t, u32 access)
+{
+	u64 pixels, elems, bytes;
+
+	if (check_mul_overflow((u64)t->dims[ENPU_VAL_N],
+			       (u64)t->dims[ENPU_VAL_H], &pixels) ||
+	    check_mul_overflow(pixels, (u64)t->dims[ENPU_VAL_W], &pixels) ||
+	    check_mul_overflow(pixels - 1, (u64)t->stride, &elems) ||
+	    check_add_overflow(elems, (u64)t->dims[ENPU_VAL_C], &elems) ||
+	    check_mul_overflow(elems, (u64)enpu_val_elem_size(t->dtype),
+			       &bytes))
+		return enpu_val_fail(v, "tensor size overflows");
+	return enpu_val_ref(v, t->buf, bytes, access, NULL);
+}
+
+static int enpu_val_input(struct enpu_val *v, const u8 *desc,
+			  struct enpu_val_tensor *t, bool any_type)
+{
+	int ret = enpu_val_tensor(v, desc, t);
+
+	if (ret)
+		return ret;
+	if (!any_type && t->dtype == ENPU_DTYPE_INT32)
+		return enpu_val_fail(v, "INT32 input to a layer that reads 8-bit");
+	return enpu_val_tensor_extent(v, t, ENPU_BO_ACCESS_READ);
+}
+
+static int enpu_val_output(struct enpu_val *v, const u8 *desc,
+			   struct enpu_val_tensor *t, bool int32_allowed)
+{
+	int ret = enpu_val_tensor(v, desc, t);
+
+	if (ret)
+		return ret;
+	if (!int32_allowed && t->dtype == ENPU_DTYPE_INT32)
+		return enpu_val_fail(v, "INT32 output not allowed for this layer");
+	return enpu_val_tensor_extent(v, t, ENPU_BO_ACCESS_WRITE);
+}
+
+/* A fused clamp: min <= max, both in the output type's range. */
+static int enpu_val_clamp(struct enpu_val *v, u32 dtype, s32 lo, s32 hi)
+{
+	s32 min, max;
+
+	enpu_val_type_range(dtype, &min, &max);
+	if (lo < min || hi > max)
+		return enpu_val_fail(v, "clamp outside the output type's range");
+	if (lo > hi)
+		return enpu_val_fail(v, "clamp min above max");
+	return 0;
+}
+
+static bool enpu_val_shift_ok(s32 shift)
+{
+	return shift >= ENPU_VAL_SHIFT_MIN && shift <= ENPU_VAL_SHIFT_MAX;
+}
+
+/* struct enpu_requant_desc of a layer with @channels output channels. */
+static int enpu_val_requant(struct enpu_val *v, const u8 *rq,
+			    const struct enpu_val_tensor *out, u32 channels)
+{
+	const u8 *table = ENPU_VAL_AT(rq, struct enpu_requant_desc,
+				      per_channel);
+	s32 multiplier = ENPU_VAL_S32(rq, struct enpu_requant_desc, multiplier);
+	s32 shift = ENPU_VAL_S32(rq, struct enpu_requant_desc, shift);
+	s32 min = ENPU_VAL_S32(rq, struct enpu_requant_desc, min);
+	s32 max = ENPU_VAL_S32(rq, struct enpu_requant_desc, max);
+
+	if (out->dtype == ENPU_DTYPE_INT32) {
+		if (!enpu_val_ref_is_none(table) || multiplier || shift ||
+		    min || max)
+			return enpu_val_fail(v, "requant not all zero for an INT32 output");
+		return enpu_val_ref_none(v, table);
+	}
+	if (enpu_val_ref_is_none(table)) {
+		if (enpu_val_ref_none(v, table))
+			return -EINVAL;
+		/* s32, so M < 2^31 always holds. */
+		if (multiplier < 0)
+			return enpu_val_fail(v, "requant multiplier negative");
+		if (!enpu_val_shift_ok(shift))
+			return enpu_val_fail(v, "requant shift outside 31..62");
+	} else {
+		if (multiplier || shift)
+			return enpu_val_fail(v, "requant M/S not 0 with a per-channel table");
+		if (enpu_val_ref(v, table, (u64)channels *
+				 sizeof(struct enpu_requant_param),
+				 ENPU_BO_ACCESS_READ, NULL))
+			return -EINVAL;
+	}
+	return enpu_val_clamp(v, out->dtype, min, max);
+}
+
+/*
+ * Output size along one axis, as ONNX Conv and pooling compute it; with
+ * @ceil_mode a last window starting past in + pad_begin is dropped. All
+ * inputs are at most 32 bits wide, so u64 cannot overflow.
+ */
+static int enpu_val_window_out(struct enpu_val *v, u64 in, u64 pad_begin,
+			       u64 pad_end, u64 kernel, u64 stride,
+			       u64 dilation, bool ceil_mode, u64 *out)
+{
+	u64 span = dilation * (kernel - 1) + 1;
+	u64 total = in + pad_begin + pad_end;
+
+	if (total < span)
+		return enpu_val_fail(v, "window larger than the padded input");
+	*out = (total - span + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+	if (ceil_mode && *out > 1 && (*out - 1) * stride >= in + pad_begin)
+		(*out)--;
+	return 0;
+}
+
+static bool enpu_val_in(u32 value, u32 lo, u32 hi)
+{
+	return value >= lo && value <= hi;
+}
+
+static int enpu_val_conv2d(struct enpu_val *v, const u8 *cmd, bool depthwise)
+{
+#define CONV(field)	ENPU_VAL_U32(cmd, struct enpu_cmd_conv2d, field)
+	struct enpu_val_tensor in, out;
+	u32 kh = CONV(kernel_height), kw = CONV(kernel_width);
+	u32 groups = CONV(groups);
+	u64 oh, ow, weights;
+	u32 cin, cout;
+	int ret;
+
+	if (CONV(reserved))
+		return enpu_val_fail(v, "conv reserved not 0");
+	if (!enpu_val_in(kh, 1, ENPU_VAL_CONV_MAX_KERNEL) ||
+	    !enpu_val_in(kw, 1, ENPU_VAL_CONV_MAX_KERNEL))
+		return enpu_val_fail(v, "conv kernel outside 1..255");
+	if (!enpu_val_in(CONV(stride_height), 1, ENPU_VAL_MAX_STRIDE) ||
+	    !enpu_val_in(CONV(stride_width), 1, ENPU_VAL_MAX_STRIDE))
+		return enpu_val_fail(v, "conv stride outside 1..255");
+	if (!enpu_val_in(CONV(dilation_height), 1, ENPU_VAL_MAX_DILATION) ||
+	    !enpu_val_in(CONV(dilation_width), 1, ENPU_VAL_MAX_DILATION))
+		return enpu_val_fail(v, "conv dilation outside 1..255");
+	if (CONV(pad_top) > ENPU_VAL_CONV_MAX_PAD ||
+	    CONV(pad_left) > ENPU_VAL_CONV_MAX_PAD ||
+	    CONV(pad_bottom) > ENPU_VAL_CONV_MAX_PAD ||
+	    CONV(pad_right) > ENPU_VAL_CONV_MAX_PAD)
+		return enpu_val_fail(v, "conv padding above 255");
+
+	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_conv2d, input),
+			     &in, false);
+	if (ret)
+		return ret;
+	ret = enpu_val_output(v, ENPU_VAL_AT(cmd, struct enpu_cmd_conv2d,
+					     output), &out, true);
+	if (ret)
+		return ret;
+	cin = in.dims[ENPU_VAL_C];
+	cout = out.dims[ENPU_VAL_C];
+	if (!groups || cin % groups || cout % groups)
+		return enpu_val_fail(v, "conv groups does not divide the channels");
+	if (depthwise && (groups != cin || groups != cout))
+		return enpu_val_fail(v, "depthwise needs groups == input == output channels");
+	if (out.dims[ENPU_VAL_N] != in.dims[ENPU_VAL_N])
+		return enpu_val_fail(v, "conv output batch differs from the input's");
+	if (enpu_val_window_out(v, in.dims[ENPU_VAL_H], CONV(pad_top),
+				CONV(pad_bottom), kh, CONV(stride_height),
+				CONV(dilation_height), false, &oh) ||
+	    enpu_val_window_out(v, in.dims[ENPU_VAL_W], CONV(pad_left),
+				CONV(pad_right), kw, CONV(stride_width),
+				CONV(dilation_width), false, &ow))
+		return -EINVAL;
+	if (out.dims[ENPU_VAL_H] != oh || out.dims[ENPU_VAL_W] != ow)
+		return enpu_val_fail(v, "conv output height/width not what the layer computes");
+
+	/* cout * (cin / groups) * kh * kw < 2^32 * 2^32 * 2^16: checked. */
+	if (check_mul_overflow((u64)cout, (u64)(cin / groups), &weights) ||
+	    check_mul_overflow(weights, (u64)kh * kw, &weights))
+		return enpu_val_fail(v, "conv weights size overflows");
+	ret = enpu_val_ref(v, ENPU_VAL_AT(cmd, struct enpu_cmd_conv2d, weights),
+			   weights, ENPU_BO_ACCESS_READ, NULL);
+	if (ret)
+		return ret;
+	ret = enpu_val_optional_array(v, ENPU_VAL_AT(cmd, struct enpu_cmd_conv2d,
+						     bias), cout, sizeof(s32));
+	if (ret)
+		return ret;
+	return enpu_val_requant(v, ENPU_VAL_AT(cmd, struct enpu_cmd_conv2d,
+					       requant), &out, cout);
+#undef CONV
+}
+
+static int enpu_val_fc(struct enpu_val *v, const u8 *cmd)
+{
+	struct enpu_val_tensor in, out;
+	u32 m, k, n;
+	int ret;
+
+	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_fc, input),
+			     &in, false);
+	if (ret)
+		return ret;
+	ret = enpu_val_output(v, ENPU_VAL_AT(cmd, struct enpu_cmd_fc, output),
+			      &out, true);
+	if (ret)
+		return ret;
+	if (in.dims[ENPU_VAL_N] != 1 || in.dims[ENPU_VAL_H] != 1 ||
+	    out.dims[ENPU_VAL_N] != 1 || out.dims[ENPU_VAL_H] != 1)
+		return enpu_val_fail(v, "FC tensors need batch = height = 1");
+	m = in.dims[ENPU_VAL_W];
+	k = in.dims[ENPU_VAL_C];
+	n = out.dims[ENPU_VAL_C];
+	if (k > ENPU_VAL_FC_MAX_K)
+		return enpu_val_fail(v, "FC K above 65536");
+	if (out.dims[ENPU_VAL_W] != m)
+		return enpu_val_fail(v, "FC output rows differ from the input's");
+	/* n < 2^32, k <= 2^16: the product fits in u64. */
+	ret = enpu_val_ref(v, ENPU_VAL_AT(cmd, struct enpu_cmd_fc, weights),
+			   (u64)n * k, ENPU_BO_ACCESS_READ, NULL);
+	if (ret)
+		return ret;
+	ret = enpu_val_optional_array(v, ENPU_VAL_AT(cmd, struct enpu_cmd_fc,
+						     bias), n, sizeof(s32));
+	if (ret)
+		return ret;
+	return enpu_val_requant(v, ENPU_VAL_AT(cmd, struct enpu_cmd_fc, requant),
+				&out, n);
+}
+
+static int enpu_val_eltwise(struct enpu_val *v, const u8 *cmd, bool add)
+{
+#define ELT(field)	ENPU_VAL_S32(cmd, struct enpu_cmd_eltwise, field)
+	struct enpu_val_tensor a, b, out;
+	unsigned int i;
+	int ret;
+
+	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_eltwise, a),
+			     &a, false);
+	if (ret)
+		return ret;
+	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_eltwise, b),
+			     &b, false);
+	if (ret)
+		return ret;
+	ret = enpu_val_output(v, ENPU_VAL_AT(cmd, struct enpu_cmd_eltwise,
+					     output), &out, false);
+	if (ret)
+		return ret;
+	if (b.dtype != a.dtype || out.dtype != a.dtype)
+		return enpu_val_fail(v, "eltwise tensors of different types");
+	for (i = 0; i < 4; i++) {
+		u32 want = a.dims[i] > b.dims[i] ? a.dims[i] : b.dims[i];
+
+		if (out.dims[i] != want)
+			return enpu_val_fail(v, "eltwise output dimension is not max(a, b)");
+		if ((a.dims[i] != want && a.dims[i] != 1) ||
+		    (b.dims[i] != want && b.dims[i] != 1))
+			return enpu_val_fail(v, "eltwise input dimension not the output's or 1");
+	}
+	if (add) {
+		if (ELT(a_multiplier) < 0 ||
+		    ELT(a_multiplier) >= ENPU_VAL_ADD_MULT_LIMIT ||
+		    ELT(b_multiplier) < 0 ||
+		    ELT(b_multiplier) >= ENPU_VAL_ADD_MULT_LIMIT)
+			return enpu_val_fail(v, "ADD multiplier outside 0..2^21-1");
+		if (ELT(add_shift) < 1 || ELT(add_shift) > ENPU_VAL_ADD_SHIFT_MAX)
+			return enpu_val_fail(v, "ADD add_shift outside 1..31");
+		if (ELT(left_shift) || ELT(multiplier) || ELT(shift))
+			return enpu_val_fail(v, "ADD with MUL parameters not 0");
+	} else {
+		if (ELT(a_multiplier) || ELT(b_multiplier) || ELT(add_shift))
+			return enpu_val_fail(v, "MUL with ADD parameters not 0");
+		if (ELT(left_shift) < 0 ||
+		    ELT(left_shift) > ENPU_VAL_MUL_LEFT_SHIFT_MAX)
+			return enpu_val_fail(v, "MUL left_shift outside 0..15");
+		if (ELT(multiplier) < 0)
+			return enpu_val_fail(v, "MUL multiplier negative");
+		if (!enpu_val_shift_ok(ELT(shift)))
+			return enpu_val_fail(v, "MUL shift outside 31..62");
+	}
+	return enpu_val_clamp(v, out.dtype, ELT(min), ELT(max));
+#undef ELT
+}
+
+static int enpu_val_pool_quant(struct enpu_val *v, const u8 *cmd, bool avg,
+			       const struct enpu_val_tensor *out, u64 taps)
+{
+#define POOL_S(field)	ENPU_VAL_S32(cmd, struct enpu_cmd_pool, field)
+	const u8 *params = ENPU_VAL_AT(cmd, struct enpu_cmd_pool, params);
+	s32 min, max;
+
+	if (!avg) {
+		if (!enpu_val_ref_is_none(params))
+			return enpu_val_fail(v, "MAX_POOL with a parameter table");
+		if (enpu_val_ref_none(v, params))
+			return -EINVAL;
+		if (POOL_S(multiplier) || POOL_S(shift) || POOL_S(left_shift))
+			return enpu_val_fail(v, "MAX_POOL requantization not 0");
+		enpu_val_type_range(out->dtype, &min, &max);
+		if (POOL_S(min) != min || POOL_S(max) != max)
+			return enpu_val_fail(v, "MAX_POOL min/max not the type's range");
+		return 0;
+	}
+	if (enpu_val_ref_is_none(params)) {
+		if (enpu_val_ref_none(v, params))
+			return -EINVAL;
+		if (POOL_S(multiplier) < 0)
+			return enpu_val_fail(v, "AVG_POOL multiplier negative");
+		if (!enpu_val_shift_ok(POOL_S(shift)))
+			return enpu_val_fail(v, "AVG_POOL shift outside 31..62");
+		if (POOL_S(left_shift) < 0 ||
+		    POOL_S(left_shift) > ENPU_VAL_POOL_LEFT_SHIFT_MAX)
+			return enpu_val_fail(v, "AVG_POOL left_shift outside 0..30");
+	} else {
+		if (POOL_S(multiplier) || POOL_S(shift) || POOL_S(left_shift))
+			return enpu_val_fail(v, "AVG_POOL M/S/L not 0 with a parameter table");
+		if (enpu_val_ref(v, params,
+				 taps * sizeof(struct enpu_pool_param),
+				 ENPU_BO_ACCESS_READ, NULL))
+			return -EINVAL;
+	}
+	return enpu_val_clamp(v, out->dtype, POOL_S(min), POOL_S(max));
+#undef POOL_S
+}
+
+static int enpu_val_pool(struct enpu_val *v, const u8 *cmd, bool avg)
+{
+#define POOL(field)	ENPU_VAL_U32(cmd, struct enpu_cmd_pool, field)
+	struct enpu_val_tensor in, out;
+	u32 kh = POOL(kernel_height), kw = POOL(kernel_width);
+	u32 flags = POOL(flags);
+	bool ceil_mode = flags & ENPU_POOL_CEIL_MODE;
+	u64 oh, ow;
+	int ret;
+
+	if (POOL(reserved) || POOL(reserved2))
+		return enpu_val_fail(v, "pool reserved not 0");
+	if (flags & ~ENPU_VAL_POOL_FLAGS)
+		return enpu_val_fail(v, "pool flags unknown");
+	if (!avg && (flags & ENPU_POOL_COUNT_INCLUDE_PAD))
+		return enpu_val_fail(v, "COUNT_INCLUDE_PAD on MAX_POOL");
+	if (!enpu_val_in(kh, 1, ENPU_VAL_POOL_MAX_KERNEL) ||
+	    !enpu_val_in(kw, 1, ENPU_VAL_POOL_MAX_KERNEL))
+		return enpu_val_fail(v, "pool kernel outside 1..65535");
+	if (!enpu_val_in(POOL(stride_height), 1, ENPU_VAL_MAX_STRIDE) ||
+	    !enpu_val_in(POOL(stride_width), 1, ENPU_VAL_MAX_STRIDE))
+		return enpu_val_fail(v, "pool stride outside 1..255");
+	if (!enpu_val_in(POOL(dilation_height), 1, ENPU_VAL_MAX_DILATION) ||
+	    !enpu_val_in(POOL(dilation_width), 1, ENPU_VAL_MAX_DILATION))
+		return enpu_val_fail(v, "pool dilation outside 1..255");
+	if (POOL(pad_top) >= kh || POOL(pad_bottom) >= kh ||
+	    POOL(pad_left) >= kw || POOL(pad_right) >= kw)
+		return enpu_val_fail(v, "pool padding not below the kernel size");
+
+	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_pool, input),
+			     &in, false);
+	if (ret)
+		return ret;
+	ret = enpu_val_output(v, ENPU_VAL_AT(cmd, struct enpu_cmd_pool, output),
+			      &out, false);
+	if (ret)
+		return ret;
+	if (out.dtype != in.dtype)
+		return enpu_val_fail(v, "pool output type differs from the input's");
+	if (out.dims[ENPU_VAL_N] != in.dims[ENPU_VAL_N] ||
+	    out.dims[ENPU_VAL_C] != in.dims[ENPU_VAL_C])
+		return enpu_val_fail(v, "pool output batch/channels differ from the input's");
+	if (enpu_val_window_out(v, in.dims[ENPU_VAL_H], POOL(pad_top),
+				POOL(pad_bottom), kh, POOL(stride_height),
+				POOL(dilation_height), ceil_mode, &oh) ||
+	    enpu_val_window_out(v, in.dims[ENPU_VAL_W], POOL(pad_left),
+				POOL(pad_right), kw, POOL(stride_width),
+				POOL(dilation_width), ceil_mode, &ow))
+		return -EINVAL;
+	if (out.dims[ENPU_VAL_H] != oh || out.dims[ENPU_VAL_W] != ow)
+		return enpu_val_fail(v, "pool output height/width not what the layer computes");
+	return enpu_val_pool_quant(v, cmd, avg, &out, (u64)kh * kw);
+#undef POOL
+}
+
+static int enpu_val_copy(struct enpu_val *v, const u8 *cmd)
+{
+	struct enpu_val_tensor in, out;
+	unsigned int i;
+	int ret;
+
+	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_copy, input),
+			     &in, true);
+	if (ret)
+		return ret;
+	ret = enpu_val_output(v, ENPU_VAL_AT(cmd, struct enpu_cmd_copy, output),
+			      &out, true);
+	if (ret)
+		return ret;
+	if (out.dtype != in.dtype || out.zero_point != in.zero_point)
+		return enpu_val_fail(v, "COPY output type or zero point differs");
+	for (i = 0; i < 4; i++)
+		if (out.dims[i] != in.dims[i])
+			return enpu_val_fail(v, "COPY output shape differs");
+	return 0;
+}
+
+static const u32 enpu_val_cmd_size[] = {
+	[ENPU_CMD_NOP] = sizeof(struct enpu_cmd_nop),
+	[ENPU_CMD_DMA_COPY] = sizeof(struct enpu_cmd_dma_copy),
+	[ENPU_CMD_DMA_FILL] = sizeof(struct enpu_cmd_dma_fill),
+	[ENPU_CMD_CONV2D] = sizeof(struct enpu_cmd_conv2d),
+	[ENPU_CMD_DEPTHWISE_CONV2D] = sizeof(struct enpu_cmd_conv2d),
+	[ENPU_CMD_FULLY_CONNECTED] = sizeof(struct enpu_cmd_fc),
+	[ENPU_CMD_ADD] = sizeof(struct enpu_cmd_eltwise),
+	[ENPU_CMD_MUL] = sizeof(struct enpu_cmd_eltwise),
+	[ENPU_CMD_MAX_POOL] = sizeof(struct enpu_cmd_pool),
+	[ENPU_CMD_AVG_POOL] = sizeof(struct enpu_cmd_pool),
+	[ENPU_CMD_COPY] = sizeof(struct enpu_cmd_copy),
+};
+
+/* Checks one command whose header and declared size fit the stream. */
+static int enpu_val_command(struct enpu_val *v, const u8 *cmd, u32 opcode,
+			    u32 size)
+{
+	if (opcode >= ARRAY_SIZE(enpu_val_cmd_size))
+		return enpu_val_fail(v, "unknown opcode");
+	if (size != enpu_val_cmd_size[opcode])
+		return enpu_val_fail(v, "command size is not its struct's");
 	switch (opcode) {
 	case ENPU_CMD_NOP:
-		if (size != sizeof(struct enpu_cmd_nop))
-			return -EINVAL;
-		return enpu_val_nop(cmd);
+		return enpu_val_nop(v, cmd);
 	case ENPU_CMD_DMA_COPY:
-		if (size != sizeof(struct enpu_cmd_dma_copy))
-			return -EINVAL;
-		return enpu_val_copy(cmd, bos, bo_count);
+		return enpu_val_dma_copy(v, cmd);
 	case ENPU_CMD_DMA_FILL:
-		if (size != sizeof(struct enpu_cmd_dma_fill))
-			return -EINVAL;
-		return enpu_val_fill(cmd, bos, bo_count);
+		return enpu_val_dma_fill(v, cmd);
+	case ENPU_CMD_CONV2D:
+		return enpu_val_conv2d(v, cmd, false);
+	case ENPU_CMD_DEPTHWISE_CONV2D:
+		return enpu_val_conv2d(v, cmd, true);
+	case ENPU_CMD_FULLY_CONNECTED:
+		return enpu_val_fc(v, cmd);
+	case ENPU_CMD_ADD:
+		return enpu_val_eltwise(v, cmd, true);
+	case ENPU_CMD_MUL:
+		return enpu_val_eltwise(v, cmd, false);
+	case ENPU_CMD_MAX_POOL:
+		return enpu_val_pool(v, cmd, false);
+	case ENPU_CMD_AVG_POOL:
+		return enpu_val_pool(v, cmd, true);
 	default:
-		return -EINVAL;
+		return enpu_val_copy(v, cmd);
 	}
 }
 
@@ -164,32 +735,50 @@ static int enpu_val_command(const u8 *cmd, u32 opcode, u32 size,
  * @bo_count: entries in @bos.
  * @bad_offset: set to the byte offset of the first bad command on failure
  *	(@size if the stream length itself is wrong).
+ * @reason: if not NULL, set on failure to a constant string naming the
+ *	rule the command broke.
  *
  * Return: 0 if every command is valid, -EINVAL otherwise.
  */
 int enpu_validate_stream(const void *stream, u32 size,
 			 const struct enpu_validate_bo *bos, u32 bo_count,
-			 u32 *bad_offset)
+			 u32 *bad_offset, const char **reason)
 {
+	struct enpu_val v = { .bos = bos, .bo_count = bo_count };
 	const u8 *base = stream;
 	u32 offset = 0;
 
 	if (size % ENPU_CMD_ALIGN) {
 		*bad_offset = size;
+		if (reason)
+			*reason = "stream size not a multiple of 8";
 		return -EINVAL;
 	}
 	while (offset < size) {
 		const u8 *cmd = base + offset;
 		u32 opcode, flags, cmd_size;
+		int ret = 0;
 
 		/* size - offset >= 8 here: both are multiples of 8. */
-		opcode = enpu_val_le16(cmd + ENPU_VAL_HDR_OPCODE);
-		flags = enpu_val_le16(cmd + ENPU_VAL_HDR_FLAGS);
-		cmd_size = enpu_val_le32(cmd + ENPU_VAL_HDR_SIZE);
-		if (flags || cmd_size < ENPU_VAL_HDR_BYTES ||
-		    cmd_size % ENPU_CMD_ALIGN || cmd_size > size - offset ||
-		    enpu_val_command(cmd, opcode, cmd_size, bos, bo_count)) {
+		opcode = enpu_val_le16(cmd + offsetof(struct enpu_cmd_header,
+						      opcode));
+		flags = enpu_val_le16(cmd + offsetof(struct enpu_cmd_header,
+						     flags));
+		cmd_size = enpu_val_le32(cmd + offsetof(struct enpu_cmd_header,
+							size));
+		if (flags)
+			ret = enpu_val_fail(&v, "command flags not 0");
+		else if (cmd_size < ENPU_VAL_HDR_BYTES ||
+			 cmd_size % ENPU_CMD_ALIGN)
+			ret = enpu_val_fail(&v, "command size not a multiple of 8");
+		else if (cmd_size > size - offset)
+			ret = enpu_val_fail(&v, "command runs past the stream end");
+		else
+			ret = enpu_val_command(&v, cmd, opcode, cmd_size);
+		if (ret) {
 			*bad_offset = offset;
+			if (reason)
+				*reason = v.reason;
 			return -EINVAL;
 		}
 		offset += cmd_size;

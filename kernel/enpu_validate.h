@@ -1,23 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The command-stream validator. Plain C with no kernel dependency beyond
- * the types and errno values below, so the same file builds in userspace
- * for unit tests and fuzzing: compile enpu_validate.c with -I uapi
- * -I kernel and without __KERNEL__.
+ * the types, errno values, offsetof() and the overflow checks below, so
+ * the same file builds in userspace for unit tests and fuzzing: compile
+ * enpu_validate.c with -I uapi -I kernel and without __KERNEL__
+ * (tests/validate/validate.mk does).
  */
 #ifndef ENPU_VALIDATE_H
 #define ENPU_VALIDATE_H
 
 #ifdef __KERNEL__
 #include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 #else
 #include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 typedef __u8 u8;
 typedef __u16 u16;
 typedef __u32 u32;
+typedef __s32 s32;
 typedef __u64 u64;
+/* The kernel's <linux/overflow.h> wraps the same builtins. */
+#define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
+#define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)
+#define ARRAY_SIZE(a)			(sizeof(a) / sizeof((a)[0]))
 #endif
 
 /**
@@ -33,6 +44,6 @@ struct enpu_validate_bo {
 
 int enpu_validate_stream(const void *stream, u32 size,
 			 const struct enpu_validate_bo *bos, u32 bo_count,
-			 u32 *bad_offset);
+			 u32 *bad_offset, const char **reason);
 
 #endif /* ENPU_VALIDATE_H */

@@ -24,6 +24,9 @@ extern "C" {
 #define DRM_ENPU_BO_INFO		0x02
 #define DRM_ENPU_BO_WAIT		0x03
 #define DRM_ENPU_SUBMIT			0x04
+#define DRM_ENPU_CONTEXT_CREATE		0x05
+#define DRM_ENPU_CONTEXT_DESTROY	0x06
+#define DRM_ENPU_CONTEXT_QUERY		0x07
 
 /**
  * enum drm_enpu_param - what DRM_IOCTL_ENPU_GET_PARAM can read
@@ -217,10 +220,13 @@ struct drm_enpu_fence {
  * nothing is queued. A BO listed twice (also under two handles) is
  * -EINVAL. An in-fence syncobj must already hold a fence (or the timeline
  * point must exist): -EINVAL otherwise, there is no wait-for-submit. If an
- * in-fence or implicit fence signals with an error, the job runs no
- * command and its fence carries that error; a job the device fails gets
- * -EFAULT (DMA fault) or -EIO on its fence, and every job still queued
- * when the device goes away gets -ENODEV.
+ * explicit in-fence signals with an error, the job runs no command and its
+ * fence carries that error (a chain of jobs fails as a whole). Implicit
+ * (dma_resv) fences only order buffer access: their errors are not
+ * inherited, so a BO that a failed job touched stays usable (its contents
+ * are whatever the failed job left). Otherwise the fence error follows the
+ * job-status table below (-EIO for a device answer outside that table).
+ * Every job still queued when the device goes away gets -ENODEV.
  *
  * @bos: in, user pointer to @bo_count entries of @bo_stride bytes, each
  *       starting with struct drm_enpu_submit_bo.
@@ -235,9 +241,12 @@ struct drm_enpu_fence {
  * @in_fence_stride: in, sizeof(struct drm_enpu_fence) or larger.
  * @out_syncobj: in, syncobj handle to receive the job's fence, or 0.
  * @flags: in, DRM_ENPU_SUBMIT_FLAGS.
- * @context: in, must be zero (the per-file default context) until context
- *           ioctls exist.
- * @seqno: out, the job's fence seqno on its queue.
+ * @context: in, 0 (the per-file default context) or an id from
+ *           DRM_IOCTL_ENPU_CONTEXT_CREATE; unknown is -ENOENT, a banned
+ *           context -ECANCELED.
+ * @seqno: out, the job's fence seqno. Contexts map to hardware queues by
+ *         priority; each hardware queue has one fence context whose seqno
+ *         rises by one per job.
  * @reserved: in, must be zero.
  */
 struct drm_enpu_submit {
@@ -256,6 +265,99 @@ struct drm_enpu_submit {
 	__u64 reserved[2];
 };
 
+/**
+ * enum drm_enpu_priority - scheduling priority of a context
+ *
+ * Above NORMAL requires CAP_SYS_NICE (-EACCES otherwise).
+ *
+ * @DRM_ENPU_PRIORITY_LOW: background work.
+ * @DRM_ENPU_PRIORITY_NORMAL: the default.
+ * @DRM_ENPU_PRIORITY_HIGH: interactive work.
+ * @DRM_ENPU_PRIORITY_REALTIME: latency-critical work.
+ */
+enum drm_enpu_priority {
+	DRM_ENPU_PRIORITY_LOW = 0,
+	DRM_ENPU_PRIORITY_NORMAL = 1,
+	DRM_ENPU_PRIORITY_HIGH = 2,
+	DRM_ENPU_PRIORITY_REALTIME = 3,
+};
+
+/**
+ * struct drm_enpu_context_create - argument of DRM_IOCTL_ENPU_CONTEXT_CREATE
+ *
+ * A context is a stream of jobs of one open file: its jobs complete in
+ * submission order, it carries a priority, and it is what gets banned
+ * after repeated hangs (docs/jobs.md). Context 0 always exists: the
+ * per-file default context, NORMAL priority. Contexts die with the file.
+ *
+ * @priority: in, enum drm_enpu_priority.
+ * @flags: in, must be zero.
+ * @context: out, the new context id (never 0).
+ * @reserved: in, must be zero.
+ */
+struct drm_enpu_context_create {
+	__u32 priority;
+	__u32 flags;
+	__u32 context;
+	__u32 reserved;
+};
+
+/**
+ * struct drm_enpu_context_destroy - argument of DRM_IOCTL_ENPU_CONTEXT_DESTROY
+ *
+ * Jobs already handed to the device still run; jobs of the context not
+ * yet handed to it are cancelled: their fences signal with -ECANCELED
+ * (see the job-status table below). Every fence still signals, in order.
+ * Destroying context 0 is -EINVAL; an id this file does not have is
+ * -ENOENT. Closing the file does the same to all its contexts.
+ *
+ * @context: in, a context id of this file.
+ * @reserved: in, must be zero.
+ */
+struct drm_enpu_context_destroy {
+	__u32 context;
+	__u32 reserved;
+};
+
+/* drm_enpu_context_query.flags (out) */
+#define DRM_ENPU_CONTEXT_BANNED		(1u << 0)
+
+/**
+ * struct drm_enpu_context_query - argument of DRM_IOCTL_ENPU_CONTEXT_QUERY
+ *
+ * @context: in, a context id of this file (0 included).
+ * @flags: out, DRM_ENPU_CONTEXT_BANNED once the context caused too many
+ *	hangs; its submits then fail with -ECANCELED.
+ * @priority: out.
+ * @hang_count: out, hangs this context's jobs caused.
+ * @submitted: out, jobs submitted.
+ * @completed: out, jobs whose fence signalled (with or without error).
+ * @reserved: in, must be zero.
+ */
+struct drm_enpu_context_query {
+	__u32 context;
+	__u32 flags;
+	__u32 priority;
+	__u32 hang_count;
+	__u64 submitted;
+	__u64 completed;
+	__u64 reserved;
+};
+
+/*
+ * Job status. Every job's fence signals exactly once; a failed job's fence
+ * carries an error (read it with SYNC_IOC_FILE_INFO on a sync_file exported
+ * from the out-syncobj, or dma_fence status in the kernel):
+ *   0            ok
+ *   -EINVAL      invalid at run time (the device rejected data the kernel
+ *                cannot check, e.g. out-of-range per-channel parameters)
+ *   -EFAULT      the device faulted on a buffer access
+ *   -ETIMEDOUT   the job hung the device and was killed by the watchdog
+ *   -ECANCELED   aborted: dropped by a reset it did not cause, or its
+ *                context was banned or destroyed before it ran
+ *   -ENODEV      the device went away
+ */
+
 #define DRM_IOCTL_ENPU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_GET_PARAM, struct drm_enpu_get_param)
 #define DRM_IOCTL_ENPU_BO_CREATE \
@@ -266,6 +368,15 @@ struct drm_enpu_submit {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_ENPU_BO_WAIT, struct drm_enpu_bo_wait)
 #define DRM_IOCTL_ENPU_SUBMIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_SUBMIT, struct drm_enpu_submit)
+#define DRM_IOCTL_ENPU_CONTEXT_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_CONTEXT_CREATE, \
+		 struct drm_enpu_context_create)
+#define DRM_IOCTL_ENPU_CONTEXT_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ENPU_CONTEXT_DESTROY, \
+		struct drm_enpu_context_destroy)
+#define DRM_IOCTL_ENPU_CONTEXT_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_CONTEXT_QUERY, \
+		 struct drm_enpu_context_query)
 
 #if defined(__cplusplus)
 }

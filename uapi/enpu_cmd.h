@@ -32,11 +32,29 @@ extern "C" {
  * @ENPU_CMD_NOP: does nothing for @cycles device cycles (struct enpu_cmd_nop).
  * @ENPU_CMD_DMA_COPY: copies bytes between BOs (struct enpu_cmd_dma_copy).
  * @ENPU_CMD_DMA_FILL: fills bytes of a BO (struct enpu_cmd_dma_fill).
+ * @ENPU_CMD_CONV2D: int8 convolution (struct enpu_cmd_conv2d).
+ * @ENPU_CMD_DEPTHWISE_CONV2D: depthwise convolution, same struct, with
+ *	groups == input channels == output channels.
+ * @ENPU_CMD_FULLY_CONNECTED: int8 matrix multiply (struct enpu_cmd_fc).
+ * @ENPU_CMD_ADD: quantized elementwise add (struct enpu_cmd_eltwise).
+ * @ENPU_CMD_MUL: quantized elementwise multiply (struct enpu_cmd_eltwise).
+ * @ENPU_CMD_MAX_POOL: max pooling (struct enpu_cmd_pool).
+ * @ENPU_CMD_AVG_POOL: average pooling (struct enpu_cmd_pool).
+ * @ENPU_CMD_COPY: strided tensor copy, for CONCAT and layout moves
+ *	(struct enpu_cmd_copy).
  */
 enum enpu_cmd_opcode {
 	ENPU_CMD_NOP = 0,
 	ENPU_CMD_DMA_COPY = 1,
 	ENPU_CMD_DMA_FILL = 2,
+	ENPU_CMD_CONV2D = 3,
+	ENPU_CMD_DEPTHWISE_CONV2D = 4,
+	ENPU_CMD_FULLY_CONNECTED = 5,
+	ENPU_CMD_ADD = 6,
+	ENPU_CMD_MUL = 7,
+	ENPU_CMD_MAX_POOL = 8,
+	ENPU_CMD_AVG_POOL = 9,
+	ENPU_CMD_COPY = 10,
 };
 
 /**
@@ -104,6 +122,288 @@ struct enpu_cmd_dma_fill {
 	__u64 size;
 	__u32 value;
 	__u32 reserved;
+};
+
+/*
+ * Network layers (interface 1.2). The arithmetic is docs/quantization.md,
+ * bit for bit: the device and the CPU reference kernels in
+ * userspace/runtime/cpu must produce identical bytes. Tensors are NHWC;
+ * weights are OIHW int8, symmetric (zero point 0). A command carries only
+ * integer parameters: the compiler derives them from float scales with the
+ * same functions the CPU kernels use (enpu_requant_from_scale(),
+ * enpu_cpu_add_params(), ...).
+ */
+
+/*
+ * enpu_buf_ref.bo_index meaning "no buffer" (optional operands); such a
+ * reference must have offset and reserved 0.
+ */
+#define ENPU_BUF_NONE		0xffffffffu
+
+/**
+ * enum enpu_dtype - element types of layer tensors
+ * @ENPU_DTYPE_UINT8: unsigned 8-bit, zero point 0..255.
+ * @ENPU_DTYPE_INT8: signed 8-bit, zero point -128..127.
+ * @ENPU_DTYPE_INT32: raw accumulators (outputs only, zero point 0; the
+ *	requantization step is skipped, as for ONNX ConvInteger).
+ */
+enum enpu_dtype {
+	ENPU_DTYPE_UINT8 = 0,
+	ENPU_DTYPE_INT8 = 1,
+	ENPU_DTYPE_INT32 = 2,
+};
+
+/**
+ * struct enpu_tensor_desc - an NHWC tensor inside a BO
+ * @buf: where element (0, 0, 0, 0) is.
+ * @batch: N, >= 1.
+ * @height: H, >= 1.
+ * @width: W, >= 1.
+ * @channels: C, >= 1.
+ * @pixel_stride: elements from one pixel to the next, >= @channels; 0
+ *	means @channels. Rows and images are dense in pixels: element
+ *	(n, y, x, c) is at (((n * H + y) * W + x) * pixel_stride + c) elements
+ *	from @buf. A stride above C lets a layer write a channel slice of a
+ *	wider tensor, which is how concatenation along channels costs nothing.
+ * @dtype: enum enpu_dtype.
+ * @reserved0: must be zero.
+ * @zero_point: in the type's range; 0 for INT32.
+ * @reserved1: must be zero.
+ */
+struct enpu_tensor_desc {
+	struct enpu_buf_ref buf;
+	__u32 batch;
+	__u32 height;
+	__u32 width;
+	__u32 channels;
+	__u32 pixel_stride;
+	__u8 dtype;
+	__u8 reserved0[3];
+	__s32 zero_point;
+	__u32 reserved1;
+};
+
+/**
+ * struct enpu_requant_param - one channel's fixed-point multiplier
+ * @multiplier: M, 0 <= M < 2^31.
+ * @shift: S, 31 <= S <= 62 (a total right shift).
+ */
+struct enpu_requant_param {
+	__s32 multiplier;
+	__s32 shift;
+};
+
+/**
+ * struct enpu_requant_desc - int32 accumulator to 8-bit output
+ * @per_channel: ENPU_BUF_NONE for one (M, S) for the whole tensor, else an
+ *	array of output-channels struct enpu_requant_param. Its contents are
+ *	read by the device at run time; values out of range complete the job
+ *	with ENPU_JOB_STATUS_INVALID (the kernel cannot check them).
+ * @multiplier: per-tensor M when @per_channel is NONE, else must be 0.
+ * @shift: per-tensor S when @per_channel is NONE, else must be 0.
+ * @min: fused clamp, within the output type's range (ReLU: the output
+ *	zero point; ReLU6: see docs/quantization.md).
+ * @max: fused clamp, >= @min, within the output type's range.
+ */
+struct enpu_requant_desc {
+	struct enpu_buf_ref per_channel;
+	__s32 multiplier;
+	__s32 shift;
+	__s32 min;
+	__s32 max;
+};
+
+/**
+ * struct enpu_cmd_conv2d - CONV2D and DEPTHWISE_CONV2D
+ * @hdr: opcode, size sizeof(struct enpu_cmd_conv2d).
+ * @input: uint8/int8 NHWC input; its channels are the input channels.
+ * @output: NHWC output with the same batch, output channels as channels,
+ *	and height/width exactly as ONNX Conv computes them:
+ *	(in + pad_begin + pad_end - dilation * (kernel - 1) - 1) / stride + 1.
+ *	Type uint8/int8 (requantized) or INT32 (raw accumulators).
+ * @weights: int8 OIHW [out channels][in channels / groups][kh][kw], dense.
+ * @bias: int32[out channels], or ENPU_BUF_NONE for zero.
+ * @requant: ignored (must be all zero with per_channel NONE) for an INT32
+ *	output.
+ * @kernel_height: 1..255.
+ * @kernel_width: 1..255.
+ * @stride_height: 1..255.
+ * @stride_width: 1..255.
+ * @dilation_height: 1..255.
+ * @dilation_width: 1..255.
+ * @pad_top: padding, reads as the input zero point, < 256.
+ * @pad_left: as @pad_top.
+ * @pad_bottom: as @pad_top.
+ * @pad_right: as @pad_top.
+ * @groups: divides both channel counts; DEPTHWISE_CONV2D requires
+ *	groups == input channels == output channels.
+ * @reserved: must be zero.
+ *
+ * output[n][y][x][o] = requant(bias[o] + sum over the window and the
+ * group's input channels of (input - input_zero_point) * weight).
+ */
+struct enpu_cmd_conv2d {
+	struct enpu_cmd_header hdr;
+	struct enpu_tensor_desc input;
+	struct enpu_tensor_desc output;
+	struct enpu_buf_ref weights;
+	struct enpu_buf_ref bias;
+	struct enpu_requant_desc requant;
+	__u32 kernel_height;
+	__u32 kernel_width;
+	__u32 stride_height;
+	__u32 stride_width;
+	__u32 dilation_height;
+	__u32 dilation_width;
+	__u32 pad_top;
+	__u32 pad_left;
+	__u32 pad_bottom;
+	__u32 pad_right;
+	__u32 groups;
+	__u32 reserved;
+};
+
+/**
+ * struct enpu_cmd_fc - FULLY_CONNECTED: out[m][n] = requant(bias[n] +
+ * sum_k (in[m][k] - in_zp) * weights[n][k])
+ * @hdr: opcode, size sizeof(struct enpu_cmd_fc).
+ * @input: M rows of K: batch = height = 1, width = M, channels = K
+ *	(K <= 65536).
+ * @output: batch = height = 1, width = M, channels = N.
+ * @weights: int8 [N][K], dense (ONNX Gemm with transB = 1 order).
+ * @bias: int32[N] or ENPU_BUF_NONE.
+ * @requant: as for CONV2D.
+ */
+struct enpu_cmd_fc {
+	struct enpu_cmd_header hdr;
+	struct enpu_tensor_desc input;
+	struct enpu_tensor_desc output;
+	struct enpu_buf_ref weights;
+	struct enpu_buf_ref bias;
+	struct enpu_requant_desc requant;
+};
+
+/**
+ * struct enpu_cmd_eltwise - ADD and MUL of two quantized tensors
+ * @hdr: opcode, size sizeof(struct enpu_cmd_eltwise).
+ * @a: first input, uint8/int8.
+ * @b: second input, the type of @a. Each of its N, H, W, C is either equal
+ *	to the output's or 1 (broadcast).
+ * @output: the type of @a; each dimension is max(a's, b's), and a's
+ *	dimensions are equal to it or 1 too.
+ * @a_multiplier: ADD: Ma, 0 <= Ma < 2^21; MUL: 0.
+ * @b_multiplier: ADD: Mb, 0 <= Mb < 2^21; MUL: 0.
+ * @add_shift: ADD: S, 1..31; MUL: 0.
+ * @left_shift: MUL: L, 0..15; ADD: 0.
+ * @multiplier: MUL: M as in struct enpu_requant_param; ADD: 0.
+ * @shift: MUL: S, 31..62; ADD: 0.
+ * @min: fused clamp within the type's range.
+ * @max: fused clamp, >= @min.
+ *
+ * ADD: acc = (a - a_zp) * Ma + (b - b_zp) * Mb;
+ *      out = clamp(((acc + 2^(S-1)) >> S) + out_zp, min, max)
+ * MUL: out = enpu_requantize(((a - a_zp) * (b - b_zp)) << L, M, S, out_zp,
+ *      min, max)
+ * exactly as enpu_cpu_add() / enpu_cpu_mul() (userspace/runtime/cpu).
+ */
+struct enpu_cmd_eltwise {
+	struct enpu_cmd_header hdr;
+	struct enpu_tensor_desc a;
+	struct enpu_tensor_desc b;
+	struct enpu_tensor_desc output;
+	__s32 a_multiplier;
+	__s32 b_multiplier;
+	__s32 add_shift;
+	__s32 left_shift;
+	__s32 multiplier;
+	__s32 shift;
+	__s32 min;
+	__s32 max;
+};
+
+/**
+ * struct enpu_pool_param - AVG_POOL requantization for one window size
+ * @multiplier: M.
+ * @shift: S, 31..62.
+ * @left_shift: L, 0..30.
+ * @reserved: must be zero.
+ */
+struct enpu_pool_param {
+	__s32 multiplier;
+	__s32 shift;
+	__s32 left_shift;
+	__s32 reserved;
+};
+
+/* enpu_cmd_pool.flags */
+#define ENPU_POOL_CEIL_MODE		(1u << 0)
+#define ENPU_POOL_COUNT_INCLUDE_PAD	(1u << 1)
+
+/**
+ * struct enpu_cmd_pool - MAX_POOL and AVG_POOL, ONNX semantics
+ * @hdr: opcode, size sizeof(struct enpu_cmd_pool).
+ * @input: uint8/int8.
+ * @output: same type, batch and channels; height/width as ONNX computes
+ *	them (with ENPU_POOL_CEIL_MODE: ceil, and a last window starting past
+ *	in + pad_begin dropped). Global average pooling is AVG_POOL with the
+ *	kernel the size of the input.
+ * @params: AVG_POOL: an array of kernel_height * kernel_width struct
+ *	enpu_pool_param; entry count - 1 is used for a window of count
+ *	pixels (see enpu_cpu_average_pool()). ENPU_BUF_NONE: every window uses
+ *	@multiplier/@shift/@left_shift. MAX_POOL: must be NONE.
+ * @kernel_height: 1..65535.
+ * @kernel_width: 1..65535.
+ * @stride_height: 1..255.
+ * @stride_width: 1..255.
+ * @dilation_height: 1..255.
+ * @dilation_width: 1..255.
+ * @pad_top: < kernel size in that dimension.
+ * @pad_left: as @pad_top.
+ * @pad_bottom: as @pad_top.
+ * @pad_right: as @pad_top.
+ * @flags: ENPU_POOL_*; COUNT_INCLUDE_PAD only for AVG_POOL.
+ * @multiplier: AVG_POOL with @params NONE; else 0.
+ * @shift: as @multiplier.
+ * @left_shift: as @multiplier.
+ * @min: AVG_POOL fused clamp; MAX_POOL: the type's min.
+ * @max: AVG_POOL fused clamp; MAX_POOL: the type's max.
+ * @reserved: must be zero.
+ */
+struct enpu_cmd_pool {
+	struct enpu_cmd_header hdr;
+	struct enpu_tensor_desc input;
+	struct enpu_tensor_desc output;
+	struct enpu_buf_ref params;
+	__u32 kernel_height;
+	__u32 kernel_width;
+	__u32 stride_height;
+	__u32 stride_width;
+	__u32 dilation_height;
+	__u32 dilation_width;
+	__u32 pad_top;
+	__u32 pad_left;
+	__u32 pad_bottom;
+	__u32 pad_right;
+	__u32 flags;
+	__s32 multiplier;
+	__s32 shift;
+	__s32 left_shift;
+	__s32 min;
+	__s32 max;
+	__u32 reserved;
+	__u32 reserved2;
+};
+
+/**
+ * struct enpu_cmd_copy - COPY: output = input, element by element
+ * @hdr: opcode, size sizeof(struct enpu_cmd_copy).
+ * @input: any type.
+ * @output: same type, N, H, W, C and zero point; strides may differ.
+ */
+struct enpu_cmd_copy {
+	struct enpu_cmd_header hdr;
+	struct enpu_tensor_desc input;
+	struct enpu_tensor_desc output;
 };
 
 #if defined(__cplusplus)

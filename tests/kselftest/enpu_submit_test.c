@@ -202,8 +202,9 @@ TEST_F(submit, reserved_context_and_flags_are_checked)
 	submit.reserved[1] = 1ull << 63;
 	EXPECT_REJECTED(EINVAL, submit);
 	submit.reserved[1] = 0;
+	/* A context this file never created. */
 	submit.context = 1;
-	EXPECT_REJECTED(EINVAL, submit);
+	EXPECT_REJECTED(ENOENT, submit);
 	submit.context = 0;
 	submit.flags = 1u << 1;
 	EXPECT_REJECTED(EINVAL, submit);
@@ -281,7 +282,7 @@ TEST_F(submit, unknown_opcode_is_einval)
 {
 	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
 
-	fill.hdr.opcode = 3;
+	fill.hdr.opcode = ENPU_CMD_COPY + 1;
 	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
 	fill.hdr.opcode = 0xffff;
 	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));

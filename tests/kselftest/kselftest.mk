@@ -4,9 +4,11 @@
 
 KSELFTEST_DIR := tests/kselftest
 KSELFTEST_NAMES := enpu_device_test enpu_param_test enpu_debugfs_test \
-	enpu_bo_test enpu_submit_test enpu_prime_test enpu_module_test
+	enpu_bo_test enpu_submit_test enpu_prime_test enpu_layers_test \
+	enpu_layer_validation_test enpu_context_test enpu_recovery_test \
+	enpu_module_test
 # Shared by every test binary.
-KSELFTEST_HELPERS := enpu_selftest enpu_buffers
+KSELFTEST_HELPERS := enpu_selftest enpu_buffers enpu_jobs
 KSELFTEST_BINARIES := $(addprefix $(B)/tests/kselftest/,$(KSELFTEST_NAMES))
 # The harness's TEST() wrappers have parameters a test need not use, and
 # it longjmp()s out of failed asserts; the kernel builds selftests without
@@ -15,7 +17,8 @@ KSELFTEST_BINARIES := $(addprefix $(B)/tests/kselftest/,$(KSELFTEST_NAMES))
 # -idirafter keeps every other header coming from the system first.
 KSELFTEST_CFLAGS = $(USER_CFLAGS) $(LIBENPU_CFLAGS) \
 	-I$(ENPU_KSRC)/tools/testing/selftests -Wno-unused-parameter \
-	-Wno-clobbered -idirafter $(ENPU_KSRC)/include/uapi/drm
+	-Wno-clobbered -idirafter $(ENPU_KSRC)/include/uapi/drm \
+	$(RUNTIME_CPU_CFLAGS)
 
 ALL_TARGETS += $(KSELFTEST_BINARIES)
 # Kept so that relinking one test does not recompile the others.
@@ -26,7 +29,8 @@ KSELFTEST_HELPER_OBJECTS := $(patsubst %,$(B)/obj/kselftest/%.o,\
 
 $(B)/obj/kselftest/%.o: $(KSELFTEST_DIR)/%.c \
 		$(KSELFTEST_DIR)/enpu_selftest.h \
-		$(KSELFTEST_DIR)/enpu_buffers.h $(LIBENPU_HEADERS)
+		$(KSELFTEST_DIR)/enpu_buffers.h $(KSELFTEST_DIR)/enpu_jobs.h \
+		$(LIBENPU_HEADERS) $(RUNTIME_CPU_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(KSELFTEST_CFLAGS) -c $< -o $@
 
@@ -36,13 +40,22 @@ $(B)/tests/kselftest/%: $(B)/obj/kselftest/%.o \
 	$(CC) -o $@ $< $(KSELFTEST_HELPER_OBJECTS) \
 		$(LIBENPU_LDFLAGS) -Wl,-rpath,'$$ORIGIN/../../lib'
 
+# The layer tests compare with the CPU reference kernels.
+$(B)/tests/kselftest/enpu_layers_test: $(B)/obj/kselftest/enpu_layers_test.o \
+		$(KSELFTEST_HELPER_OBJECTS) $(B)/lib/libenpu.so $(RUNTIME_CPU_LIB)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(KSELFTEST_HELPER_OBJECTS) \
+		$(LIBENPU_LDFLAGS) $(RUNTIME_CPU_LDFLAGS) \
+		-Wl,-rpath,'$$ORIGIN/../../lib'
+
 # The second run moves the vnpu off its defaults so that no value can be
 # hard-coded on either side of GET_PARAM.
 .PHONY: vm-test-kselftest
 VM_TESTS += vm-test-kselftest
 vm-test-kselftest: all
-	tools/vm/run --timeout 600 -- $(CURDIR)/$(KSELFTEST_DIR)/run.sh
-	tools/vm/run --timeout 600 \
+	tools/vm/run --timeout 900 --fault-relay -- \
+		$(CURDIR)/$(KSELFTEST_DIR)/run.sh
+	tools/vm/run --timeout 900 --fault-relay \
 		--vnpu-arg --device-id --vnpu-arg 4660 \
 		--vnpu-arg --queues --vnpu-arg 2 \
 		-- $(CURDIR)/$(KSELFTEST_DIR)/run.sh

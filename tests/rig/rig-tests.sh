@@ -43,12 +43,12 @@ vm() {
 # number itself may have been reused by something else).
 leftover_processes() {
 	local dir=$1 name pid cmd
-	for name in qemu vnpu; do
+	for name in qemu vnpu relay; do
 		[ -f "$dir/$name.pid" ] || continue
 		pid=$(cat "$dir/$name.pid")
 		cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
 		case $cmd in
-		*qemu-system*|*vnpu*) echo "$name pid $pid still running: $cmd" ;;
+		*qemu-system*|*vnpu*|*fault-relay*) echo "$name pid $pid still running: $cmd" ;;
 		esac
 	done
 }
@@ -226,6 +226,50 @@ test_second_run_reuses_initramfs() {
 	fi
 }
 
+# The guest side of the relay contract (tools/vm/README.md): request.<n>
+# written through a .tmp rename, reply.<n> appears with the vnpu's answer.
+test_fault_relay_reaches_the_control_socket() {
+	# shellcheck disable=SC2016 # expanded by the guest's shell
+	local script='
+		[ -d "$ENPU_VNPU_RELAY" ] || { echo "no relay dir"; exit 2; }
+		ask() {
+			echo "$2" >"$ENPU_VNPU_RELAY/request.$1.tmp"
+			mv "$ENPU_VNPU_RELAY/request.$1.tmp" "$ENPU_VNPU_RELAY/request.$1"
+			i=0
+			while [ ! -f "$ENPU_VNPU_RELAY/reply.$1" ]; do
+				i=$((i + 1)); [ $i -lt 500 ] || { echo "no reply.$1"; exit 3; }
+				sleep 0.02
+			done
+			cat "$ENPU_VNPU_RELAY/reply.$1"
+		}
+		ask 1 status; ask 2 "no-such-command"; ask 3 "speed 2"'
+	local want_status='^ok state=[A-Z_]+ heartbeat=[0-9]+ '
+	vm --no-modprobe --fault-relay -- sh -c "$script"
+	if [ "$STATUS" -ne 0 ]; then
+		fail fault_relay_reaches_the_control_socket "status $STATUS"
+	elif ! grep -qE "$want_status" "$OUT/last.log" ||
+		! grep -q '^error unknown command' "$OUT/last.log" ||
+		! grep -q '^ok speed=2' "$OUT/last.log"; then
+		fail fault_relay_reaches_the_control_socket "replies missing"
+	elif [ ! -f "$RUNDIR/relay/reply.3" ] || [ -e "$RUNDIR/relay/reply.3.tmp" ]; then
+		fail fault_relay_reaches_the_control_socket "reply files not renamed into place"
+	else
+		pass fault_relay_reaches_the_control_socket
+	fi
+}
+
+test_no_relay_without_the_option() {
+	# shellcheck disable=SC2016 # expanded by the guest's shell
+	vm --no-modprobe -- sh -c '[ -z "${ENPU_VNPU_RELAY:-}" ]'
+	if [ "$STATUS" -ne 0 ]; then
+		fail no_relay_without_the_option "ENPU_VNPU_RELAY set (status $STATUS)"
+	elif [ -e "$RUNDIR/relay" ] || [ -e "$RUNDIR/relay.pid" ]; then
+		fail no_relay_without_the_option "relay started anyway"
+	else
+		pass no_relay_without_the_option
+	fi
+}
+
 test_no_process_left_behind() {
 	local dir left=
 	for dir in "${RUN_DIRS[@]}"; do
@@ -247,6 +291,8 @@ test_kernel_panic_is_reported
 signal_stops_everything TERM 143
 signal_stops_everything INT 130
 test_second_run_reuses_initramfs
+test_fault_relay_reaches_the_control_socket
+test_no_relay_without_the_option
 test_no_process_left_behind
 
 echo "$PASSED passed, $FAILED failed"

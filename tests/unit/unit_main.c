@@ -19,6 +19,8 @@ int main(int argc, char **argv)
 		&enpu_info_suite,
 		&cmdbuf_suite,
 		&buffer_arguments_suite,
+		&layer_commands_suite,
+		&job_arguments_suite,
 	};
 	const char *filter = argc > 1 ? argv[1] : NULL;
 	unsigned int passed = 0, failed = 0;

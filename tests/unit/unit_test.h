@@ -44,5 +44,7 @@ extern const struct unit_test_suite format_suite;
 extern const struct unit_test_suite enpu_info_suite;
 extern const struct unit_test_suite cmdbuf_suite;
 extern const struct unit_test_suite buffer_arguments_suite;
+extern const struct unit_test_suite layer_commands_suite;
+extern const struct unit_test_suite job_arguments_suite;
 
 #endif /* ENPU_UNIT_TEST_H */

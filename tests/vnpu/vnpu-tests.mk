@@ -3,10 +3,10 @@
 # Host tests of the virtual NPU and the firmware packer (tests/vnpu/README.md).
 
 VNPU_TEST_SRCS := tests/vnpu/vnpu_test.c tests/vnpu/vnpu_dma_test.c \
-	tests/vnpu/vnpu_rig.c
+	tests/vnpu/vnpu_layer_test.c tests/vnpu/vnpu_rig.c
 VNPU_TEST_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(VNPU_TEST_SRCS))
 VNPU_TEST_CFLAGS = $(USER_CFLAGS) -Ikernel -Ifirmware-loader \
-	$(shell pkg-config --cflags libcrypto) -MMD -MP
+	$(RUNTIME_CPU_CFLAGS) $(shell pkg-config --cflags libcrypto) -MMD -MP
 
 HOST_TESTS += test-vnpu
 .PHONY: test-vnpu
@@ -15,9 +15,11 @@ $(B)/obj/tests/vnpu/%.o: tests/vnpu/%.c
 	@mkdir -p $(@D)
 	$(CC) $(VNPU_TEST_CFLAGS) -c -o $@ $<
 
-$(B)/tests/vnpu/vnpu-test: $(VNPU_TEST_OBJS)
+# The layer tests compare the device with the CPU reference kernels.
+$(B)/tests/vnpu/vnpu-test: $(VNPU_TEST_OBJS) $(RUNTIME_CPU_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libcrypto)
+	$(CC) $(CFLAGS) -o $@ $(VNPU_TEST_OBJS) $(RUNTIME_CPU_LDFLAGS) \
+		$(shell pkg-config --libs libcrypto)
 
 test-vnpu: $(B)/tests/vnpu/vnpu-test $(B)/bin/vnpu $(B)/bin/enpu-fwpack \
 		$(B)/firmware/enpu/enpu-fw-v1.bin

@@ -38,4 +38,8 @@ bool recover(struct rig *r);
 extern const struct test dma_tests[];
 extern const size_t dma_test_count;
 
+/* vnpu_layer_test.c: interface 1.2 (layer commands); same conditions. */
+extern const struct test layer_tests[];
+extern const size_t layer_test_count;
+
 #endif /* VNPU_CHECK_H */

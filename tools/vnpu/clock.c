@@ -46,12 +46,28 @@ void device_advance(struct vnpu *v)
 		return;
 
 	if (v->job.active && engine_runs(v)) {
+		struct cmdstream_counters counters = {
+			.dma_bytes = v->perf_dma_bytes,
+			.macs = v->perf_macs,
+		};
 		uint32_t khz = opp_khz(v->opp);
 		work_units used;
 
 		used = cmdstream_execute(&v->job, &v->ram,
 					 (work_units)device_ns * khz,
-					 &v->perf_dma_bytes);
+					 &counters);
+		v->perf_dma_bytes = counters.dma_bytes;
+		v->perf_macs = counters.macs;
+		if (v->job.host_trouble) {
+			/* Not the job's fault: the device stops until RESET
+			 * (which drops the job), as for a descriptor the
+			 * host could not fetch. */
+			vnpu_log(v, "host out of scratch memory for the layer at %u",
+				 v->job.info);
+			regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_BAD_JOB,
+				       v->job.info);
+			device_raise_vector(v, ENPU_VEC_ERROR);
+		}
 		busy_ns = (uint64_t)((used + khz - 1) / khz);
 		v->perf_units += used;
 		v->perf_busy_ns += busy_ns;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "enpu_cmd.h"
+#include "layer.h"
 #include "shm_access.h"
 #include "vnpu.h"
 
@@ -52,16 +53,22 @@ static struct buf_ref ref_get(const uint8_t *p)
 
 /* The spec's reference rules: an existing BO, the range inside its SIZE
  * (no overflow), and the access the command needs. */
-static bool ref_ok(const struct vnpu_job *job, struct buf_ref ref,
-		   uint64_t size, uint32_t access)
+bool job_ref_ok(const struct vnpu_job *job, uint32_t bo_index,
+		uint64_t offset, uint64_t size, uint32_t access)
 {
 	const struct vnpu_bo *bo;
 
-	if (ref.bo >= job->bo_count)
+	if (bo_index >= job->bo_count)
 		return false;
-	bo = &job->bos[ref.bo];
-	return ref.offset <= bo->size && size <= bo->size - ref.offset &&
+	bo = &job->bos[bo_index];
+	return offset <= bo->size && size <= bo->size - offset &&
 	       (bo->access & access) == access;
+}
+
+static bool ref_ok(const struct vnpu_job *job, struct buf_ref ref,
+		   uint64_t size, uint32_t access)
+{
+	return job_ref_ok(job, ref.bo, ref.offset, size, access);
 }
 
 static bool ranges_overlap(struct buf_ref a, struct buf_ref b, uint64_t size)
@@ -79,7 +86,16 @@ static uint64_t dma_cycles(uint64_t size)
 /* Cycles of a command of a validated stream. */
 static uint64_t command_cycles(const uint8_t *cmd)
 {
-	switch (le16_get(cmd + HDR_OPCODE)) {
+	uint16_t opcode = le16_get(cmd + HDR_OPCODE);
+	struct layer_cost cost;
+	struct layer l;
+
+	if (opcode_is_layer(opcode)) {
+		layer_decode(cmd, &l);
+		layer_cost(&l, &cost);
+		return cost.cycles;
+	}
+	switch (opcode) {
 	case ENPU_CMD_DMA_COPY:
 		return dma_cycles(le64_get(cmd + COPY_SIZE));
 	case ENPU_CMD_DMA_FILL:
@@ -137,6 +153,8 @@ static uint32_t command_check(const struct vnpu_job *job, const uint8_t *cmd,
 			return ENPU_JOB_STATUS_DMA_FAULT;
 		return ENPU_JOB_STATUS_OK;
 	default:
+		if (opcode_is_layer(le16_get(cmd + HDR_OPCODE)))
+			return layer_check(job, cmd, cmd_size);
 		return ENPU_JOB_STATUS_INVALID;
 	}
 }
@@ -193,11 +211,38 @@ static uint32_t command_size(const struct vnpu_job *job)
 	return le32_get(job->stream + job->offset + HDR_SIZE);
 }
 
-/* The effect of the current command, once its device time is spent. */
-static bool command_perform(struct vnpu_job *job, const struct guest_ram *ram,
-			    uint64_t *dma_bytes)
+static uint64_t add_saturating(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* A layer's effect; its bytes and MACs count once it is complete. */
+static uint32_t layer_perform(struct vnpu_job *job, const struct guest_ram *ram,
+			      struct cmdstream_counters *counters)
+{
+	struct layer_cost cost;
+	struct layer l;
+	uint32_t status;
+
+	layer_decode(job->stream + job->offset, &l);
+	status = layer_run(&l, job, ram);
+	if (status != ENPU_JOB_STATUS_OK)
+		return status;
+	layer_cost(&l, &cost);
+	counters->dma_bytes = add_saturating(counters->dma_bytes, cost.bytes);
+	counters->macs = add_saturating(counters->macs, cost.macs);
+	return ENPU_JOB_STATUS_OK;
+}
+
+/* The effect of the current command, once its device time is spent:
+ * ENPU_JOB_STATUS_OK, the status the job fails with, or
+ * LAYER_HOST_TROUBLE. */
+static uint32_t command_perform(struct vnpu_job *job,
+				const struct guest_ram *ram,
+				struct cmdstream_counters *counters)
 {
 	const uint8_t *cmd = job->stream + job->offset;
+	uint64_t *dma_bytes = &counters->dma_bytes;
 	struct buf_ref src, dst;
 	uint64_t size;
 
@@ -208,19 +253,21 @@ static bool command_perform(struct vnpu_job *job, const struct guest_ram *ram,
 		size = le64_get(cmd + COPY_SIZE);
 		if (!dma_copy(ram, &job->bos[src.bo], src.offset,
 			      &job->bos[dst.bo], dst.offset, size))
-			return false;
+			return ENPU_JOB_STATUS_DMA_FAULT;
 		*dma_bytes += 2 * size;
-		return true;
+		return ENPU_JOB_STATUS_OK;
 	case ENPU_CMD_DMA_FILL:
 		dst = ref_get(cmd + FILL_DST);
 		size = le64_get(cmd + FILL_SIZE);
 		if (!dma_fill(ram, &job->bos[dst.bo], dst.offset, size,
 			      (uint8_t)le32_get(cmd + FILL_VALUE)))
-			return false;
+			return ENPU_JOB_STATUS_DMA_FAULT;
 		*dma_bytes += size;
-		return true;
+		return ENPU_JOB_STATUS_OK;
 	default:
-		return true;
+		if (opcode_is_layer(le16_get(cmd + HDR_OPCODE)))
+			return layer_perform(job, ram, counters);
+		return ENPU_JOB_STATUS_OK;
 	}
 }
 
@@ -235,12 +282,17 @@ void cmdstream_start(struct vnpu_job *job)
 
 /*
  * Runs the job for at most @budget work units and returns the units used.
- * The job is finished when job->left is 0; job->status says how. A DMA
- * command whose scatter-gather list the guest broke after the job started
- * ends the job there with DMA_FAULT at that command's offset.
+ * The job is finished when job->left is 0; job->status says how. A command
+ * whose scatter-gather list the guest broke after the job started ends the
+ * job there with DMA_FAULT at that command's offset; a layer whose
+ * parameter table holds a value out of range ends it with INVALID there.
+ * When the host cannot perform a layer (scratch memory), job->host_trouble
+ * is set and the job stops without a status: the caller puts the device
+ * in ERROR.
  */
 work_units cmdstream_execute(struct vnpu_job *job, const struct guest_ram *ram,
-			     work_units budget, uint64_t *dma_bytes)
+			     work_units budget,
+			     struct cmdstream_counters *counters)
 {
 	work_units used = 0;
 
@@ -258,8 +310,14 @@ work_units cmdstream_execute(struct vnpu_job *job, const struct guest_ram *ram,
 		job->cmd_left -= take;
 		job->left -= take;
 		used += take;
-		if (!job->cmd_left && !command_perform(job, ram, dma_bytes)) {
-			job->status = ENPU_JOB_STATUS_DMA_FAULT;
+		if (!job->cmd_left) {
+			uint32_t status = command_perform(job, ram, counters);
+
+			if (status == ENPU_JOB_STATUS_OK)
+				continue;
+			if (status == LAYER_HOST_TROUBLE)
+				job->host_trouble = true;
+			job->status = status;
 			job->info = job->offset;
 			job->left = 0;
 			return used;

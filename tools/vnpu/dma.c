@@ -129,3 +129,80 @@ bool dma_fill(const struct guest_ram *ram, const struct vnpu_bo *dst,
 	}
 	return true;
 }
+
+/*
+ * Strided transfers for layer commands: @runs runs of @run bytes, one every
+ * @stride bytes from @offset, packed densely on the host side. A cursor
+ * whose segment is used up loads the next one only when more bytes are
+ * needed, so a range ending exactly at the end of the list is fine.
+ */
+static bool sg_ready(struct sg_cursor *c)
+{
+	if (c->left)
+		return true;
+	c->index++;
+	return sg_load(c, 0);
+}
+
+static bool sg_transfer(struct sg_cursor *c, uint8_t *host, uint64_t n,
+			bool to_guest)
+{
+	while (n) {
+		uint64_t k;
+
+		if (!sg_ready(c))
+			return false;
+		k = n < c->left ? n : c->left;
+		if (host && to_guest)
+			memcpy(c->ram->base + c->addr, host, k);
+		else if (host)
+			memcpy(host, c->ram->base + c->addr, k);
+		if (host)
+			host += k;
+		c->addr += k;
+		c->left -= k;
+		n -= k;
+	}
+	return true;
+}
+
+static bool dma_strided(const struct guest_ram *ram, const struct vnpu_bo *bo,
+			uint64_t offset, uint64_t run, uint64_t stride,
+			uint64_t runs, uint8_t *host, bool to_guest)
+{
+	struct sg_cursor c;
+	uint64_t i;
+
+	if (!runs || !run)
+		return true;
+	if (stride == run) {
+		/* Dense: one run (the caller's extent check bounds it). */
+		run *= runs;
+		runs = 1;
+	}
+	if (!sg_seek(&c, ram, bo, offset))
+		return false;
+	for (i = 0; i < runs; i++) {
+		if (!sg_transfer(&c, host + i * run, run, to_guest))
+			return false;
+		if (i + 1 < runs && !sg_transfer(&c, NULL, stride - run, false))
+			return false;
+	}
+	return true;
+}
+
+bool dma_gather(const struct guest_ram *ram, const struct vnpu_bo *bo,
+		uint64_t offset, uint64_t run, uint64_t stride, uint64_t runs,
+		void *dst)
+{
+	return dma_strided(ram, bo, offset, run, stride, runs, dst, false);
+}
+
+bool dma_scatter(const struct guest_ram *ram, const struct vnpu_bo *bo,
+		 uint64_t offset, uint64_t run, uint64_t stride, uint64_t runs,
+		 const void *src)
+{
+	/* sg_transfer only reads from @src when writing to the guest. */
+	return dma_strided(ram, bo, offset, run, stride, runs, (uint8_t *)src,
+			   true);
+}

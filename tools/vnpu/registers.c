@@ -96,8 +96,7 @@ void regs_publish_perf(struct vnpu *v)
 		    (uint64_t)(v->perf_units / UNITS_PER_CYCLE));
 	shm_write64(shm, ENPU_REG_PERF_BUSY_NS_LO, v->perf_busy_ns);
 	shm_write32(shm, ENPU_REG_PERF_JOBS_DONE, v->perf_jobs_done);
-	/* NOP streams do no arithmetic; layer commands will add MACs. */
-	shm_write64(shm, ENPU_REG_PERF_MACS_LO, 0);
+	shm_write64(shm, ENPU_REG_PERF_MACS_LO, v->perf_macs);
 	shm_write64(shm, ENPU_REG_PERF_DMA_BYTES_LO, v->perf_dma_bytes);
 }
 

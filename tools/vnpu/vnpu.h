@@ -78,6 +78,7 @@ struct vnpu_job {
 	uint64_t cycles_total;	/* saturates; reported in the completion */
 	uint32_t status;	/* ENPU_JOB_STATUS_*, set when execution fails */
 	uint32_t info;
+	bool host_trouble;	/* the host could not perform a command */
 };
 
 struct vnpu_cqe {
@@ -152,6 +153,7 @@ struct vnpu {
 	uint64_t perf_busy_ns;
 	uint32_t perf_jobs_done;
 	uint64_t perf_dma_bytes;
+	uint64_t perf_macs;
 
 	/* host fault injection */
 	uint32_t lose_irqs;
@@ -198,6 +200,12 @@ bool dma_copy(const struct guest_ram *ram, const struct vnpu_bo *src,
 	      uint64_t dst_offset, uint64_t size);
 bool dma_fill(const struct guest_ram *ram, const struct vnpu_bo *dst,
 	      uint64_t offset, uint64_t size, uint8_t value);
+bool dma_gather(const struct guest_ram *ram, const struct vnpu_bo *bo,
+		uint64_t offset, uint64_t run, uint64_t stride, uint64_t runs,
+		void *dst);
+bool dma_scatter(const struct guest_ram *ram, const struct vnpu_bo *bo,
+		 uint64_t offset, uint64_t run, uint64_t stride, uint64_t runs,
+		 const void *src);
 
 /* registers.c */
 void regs_power_on(struct vnpu *v);
@@ -243,8 +251,15 @@ void queues_abort(struct vnpu *v);
 #define CMDSTREAM_OK UINT32_MAX
 uint32_t cmdstream_validate(struct vnpu_job *job, uint32_t *status);
 void cmdstream_start(struct vnpu_job *job);
+struct cmdstream_counters {
+	uint64_t dma_bytes;	/* PERF_DMA_BYTES */
+	uint64_t macs;		/* PERF_MACS */
+};
+bool job_ref_ok(const struct vnpu_job *job, uint32_t bo_index,
+		uint64_t offset, uint64_t size, uint32_t access);
 work_units cmdstream_execute(struct vnpu_job *job, const struct guest_ram *ram,
-			     work_units budget, uint64_t *dma_bytes);
+			     work_units budget,
+			     struct cmdstream_counters *counters);
 
 /* facts.c */
 int facts_write(struct vnpu *v);

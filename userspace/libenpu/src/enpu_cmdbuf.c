@@ -73,9 +73,9 @@ int enpu_cmdbuf_reset(enpu_cmdbuf *cmdbuf)
 	return 0;
 }
 
-/* Appends one encoded command, growing the buffer; all or nothing. */
-static int append(enpu_cmdbuf *cmdbuf, const char *name, const void *command,
-		  uint32_t size)
+/* Grows the buffer as needed; all or nothing. */
+int enpu_cmdbuf_append(enpu_cmdbuf *cmdbuf, const char *name,
+		       const void *command, uint32_t size)
 {
 	if (size > ENPU_CMD_MAX_STREAM - cmdbuf->size)
 		return cmdbuf_fail(cmdbuf, -ENOSPC,
@@ -127,7 +127,7 @@ int enpu_cmdbuf_nop(enpu_cmdbuf *cmdbuf, uint32_t cycles)
 
 	if (!cmdbuf)
 		return -EINVAL;
-	return append(cmdbuf, "nop", &command, sizeof(command));
+	return enpu_cmdbuf_append(cmdbuf, "nop", &command, sizeof(command));
 }
 
 int enpu_cmdbuf_dma_copy(enpu_cmdbuf *cmdbuf, uint32_t src_index,
@@ -151,7 +151,7 @@ int enpu_cmdbuf_dma_copy(enpu_cmdbuf *cmdbuf, uint32_t src_index,
 			     size);
 	if (status)
 		return status;
-	return append(cmdbuf, "dma_copy", &command, sizeof(command));
+	return enpu_cmdbuf_append(cmdbuf, "dma_copy", &command, sizeof(command));
 }
 
 int enpu_cmdbuf_dma_fill(enpu_cmdbuf *cmdbuf, uint32_t dst_index,
@@ -171,7 +171,7 @@ int enpu_cmdbuf_dma_fill(enpu_cmdbuf *cmdbuf, uint32_t dst_index,
 			     size);
 	if (status)
 		return status;
-	return append(cmdbuf, "dma_fill", &command, sizeof(command));
+	return enpu_cmdbuf_append(cmdbuf, "dma_fill", &command, sizeof(command));
 }
 
 int enpu_cmdbuf_data(const enpu_cmdbuf *cmdbuf, const void **data,

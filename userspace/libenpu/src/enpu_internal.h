@@ -19,7 +19,26 @@ struct enpu_device {
 	 * closing the device frees what the caller left open.
 	 */
 	struct enpu_bo *bos;
+	/* Every live enpu_context, freed by enpu_device_close(). */
+	struct enpu_context *contexts;
 };
+
+/* One context of the device's file (kernel id, never 0). */
+struct enpu_context {
+	enpu_device *device;
+	struct enpu_context *next;
+	uint32_t id;
+};
+
+/* Frees every context object of the device without the destroy ioctl. */
+void enpu_context_forget_all(enpu_device *device);
+
+/*
+ * Appends one encoded command of size bytes to the cmdbuf, all or nothing
+ * (-ENOSPC past ENPU_CMD_MAX_STREAM); name is for the message.
+ */
+int enpu_cmdbuf_append(enpu_cmdbuf *cmdbuf, const char *name,
+		       const void *command, uint32_t size);
 
 /*
  * One GEM handle of the device's file. references counts the successful

@@ -33,10 +33,6 @@ static int check_desc(enpu_device *device,
 					device->path, desc->bo_count,
 					desc->in_fence_count, SUBMIT_MAX_BOS,
 					SUBMIT_MAX_IN_FENCES);
-	if (desc->reserved)
-		return enpu_device_fail(device, -EINVAL,
-					"%s: submit: desc.reserved is not 0",
-					device->path);
 	for (uint32_t i = 0; i < desc->in_fence_count; i++)
 		if (desc->in_fences[i].reserved)
 			return enpu_device_fail(device, -EINVAL,
@@ -112,14 +108,15 @@ int enpu_submit(enpu_device *device, const struct enpu_submit_desc *desc,
 		.in_fence_stride = sizeof(*fences),
 		.out_syncobj = desc->out_syncobj,
 		.flags = desc->flags,
+		.context = desc->context,
 	};
 	if (drmIoctl(device->fd, DRM_IOCTL_ENPU_SUBMIT, &argument)) {
 		status = -errno;
 		enpu_device_fail(device, status,
-				 "%s: SUBMIT of %u command bytes with %u BOs and %u in-fences failed: %s",
+				 "%s: SUBMIT of %u command bytes with %u BOs and %u in-fences on context %u failed: %s",
 				 device->path, desc->commands_size,
 				 desc->bo_count, desc->in_fence_count,
-				 strerror(-status));
+				 desc->context, strerror(-status));
 	} else {
 		*seqno = argument.seqno;
 	}

@@ -40,6 +40,7 @@ typedef struct enpu_device enpu_device;
 typedef struct enpu_device_list enpu_device_list;
 typedef struct enpu_bo enpu_bo;
 typedef struct enpu_cmdbuf enpu_cmdbuf;
+typedef struct enpu_context enpu_context;
 
 /* Enough for a path and an errno string; longer messages are truncated. */
 #define ENPU_ERROR_MESSAGE_SIZE 256
@@ -269,10 +270,21 @@ struct enpu_submit_desc {
 	uint32_t out_syncobj;
 	/* DRM_ENPU_SUBMIT_FLAGS. */
 	uint32_t flags;
-	uint32_t reserved;
+	/*
+	 * Since 0.3 (was reserved, must-be-zero, before): the id of a
+	 * context of this device (enpu_context_id()), or 0 for the file's
+	 * default context. Only a program that created a context, and so
+	 * needs libenpu 0.3 to run at all, can put anything but 0 here,
+	 * which keeps 0.2 binaries and the 0.2 layout unchanged.
+	 */
+	uint32_t context;
 };
 
-/* Queues one job; seqno receives its fence seqno on its queue. */
+/*
+ * Queues one job on desc->context; seqno receives its fence seqno on the
+ * hardware queue the context maps to. A banned context is -ECANCELED, an
+ * unknown one -ENOENT.
+ */
 ENPU_PUBLIC int enpu_submit(enpu_device *device,
 			    const struct enpu_submit_desc *desc,
 			    uint64_t *seqno);
@@ -300,6 +312,219 @@ ENPU_PUBLIC int enpu_syncobj_export_sync_file(enpu_device *device,
 ENPU_PUBLIC int enpu_syncobj_import_sync_file(enpu_device *device,
 					      uint32_t syncobj,
 					      int sync_file_fd);
+
+/*
+ * Contexts (since 0.3). A context is a stream of jobs of the device's file
+ * with a priority (enum drm_enpu_priority; above NORMAL needs
+ * CAP_SYS_NICE, else -EACCES); its jobs complete in submission order and
+ * it is what the kernel bans after repeated hangs (its submits then fail
+ * with -ECANCELED). Context 0, the file's default, always exists and has
+ * no enpu_context object.
+ *
+ * Ownership: an enpu_context belongs to the caller from
+ * enpu_context_create() until enpu_context_destroy(), and never outlives
+ * its device: enpu_device_close() destroys the contexts still open (the
+ * kernel drops them with the file). Destroying a context does not cancel
+ * its submitted jobs; they run and signal their fences.
+ */
+ENPU_PUBLIC int enpu_context_create(enpu_device *device, uint32_t priority,
+				    enpu_context **context);
+/* Accepts NULL. */
+ENPU_PUBLIC int enpu_context_destroy(enpu_context *context);
+/* The id to put in enpu_submit_desc.context (never 0). */
+ENPU_PUBLIC int enpu_context_id(const enpu_context *context, uint32_t *id);
+
+/*
+ * What DRM_IOCTL_ENPU_CONTEXT_QUERY reports. New fields are only ever
+ * appended; pass sizeof(struct enpu_context_info).
+ */
+struct enpu_context_info {
+	uint32_t id;
+	/* DRM_ENPU_CONTEXT_BANNED. */
+	uint32_t flags;
+	uint32_t priority;
+	uint32_t hang_count;
+	uint64_t submitted;
+	uint64_t completed;
+};
+
+ENPU_PUBLIC int enpu_context_query(enpu_context *context, size_t info_size,
+				   struct enpu_context_info *info);
+/* Same for any context id of the device's file, 0 included. */
+ENPU_PUBLIC int enpu_device_query_context(enpu_device *device, uint32_t id,
+					  size_t info_size,
+					  struct enpu_context_info *info);
+
+/*
+ * Job status (since 0.3). A job's fence signals once, carrying 0 or a
+ * negative errno (table in uapi/enpu_accel.h: -EINVAL invalid at run time,
+ * -EFAULT device fault, -ETIMEDOUT hang, -ECANCELED aborted, -ENODEV
+ * device gone).
+ *
+ * enpu_job_status() reads the fence the out-syncobj holds now: it exports
+ * it as a sync_file, asks SYNC_IOC_FILE_INFO and closes that sync_file
+ * again (the caller owns nothing new). If the fence signalled it returns 0
+ * and stores the job's status in *job_status; if not, it returns -EBUSY
+ * and leaves *job_status alone. A syncobj without a fence is -EINVAL.
+ *
+ * enpu_job_wait() waits up to timeout_ns (relative, or absolute
+ * CLOCK_MONOTONIC with DRM_ENPU_WAIT_ABSOLUTE) for the out-syncobj's
+ * fence, then reads its status as above; -ETIME if it did not signal in
+ * time. The syncobj stays the caller's in both.
+ *
+ * enpu_sync_file_status() does the same for a sync_file fd the caller
+ * holds (from enpu_syncobj_export_sync_file() or another driver); the fd
+ * is only read, never closed.
+ */
+ENPU_PUBLIC int enpu_job_status(enpu_device *device, uint32_t out_syncobj,
+				int *job_status);
+ENPU_PUBLIC int enpu_job_wait(enpu_device *device, uint32_t out_syncobj,
+			      int64_t timeout_ns, uint32_t flags,
+			      int *job_status);
+ENPU_PUBLIC int enpu_sync_file_status(int sync_file_fd, int *job_status,
+				      struct enpu_error *error);
+
+/*
+ * Layer commands (since 0.3) for the command-stream builder. The argument
+ * structs mirror uapi/enpu_cmd.h field for field, without headers and
+ * reserved fields, which the builder writes as zero; they are plain data
+ * any runtime can fill. The builder encodes what it is given: the kernel
+ * validates shapes, ranges and references at submit (-EINVAL), so the
+ * appends check only their pointers.
+ */
+
+/* A byte offset inside the BO at bo_index of the submit's list. */
+struct enpu_layer_ref {
+	/* ENPU_BUF_NONE for an absent optional operand. */
+	uint32_t bo_index;
+	uint32_t pad;		/* ignored */
+	uint64_t offset;
+};
+
+/* struct enpu_tensor_desc: an NHWC tensor inside a BO. */
+struct enpu_layer_tensor {
+	struct enpu_layer_ref buf;
+	uint32_t batch;
+	uint32_t height;
+	uint32_t width;
+	uint32_t channels;
+	/* Elements from one pixel to the next; 0 means channels. */
+	uint32_t pixel_stride;
+	/* enum enpu_dtype. */
+	uint32_t dtype;
+	int32_t zero_point;
+	uint32_t pad;		/* ignored */
+};
+
+/* struct enpu_requant_desc. */
+struct enpu_layer_requant {
+	/* bo_index ENPU_BUF_NONE: per tensor, multiplier/shift below. */
+	struct enpu_layer_ref per_channel;
+	int32_t multiplier;
+	int32_t shift;
+	int32_t min;
+	int32_t max;
+};
+
+/* struct enpu_cmd_conv2d (CONV2D and DEPTHWISE_CONV2D). */
+struct enpu_conv2d_layer {
+	struct enpu_layer_tensor input;
+	struct enpu_layer_tensor output;
+	struct enpu_layer_ref weights;
+	struct enpu_layer_ref bias;
+	struct enpu_layer_requant requant;
+	uint32_t kernel_height;
+	uint32_t kernel_width;
+	uint32_t stride_height;
+	uint32_t stride_width;
+	uint32_t dilation_height;
+	uint32_t dilation_width;
+	uint32_t pad_top;
+	uint32_t pad_left;
+	uint32_t pad_bottom;
+	uint32_t pad_right;
+	uint32_t groups;
+	uint32_t pad;		/* ignored */
+};
+
+/* struct enpu_cmd_fc. */
+struct enpu_fc_layer {
+	struct enpu_layer_tensor input;
+	struct enpu_layer_tensor output;
+	struct enpu_layer_ref weights;
+	struct enpu_layer_ref bias;
+	struct enpu_layer_requant requant;
+};
+
+/* struct enpu_cmd_eltwise for ADD. */
+struct enpu_add_layer {
+	struct enpu_layer_tensor a;
+	struct enpu_layer_tensor b;
+	struct enpu_layer_tensor output;
+	int32_t a_multiplier;
+	int32_t b_multiplier;
+	int32_t shift;		/* add_shift */
+	int32_t min;
+	int32_t max;
+	uint32_t pad;		/* ignored */
+};
+
+/* struct enpu_cmd_eltwise for MUL. */
+struct enpu_mul_layer {
+	struct enpu_layer_tensor a;
+	struct enpu_layer_tensor b;
+	struct enpu_layer_tensor output;
+	int32_t left_shift;
+	int32_t multiplier;
+	int32_t shift;
+	int32_t min;
+	int32_t max;
+	uint32_t pad;		/* ignored */
+};
+
+/* struct enpu_cmd_pool (MAX_POOL and AVG_POOL). */
+struct enpu_pool_layer {
+	struct enpu_layer_tensor input;
+	struct enpu_layer_tensor output;
+	/* AVG_POOL per-window-size table, or ENPU_BUF_NONE. */
+	struct enpu_layer_ref params;
+	uint32_t kernel_height;
+	uint32_t kernel_width;
+	uint32_t stride_height;
+	uint32_t stride_width;
+	uint32_t dilation_height;
+	uint32_t dilation_width;
+	uint32_t pad_top;
+	uint32_t pad_left;
+	uint32_t pad_bottom;
+	uint32_t pad_right;
+	/* ENPU_POOL_*. */
+	uint32_t flags;
+	int32_t multiplier;
+	int32_t shift;
+	int32_t left_shift;
+	int32_t min;
+	int32_t max;
+};
+
+ENPU_PUBLIC int enpu_cmdbuf_conv2d(enpu_cmdbuf *cmdbuf,
+				   const struct enpu_conv2d_layer *layer);
+ENPU_PUBLIC int enpu_cmdbuf_depthwise_conv2d(enpu_cmdbuf *cmdbuf,
+					     const struct enpu_conv2d_layer *layer);
+ENPU_PUBLIC int enpu_cmdbuf_fully_connected(enpu_cmdbuf *cmdbuf,
+					    const struct enpu_fc_layer *layer);
+ENPU_PUBLIC int enpu_cmdbuf_add(enpu_cmdbuf *cmdbuf,
+				const struct enpu_add_layer *layer);
+ENPU_PUBLIC int enpu_cmdbuf_mul(enpu_cmdbuf *cmdbuf,
+				const struct enpu_mul_layer *layer);
+ENPU_PUBLIC int enpu_cmdbuf_max_pool(enpu_cmdbuf *cmdbuf,
+				     const struct enpu_pool_layer *layer);
+ENPU_PUBLIC int enpu_cmdbuf_avg_pool(enpu_cmdbuf *cmdbuf,
+				     const struct enpu_pool_layer *layer);
+/* COPY: output = input element by element (concat, layout moves). */
+ENPU_PUBLIC int enpu_cmdbuf_copy(enpu_cmdbuf *cmdbuf,
+				 const struct enpu_layer_tensor *input,
+				 const struct enpu_layer_tensor *output);
 
 #if defined(__cplusplus)
 }

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Contexts. Every open file has a table of contexts; context 0 exists from
+ * open to close (NORMAL priority), others come from CONTEXT_CREATE. A
+ * context picks the hardware queue of its jobs from its priority (LOW ->
+ * queue 0 ... REALTIME -> queue 3, capped at the device's queue count),
+ * counts its jobs and hangs, and is banned by recovery (enpu_recovery.c)
+ * after ENPU_CONTEXT_BAN_HANGS hangs.
+ *
+ * A context is reference counted: the file's table holds one reference,
+ * every job one more, so the memory outlives CONTEXT_DESTROY and file
+ * close for as long as a job of it is queued. Destroy and close cancel
+ * the context's jobs that have not reached the device yet (-ECANCELED on
+ * their fences); jobs on the device run to completion (docs/jobs.md).
+ *
+ * Locking: the xarray's own lock, around lookup-and-get; taken alone or
+ * outside nothing. enpu_job_cancel_context() takes the job queue lock
+ * with no context lock held.
+ */
+#include <linux/capability.h>
+#include <linux/slab.h>
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
+
+#include "enpu_accel.h"
+#include "enpu_context.h"
+#include "enpu_device.h"
+#include "enpu_job.h"
+
+static struct enpu_context *enpu_context_alloc(struct enpu_device *edev,
+					       u32 priority)
+{
+	struct enpu_context *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+
+	if (!ctx)
+		return NULL;
+	kref_init(&ctx->ref);
+	ctx->priority = priority;
+	ctx->queue = min_t(u32, priority, edev->id.num_queues - 1);
+	return ctx;
+}
+
+static void enpu_context_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct enpu_context, ref));
+}
+
+/**
+ * enpu_context_get() - take a reference
+ * @ctx: a context the caller holds a reference to.
+ *
+ * Return: @ctx.
+ */
+struct enpu_context *enpu_context_get(struct enpu_context *ctx)
+{
+	kref_get(&ctx->ref);
+	return ctx;
+}
+
+/**
+ * enpu_context_put() - drop a reference; the last one frees the context
+ * @ctx: the context.
+ */
+void enpu_context_put(struct enpu_context *ctx)
+{
+	kref_put(&ctx->ref, enpu_context_release);
+}
+
+/**
+ * enpu_context_lookup() - find a context of a file and take a reference
+ * @file: the open file.
+ * @id: the context id.
+ *
+ * Return: the context, or NULL if the file has no such context.
+ */
+struct enpu_context *enpu_context_lookup(struct drm_file *file, u32 id)
+{
+	struct enpu_file *efile = file->driver_priv;
+	struct enpu_context *ctx;
+
+	xa_lock(&efile->contexts);
+	ctx = xa_load(&efile->contexts, id);
+	if (ctx)
+		enpu_context_get(ctx);
+	xa_unlock(&efile->contexts);
+	return ctx;
+}
+
+/* The file lets go of @ctx: its queued jobs are cancelled. */
+static void enpu_context_close(struct enpu_device *edev,
+			       struct enpu_context *ctx)
+{
+	enpu_job_cancel_context(edev, ctx);
+	enpu_context_put(ctx);
+}
+
+/**
+ * enpu_context_file_open() - drm_driver.open: the file's context table
+ * @drm: the DRM device.
+ * @file: the new file.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int enpu_context_file_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct enpu_file *efile;
+	struct enpu_context *ctx;
+	int ret;
+
+	efile = kzalloc(sizeof(*efile), GFP_KERNEL_ACCOUNT);
+	if (!efile)
+		return -ENOMEM;
+	xa_init_flags(&efile->contexts, XA_FLAGS_ALLOC);
+	ctx = enpu_context_alloc(to_enpu_device(drm), DRM_ENPU_PRIORITY_NORMAL);
+	if (!ctx) {
+		kfree(efile);
+		return -ENOMEM;
+	}
+	ret = xa_insert(&efile->contexts, 0, ctx, GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		enpu_context_put(ctx);
+		kfree(efile);
+		return ret;
+	}
+	file->driver_priv = efile;
+	return 0;
+}
+
+/**
+ * enpu_context_file_close() - drm_driver.postclose: drop every context
+ * @drm: the DRM device.
+ * @file: the file being closed.
+ *
+ * Jobs on the device keep running; queued ones are cancelled. The
+ * contexts are freed with their last job.
+ */
+void enpu_context_file_close(struct drm_device *drm, struct drm_file *file)
+{
+	struct enpu_file *efile = file->driver_priv;
+	struct enpu_context *ctx;
+	unsigned long id;
+
+	xa_for_each(&efile->contexts, id, ctx) {
+		xa_erase(&efile->contexts, id);
+		enpu_context_close(to_enpu_device(drm), ctx);
+	}
+	xa_destroy(&efile->contexts);
+	kfree(efile);
+	file->driver_priv = NULL;
+}
+
+/**
+ * enpu_context_create_ioctl() - DRM_IOCTL_ENPU_CONTEXT_CREATE
+ * @drm: the DRM device.
+ * @data: struct drm_enpu_context_create.
+ * @file: the file that will own the context.
+ *
+ * Return: 0 with @data->context set; -EINVAL for a bad priority, flags or
+ * reserved field, -EACCES for HIGH or REALTIME without CAP_SYS_NICE,
+ * -ENOMEM, -EBUSY when the file has used up every id.
+ */
+int enpu_context_create_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct drm_enpu_context_create *args = data;
+	struct enpu_file *efile = file->driver_priv;
+	struct enpu_context *ctx;
+	u32 id;
+	int ret;
+
+	if (args->flags || args->reserved) {
+		drm_dbg(drm, "CONTEXT_CREATE: flags or reserved not 0\n");
+		return -EINVAL;
+	}
+	if (args->priority > DRM_ENPU_PRIORITY_REALTIME) {
+		drm_dbg(drm, "CONTEXT_CREATE: unknown priority %u\n",
+			args->priority);
+		return -EINVAL;
+	}
+	if (args->priority > DRM_ENPU_PRIORITY_NORMAL &&
+	    !capable(CAP_SYS_NICE)) {
+		drm_dbg(drm, "CONTEXT_CREATE: priority %u needs CAP_SYS_NICE\n",
+			args->priority);
+		return -EACCES;
+	}
+	ctx = enpu_context_alloc(to_enpu_device(drm), args->priority);
+	if (!ctx)
+		return -ENOMEM;
+	ret = xa_alloc(&efile->contexts, &id, ctx, XA_LIMIT(1, U32_MAX),
+		       GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		enpu_context_put(ctx);
+		return ret;
+	}
+	/* Nothing reads the id but the uapi; the table entry is live. */
+	ctx->id = id;
+	args->context = id;
+	return 0;
+}
+
+/**
+ * enpu_context_destroy_ioctl() - DRM_IOCTL_ENPU_CONTEXT_DESTROY
+ * @drm: the DRM device.
+ * @data: struct drm_enpu_context_destroy.
+ * @file: the owning file.
+ *
+ * Return: 0; -EINVAL for context 0 or a reserved field, -ENOENT for an id
+ * the file does not have.
+ */
+int enpu_context_destroy_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct drm_enpu_context_destroy *args = data;
+	struct enpu_file *efile = file->driver_priv;
+	struct enpu_context *ctx;
+
+	if (args->reserved) {
+		drm_dbg(drm, "CONTEXT_DESTROY: reserved not 0\n");
+		return -EINVAL;
+	}
+	if (!args->context) {
+		drm_dbg(drm, "CONTEXT_DESTROY: context 0 lives as long as the file\n");
+		return -EINVAL;
+	}
+	ctx = xa_erase(&efile->contexts, args->context);
+	if (!ctx) {
+		drm_dbg(drm, "CONTEXT_DESTROY: no context %u\n", args->context);
+		return -ENOENT;
+	}
+	enpu_context_close(to_enpu_device(drm), ctx);
+	return 0;
+}
+
+/**
+ * enpu_context_query_ioctl() - DRM_IOCTL_ENPU_CONTEXT_QUERY
+ * @drm: the DRM device.
+ * @data: struct drm_enpu_context_query.
+ * @file: the owning file.
+ *
+ * Return: 0 with the counters filled in; -EINVAL for a reserved field,
+ * -ENOENT for an id the file does not have.
+ */
+int enpu_context_query_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct drm_enpu_context_query *args = data;
+	struct enpu_context *ctx;
+
+	if (args->reserved) {
+		drm_dbg(drm, "CONTEXT_QUERY: reserved not 0\n");
+		return -EINVAL;
+	}
+	ctx = enpu_context_lookup(file, args->context);
+	if (!ctx) {
+		drm_dbg(drm, "CONTEXT_QUERY: no context %u\n", args->context);
+		return -ENOENT;
+	}
+	args->flags = READ_ONCE(ctx->banned) ? DRM_ENPU_CONTEXT_BANNED : 0;
+	args->priority = ctx->priority;
+	args->hang_count = atomic_read(&ctx->hang_count);
+	args->submitted = atomic64_read(&ctx->submitted);
+	args->completed = atomic64_read(&ctx->completed);
+	enpu_context_put(ctx);
+	return 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Per-file contexts: priority, hardware queue, hang accounting, ban. */
+#ifndef ENPU_CONTEXT_H
+#define ENPU_CONTEXT_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+struct drm_device;
+struct drm_file;
+struct enpu_device;
+
+/* Hangs after which a context is banned (docs/jobs.md). */
+#define ENPU_CONTEXT_BAN_HANGS	3
+
+/**
+ * struct enpu_context - a stream of jobs of one open file
+ * @ref: one for the file's table until destroy or close, one per job.
+ * @id: the uapi id; 0 is the per-file default context.
+ * @priority: enum drm_enpu_priority.
+ * @queue: the hardware queue its jobs run on (by priority).
+ * @hang_count: hangs its jobs caused.
+ * @banned: set by recovery at ENPU_CONTEXT_BAN_HANGS; never cleared.
+ * @closed: destroyed, or its file closed: no new job of it may run.
+ * @submitted: jobs submitted.
+ * @completed: jobs whose fence signalled.
+ *
+ * @banned and @closed are written before the job queue lock is taken to
+ * cancel the context's queued jobs, and read under that lock when a job
+ * is queued, so every job of the context is either cancelled by that
+ * pass or sees the flag (enpu_job.c).
+ */
+struct enpu_context {
+	struct kref ref;
+	u32 id;
+	u32 priority;
+	unsigned int queue;
+	atomic_t hang_count;
+	bool banned;
+	bool closed;
+	atomic64_t submitted;
+	atomic64_t completed;
+};
+
+/**
+ * struct enpu_file - driver state of one open file
+ * @contexts: id -> struct enpu_context, context 0 included; the xarray's
+ *	lock makes lookup-and-get atomic against erase.
+ */
+struct enpu_file {
+	struct xarray contexts;
+};
+
+int enpu_context_file_open(struct drm_device *drm, struct drm_file *file);
+void enpu_context_file_close(struct drm_device *drm, struct drm_file *file);
+struct enpu_context *enpu_context_lookup(struct drm_file *file, u32 id);
+struct enpu_context *enpu_context_get(struct enpu_context *ctx);
+void enpu_context_put(struct enpu_context *ctx);
+int enpu_context_create_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+int enpu_context_destroy_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *file);
+int enpu_context_query_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file);
+
+#endif /* ENPU_CONTEXT_H */

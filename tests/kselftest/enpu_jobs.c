@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "enpu_buffers.h"
+#include "enpu_jobs.h"
+#include "enpu_selftest.h"
+
+int enpu_job_bo_add(struct enpu_job_bos *bos, uint64_t size, uint32_t access,
+		    const void *init, unsigned char fill, uint32_t *index)
+{
+	uint32_t i = bos->count;
+	void *map;
+	int status;
+
+	if (i >= ENPU_JOB_MAX_BOS)
+		return -ENOSPC;
+	status = enpu_bo_create(bos->device, size ? size : 1, 0, &bos->bo[i]);
+	if (status)
+		return status;
+	status = enpu_bo_map(bos->bo[i], &map);
+	if (status) {
+		enpu_bo_destroy(bos->bo[i]);
+		bos->bo[i] = NULL;
+		return status;
+	}
+	bos->map[i] = map;
+	bos->size[i] = size;
+	bos->access[i] = access;
+	if (init)
+		memcpy(map, init, size);
+	else
+		memset(map, fill, size);
+	bos->count++;
+	*index = i;
+	return 0;
+}
+
+void enpu_job_bo_drop(struct enpu_job_bos *bos, uint32_t index)
+{
+	if (index >= bos->count || !bos->bo[index])
+		return;
+	enpu_bo_destroy(bos->bo[index]);
+	bos->bo[index] = NULL;
+	bos->map[index] = NULL;
+}
+
+void enpu_job_bos_release(struct enpu_job_bos *bos)
+{
+	for (uint32_t i = 0; i < bos->count; i++)
+		enpu_job_bo_drop(bos, i);
+	bos->count = 0;
+}
+
+int enpu_job_submit(struct enpu_job_bos *bos, const enpu_cmdbuf *cmdbuf,
+		    uint32_t context, uint32_t out_syncobj, uint64_t *seqno)
+{
+	struct enpu_submit_bo list[ENPU_JOB_MAX_BOS];
+	struct enpu_submit_desc desc = { 0 };
+	uint64_t ignored;
+	int status;
+
+	for (uint32_t i = 0; i < bos->count; i++)
+		list[i] = (struct enpu_submit_bo){ bos->bo[i],
+						   bos->access[i], 0 };
+	status = enpu_cmdbuf_data(cmdbuf, &desc.commands,
+				  &desc.commands_size);
+	if (status)
+		return status;
+	desc.bos = list;
+	desc.bo_count = bos->count;
+	desc.out_syncobj = out_syncobj;
+	desc.context = context;
+	return enpu_submit(bos->device, &desc, seqno ? seqno : &ignored);
+}
+
+int enpu_job_run(struct enpu_job_bos *bos, const enpu_cmdbuf *cmdbuf,
+		 uint32_t context, int64_t timeout_ns, int *job_status)
+{
+	uint32_t syncobj;
+	int status;
+
+	status = enpu_syncobj_create(bos->device, &syncobj);
+	if (status)
+		return status;
+	status = enpu_job_submit(bos, cmdbuf, context, syncobj, NULL);
+	if (!status)
+		status = enpu_job_wait(bos->device, syncobj, timeout_ns, 0,
+				       job_status);
+	enpu_syncobj_destroy(bos->device, syncobj);
+	return status;
+}
+
+void enpu_random_seed(struct enpu_random *random, uint64_t seed)
+{
+	random->state = seed * 0x9e3779b97f4a7c15ull + 1;
+	if (!random->state)
+		random->state = 1;
+}
+
+uint64_t enpu_random_next(struct enpu_random *random)
+{
+	uint64_t x = random->state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	random->state = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+int64_t enpu_random_range(struct enpu_random *random, int64_t low,
+			  int64_t high)
+{
+	uint64_t span = (uint64_t)(high - low) + 1;
+
+	return low + (int64_t)(enpu_random_next(random) % span);
+}
+
+uint64_t enpu_random_default_seed(void)
+{
+	const char *text = getenv("ENPU_TEST_SEED");
+
+	if (text && *text)
+		return strtoull(text, NULL, 0);
+	return (uint64_t)time(NULL);
+}
+
+/* The next free request number: claimed by creating its .tmp exclusively. */
+static int claim_request(const char *dir, size_t size, char *tmp,
+			 unsigned int *number)
+{
+	for (unsigned int n = 1; n < 100000; n++) {
+		char done[512];
+		int fd;
+
+		snprintf(done, sizeof(done), "%s/request.%u", dir, n);
+		if (access(done, F_OK) == 0)
+			continue;
+		snprintf(tmp, size, "%s/request.%u.tmp", dir, n);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			if (errno == EEXIST)
+				continue;
+			return -errno;
+		}
+		close(fd);
+		*number = n;
+		return 0;
+	}
+	return -ENOSPC;
+}
+
+int enpu_fault(const char *command, size_t reply_size, char *reply)
+{
+	const char *dir = getenv("ENPU_VNPU_RELAY");
+	char tmp[512], request[512], answer[512];
+	unsigned int number = 0;
+	FILE *file;
+	int status;
+
+	if (!dir || !*dir)
+		return -ENOSYS;
+	status = claim_request(dir, sizeof(tmp), tmp, &number);
+	if (status)
+		return status;
+	file = fopen(tmp, "w");
+	if (!file)
+		return -errno;
+	fprintf(file, "%s\n", command);
+	if (fclose(file))
+		return -EIO;
+	snprintf(request, sizeof(request), "%s/request.%u", dir, number);
+	if (rename(tmp, request))
+		return -errno;
+	snprintf(answer, sizeof(answer), "%s/reply.%u", dir, number);
+	for (int waited = 0; waited < 10000; waited += 10) {
+		file = fopen(answer, "r");
+		if (file) {
+			char line[256] = "";
+
+			if (!fgets(line, sizeof(line), file))
+				line[0] = '\0';
+			fclose(file);
+			line[strcspn(line, "\n")] = '\0';
+			if (reply)
+				snprintf(reply, reply_size, "%s", line);
+			return strncmp(line, "ok", 2) ? -EIO : 0;
+		}
+		enpu_sleep_ms(10);
+	}
+	return -ETIMEDOUT;
+}
+
+int enpu_recovery_counters(struct enpu_recovery_counters *counters)
+{
+	char dir[256], text[256];
+	int status;
+
+	status = enpu_debugfs_dir(sizeof(dir), dir);
+	if (status)
+		return status;
+	status = enpu_debugfs_read(dir, "recovery", sizeof(text), text);
+	if (status)
+		return status;
+	if (enpu_text_value(text, "resets", &counters->resets) ||
+	    enpu_text_value(text, "hangs", &counters->hangs) ||
+	    enpu_text_value(text, "lost_irqs", &counters->lost_irqs))
+		return -EPROTO;
+	return 0;
+}

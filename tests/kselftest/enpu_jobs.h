@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers of the job kselftests: a BO list whose buffers are created,
+ * filled and mapped in one call, running a cmdbuf on it and reading the
+ * job's fence status; a seeded random generator (the seed is logged so a
+ * failure can be replayed); fault injection through the rig's relay
+ * (tools/vm/run --fault-relay); the driver's recovery counters. Every
+ * function returns 0 or a negative errno.
+ */
+#ifndef ENPU_JOBS_H
+#define ENPU_JOBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <enpu/enpu.h>
+
+#define ENPU_JOB_MAX_BOS 16
+#define ENPU_SECOND_NS (1000 * 1000 * 1000LL)
+
+struct enpu_job_bos {
+	enpu_device *device;
+	uint32_t count;
+	enpu_bo *bo[ENPU_JOB_MAX_BOS];
+	unsigned char *map[ENPU_JOB_MAX_BOS];
+	uint64_t size[ENPU_JOB_MAX_BOS];
+	uint32_t access[ENPU_JOB_MAX_BOS];
+};
+
+/*
+ * Adds a BO of size bytes with the given submit access; its bytes are a
+ * copy of init (size bytes) or, with init NULL, all `fill`. Its list index
+ * goes to *index.
+ */
+int enpu_job_bo_add(struct enpu_job_bos *bos, uint64_t size, uint32_t access,
+		    const void *init, unsigned char fill, uint32_t *index);
+/* Destroys the BO at index (its mapping too), leaving a hole in the list. */
+void enpu_job_bo_drop(struct enpu_job_bos *bos, uint32_t index);
+void enpu_job_bos_release(struct enpu_job_bos *bos);
+
+/* Submits the cmdbuf on context with the list; out_syncobj may be 0. */
+int enpu_job_submit(struct enpu_job_bos *bos, const enpu_cmdbuf *cmdbuf,
+		    uint32_t context, uint32_t out_syncobj, uint64_t *seqno);
+/*
+ * Submits, waits up to timeout_ns for the fence and stores its status (0
+ * or the negative errno the fence carries). A submit the kernel refused
+ * returns its errno and leaves *job_status alone.
+ */
+int enpu_job_run(struct enpu_job_bos *bos, const enpu_cmdbuf *cmdbuf,
+		 uint32_t context, int64_t timeout_ns, int *job_status);
+
+/* xorshift64*; never returns the same stream for different seeds. */
+struct enpu_random {
+	uint64_t state;
+};
+void enpu_random_seed(struct enpu_random *random, uint64_t seed);
+uint64_t enpu_random_next(struct enpu_random *random);
+/* Uniform in [low, high]. */
+int64_t enpu_random_range(struct enpu_random *random, int64_t low,
+			  int64_t high);
+/* The seed to use: $ENPU_TEST_SEED if set, else the time. */
+uint64_t enpu_random_default_seed(void);
+
+/*
+ * Sends one command line to the vnpu control socket through the rig's
+ * relay ($ENPU_VNPU_RELAY) and returns the reply line. -ENOSYS if the VM
+ * was booted without --fault-relay, -ETIMEDOUT if no reply came within
+ * 10 s, -EIO if the reply does not start with "ok".
+ */
+int enpu_fault(const char *command, size_t reply_size, char *reply);
+
+struct enpu_recovery_counters {
+	long long resets;
+	long long hangs;
+	long long lost_irqs;
+};
+
+/* debugfs `recovery`: resets=<n> hangs=<n> lost_irqs=<n>. */
+int enpu_recovery_counters(struct enpu_recovery_counters *counters);
+
+#endif /* ENPU_JOBS_H */

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Recovery, driven through the vnpu's fault injection (the rig's
+ * --fault-relay): a hang fails the guilty job with -ETIMEDOUT while an
+ * innocent job queued behind it from another context completes; three
+ * hangs ban a context; a lost interrupt is recovered by the watchdog; and
+ * a process killed with 100 jobs queued leaves a working device and no
+ * leaked buffers. Skipped when the VM runs without the relay.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "enpu_buffers.h"
+#include "enpu_jobs.h"
+#include "enpu_selftest.h"
+#include "kselftest_harness.h"
+
+/* Far longer than any test waits: only the watchdog can end it. */
+#define LONG_NOP_CYCLES 4000000000u
+
+FIXTURE(recovery)
+{
+	enpu_device *device;
+	enpu_cmdbuf *long_nop;
+	enpu_cmdbuf *fill;
+	struct enpu_job_bos bos;
+	uint32_t dst;
+};
+
+FIXTURE_SETUP(recovery)
+{
+	char why[256], reply[256];
+	int status = enpu_fault("status", sizeof(reply), reply);
+
+	if (status == -ENOSYS)
+		SKIP(return, "VM booted without --fault-relay");
+	ASSERT_EQ(0, status) TH_LOG("relay: %d %s", status, reply);
+	ASSERT_EQ(0, enpu_selftest_open(&self->device, sizeof(why), why))
+		TH_LOG("%s", why);
+	self->bos.device = self->device;
+	ASSERT_EQ(0, enpu_job_bo_add(&self->bos, 8192, DRM_ENPU_SUBMIT_BO_WRITE,
+				     NULL, 0, &self->dst));
+	ASSERT_EQ(0, enpu_cmdbuf_create(&self->long_nop));
+	ASSERT_EQ(0, enpu_cmdbuf_nop(self->long_nop, LONG_NOP_CYCLES));
+	ASSERT_EQ(0, enpu_cmdbuf_create(&self->fill));
+	ASSERT_EQ(0, enpu_cmdbuf_dma_fill(self->fill, self->dst, 0, 8192, 0x3c));
+}
+
+FIXTURE_TEARDOWN(recovery)
+{
+	enpu_job_bos_release(&self->bos);
+	enpu_cmdbuf_destroy(self->long_nop);
+	enpu_cmdbuf_destroy(self->fill);
+	enpu_device_close(self->device);
+}
+
+/* A fresh fill job on the default context completes with status 0. */
+static void device_still_works(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(recovery) *self)
+{
+	int job_status = 1;
+
+	memset(self->bos.map[self->dst], 0, 8192);
+	ASSERT_EQ(0, enpu_job_run(&self->bos, self->fill, 0,
+				  10 * ENPU_SECOND_NS, &job_status));
+	EXPECT_EQ(0, job_status);
+	EXPECT_EQ(0x3c, self->bos.map[self->dst][8191]);
+}
+
+/* Submits the long NOP on context, hangs the device once it runs. */
+static void hang_job(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(recovery) *self, uint32_t context,
+		     uint32_t syncobj)
+{
+	char reply[256];
+
+	ASSERT_EQ(0, enpu_job_submit(&self->bos, self->long_nop, context,
+				     syncobj, NULL));
+	enpu_sleep_ms(100);
+	ASSERT_EQ(0, enpu_fault("hang", sizeof(reply), reply))
+		TH_LOG("%s", reply);
+}
+
+TEST_F_TIMEOUT(recovery, hang_fails_the_guilty_job_only, 120)
+{
+	struct enpu_recovery_counters before, after;
+	struct enpu_context_info info;
+	enpu_context *guilty, *innocent;
+	uint32_t guilty_id, innocent_id, guilty_done, innocent_done;
+	int job_status = 1;
+	int64_t start;
+
+	ASSERT_EQ(0, enpu_recovery_counters(&before));
+	ASSERT_EQ(0, enpu_context_create(self->device, DRM_ENPU_PRIORITY_NORMAL,
+					 &guilty));
+	ASSERT_EQ(0, enpu_context_create(self->device, DRM_ENPU_PRIORITY_NORMAL,
+					 &innocent));
+	enpu_context_id(guilty, &guilty_id);
+	enpu_context_id(innocent, &innocent_id);
+	ASSERT_EQ(0, enpu_syncobj_create(self->device, &guilty_done));
+	ASSERT_EQ(0, enpu_syncobj_create(self->device, &innocent_done));
+	start = enpu_now_ns();
+	ASSERT_EQ(0, enpu_job_submit(&self->bos, self->long_nop, guilty_id,
+				     guilty_done, NULL));
+	/* Same priority, same hardware queue: queued behind the NOP. */
+	ASSERT_EQ(0, enpu_job_submit(&self->bos, self->fill, innocent_id,
+				     innocent_done, NULL));
+	enpu_sleep_ms(100);
+	ASSERT_EQ(0, enpu_fault("hang", 0, NULL));
+	ASSERT_EQ(0, enpu_job_wait(self->device, guilty_done,
+				   30 * ENPU_SECOND_NS, 0, &job_status));
+	EXPECT_EQ(-ETIMEDOUT, job_status);
+	TH_LOG("hang detected after %lld ms",
+	       (long long)((enpu_now_ns() - start) / 1000000));
+	ASSERT_EQ(0, enpu_job_wait(self->device, innocent_done,
+				   30 * ENPU_SECOND_NS, 0, &job_status));
+	EXPECT_EQ(0, job_status);
+	EXPECT_EQ(0x3c, self->bos.map[self->dst][0]);
+	ASSERT_EQ(0, enpu_recovery_counters(&after));
+	EXPECT_LT(before.hangs, after.hangs);
+	EXPECT_LT(before.resets, after.resets);
+	ASSERT_EQ(0, enpu_context_query(guilty, sizeof(info), &info));
+	EXPECT_EQ(1u, info.hang_count);
+	EXPECT_EQ(0u, info.flags);
+	ASSERT_EQ(0, enpu_context_query(innocent, sizeof(info), &info));
+	EXPECT_EQ(0u, info.hang_count);
+	device_still_works(_metadata, self);
+	enpu_syncobj_destroy(self->device, guilty_done);
+	enpu_syncobj_destroy(self->device, innocent_done);
+	enpu_context_destroy(guilty);
+	enpu_context_destroy(innocent);
+}
+
+TEST_F_TIMEOUT(recovery, three_hangs_ban_the_context, 180)
+{
+	struct enpu_context_info info;
+	enpu_context *context;
+	uint32_t id = 0, syncobj = 0;
+	int job_status;
+
+	ASSERT_EQ(0, enpu_context_create(self->device, DRM_ENPU_PRIORITY_NORMAL,
+					 &context));
+	enpu_context_id(context, &id);
+	ASSERT_EQ(0, enpu_syncobj_create(self->device, &syncobj));
+	for (int hang = 1; hang <= 3; hang++) {
+		job_status = 1;
+		hang_job(_metadata, self, id, syncobj);
+		ASSERT_EQ(0, enpu_job_wait(self->device, syncobj,
+					   30 * ENPU_SECOND_NS, 0,
+					   &job_status));
+		EXPECT_EQ(-ETIMEDOUT, job_status) TH_LOG("hang %d", hang);
+	}
+	ASSERT_EQ(0, enpu_context_query(context, sizeof(info), &info));
+	EXPECT_EQ(3u, info.hang_count);
+	EXPECT_EQ((uint32_t)DRM_ENPU_CONTEXT_BANNED, info.flags);
+	EXPECT_EQ(-ECANCELED, enpu_job_submit(&self->bos, self->fill, id, 0,
+					      NULL));
+	/* The ban is the context's, not the file's. */
+	device_still_works(_metadata, self);
+	enpu_syncobj_destroy(self->device, syncobj);
+	enpu_context_destroy(context);
+}
+
+TEST_F_TIMEOUT(recovery, a_lost_interrupt_is_recovered_by_the_watchdog, 60)
+{
+	struct enpu_recovery_counters before, after;
+	int job_status = 1;
+	int64_t start;
+
+	ASSERT_EQ(0, enpu_recovery_counters(&before));
+	ASSERT_EQ(0, enpu_fault("lose-irq 1", 0, NULL));
+	start = enpu_now_ns();
+	/* Watchdog period 100 ms (docs/hw/vnpu.md): 2 s is a generous bound. */
+	ASSERT_EQ(0, enpu_job_run(&self->bos, self->fill, 0,
+				  2 * ENPU_SECOND_NS, &job_status));
+	EXPECT_EQ(0, job_status);
+	EXPECT_EQ(0x3c, self->bos.map[self->dst][100]);
+	TH_LOG("completed after %lld ms",
+	       (long long)((enpu_now_ns() - start) / 1000000));
+	ASSERT_EQ(0, enpu_recovery_counters(&after));
+	EXPECT_EQ(before.lost_irqs + 1, after.lost_irqs);
+	EXPECT_EQ(before.resets, after.resets);
+	device_still_works(_metadata, self);
+}
+
+/*
+ * A child opens its own file, queues 100 jobs (each a NOP and a fill of
+ * its own BO, exported as a dma-buf that the child closes again) and is
+ * killed with SIGKILL while they run. The device must go on working, no
+ * dma-buf may be left behind, and no hang may have been needed.
+ */
+TEST_F_TIMEOUT(recovery, kill_9_with_100_jobs_queued, 120)
+{
+	struct enpu_recovery_counters before, after;
+	long dmabufs_before = 0, dmabufs_after = -1;
+	int ready[2];
+	pid_t child;
+	char byte;
+	int status;
+
+	ASSERT_EQ(0, enpu_recovery_counters(&before));
+	ASSERT_EQ(0, enpu_dmabuf_count(&dmabufs_before));
+	ASSERT_EQ(0, pipe(ready));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		struct enpu_job_bos bos = { 0 };
+		enpu_cmdbuf *cmdbuf;
+		uint32_t index;
+		char why[256];
+		int fd;
+
+		close(ready[0]);
+		if (enpu_selftest_open(&bos.device, sizeof(why), why) ||
+		    enpu_job_bo_add(&bos, 1 << 20, DRM_ENPU_SUBMIT_BO_WRITE,
+				    NULL, 0, &index) ||
+		    enpu_bo_export(bos.bo[index], &fd) ||
+		    enpu_cmdbuf_create(&cmdbuf) ||
+		    enpu_cmdbuf_nop(cmdbuf, 20 * 1000 * 1000) ||
+		    enpu_cmdbuf_dma_fill(cmdbuf, index, 0, 1 << 20, 1))
+			_exit(2);
+		close(fd);
+		for (int i = 0; i < 100; i++)
+			if (enpu_job_submit(&bos, cmdbuf, 0, 0, NULL))
+				_exit(3);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(4);
+		pause();
+		_exit(5);
+	}
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &byte, 1)) TH_LOG("child failed to queue");
+	close(ready[0]);
+	ASSERT_EQ(0, kill(child, SIGKILL));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	device_still_works(_metadata, self);
+	/* The file's release finishes or cancels its jobs; give it time. */
+	for (int waited = 0; waited < 20000; waited += 100) {
+		ASSERT_EQ(0, enpu_dmabuf_count(&dmabufs_after));
+		if (dmabufs_after == dmabufs_before)
+			break;
+		enpu_sleep_ms(100);
+	}
+	EXPECT_EQ(dmabufs_before, dmabufs_after);
+	ASSERT_EQ(0, enpu_recovery_counters(&after));
+	EXPECT_EQ(before.hangs, after.hangs);
+	EXPECT_EQ(before.resets, after.resets);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Network-layer commands (interface 1.2, uapi/enpu_cmd.h "Network layers").
+ *
+ * A command is decoded once into struct layer (layer_check.c), checked
+ * before the job's first command runs, and performed when its device time
+ * is used up (layer_exec.c): its operands are gathered from the BOs into
+ * dense host buffers, the arithmetic runs on those (layer_conv.c,
+ * layer_eltwise.c, layer_pool.c), and the result is scattered back, pixel
+ * by pixel, so channels of a wider output (pixel_stride > channels) that
+ * the layer does not own are never written. All inputs are read before any
+ * output byte is written, so an output that overlaps an input sees the old
+ * input values.
+ */
+#ifndef VNPU_LAYER_H
+#define VNPU_LAYER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "enpu_cmd.h"
+#include "enpu_quantization.h"
+#include "vnpu.h"
+
+/* Host scratch one command may use; beyond it the device reports host
+ * trouble (ERROR) instead of letting a guest make the host allocate
+ * without bound through repeated scatter-gather segments. */
+#define LAYER_SCRATCH_MAX	(1ull << 30)
+
+struct layer_tensor {
+	uint32_t bo;
+	uint64_t offset;
+	uint32_t n, h, w, c;
+	uint32_t pixel_stride;	/* resolved: never 0 */
+	uint32_t dtype;		/* enum enpu_dtype */
+	int32_t zero_point;
+};
+
+struct layer_ref {
+	uint32_t bo;		/* ENPU_BUF_NONE: absent */
+	uint64_t offset;
+};
+
+struct layer {
+	uint16_t opcode;
+	struct layer_tensor in;		/* eltwise: a */
+	struct layer_tensor in2;	/* eltwise: b */
+	struct layer_tensor out;
+	struct layer_ref weights;
+	struct layer_ref bias;
+	struct layer_ref table;		/* per-channel (M, S) or pool params */
+	int32_t multiplier, shift, left_shift;
+	int32_t a_multiplier, b_multiplier, add_shift;
+	int32_t min, max;
+	uint32_t kernel_h, kernel_w, stride_h, stride_w;
+	uint32_t dilation_h, dilation_w;
+	uint32_t pad_top, pad_left, pad_bottom, pad_right;
+	uint32_t groups, flags;
+};
+
+/* What performing a command costs; layer_cost() fills it. */
+struct layer_cost {
+	uint64_t macs;		/* saturating */
+	uint64_t bytes;		/* saturating */
+	uint64_t cycles;
+};
+
+/* Outcome of layer_run(): a job status, or host trouble. */
+#define LAYER_HOST_TROUBLE	UINT32_MAX
+
+static inline bool opcode_is_layer(uint16_t opcode)
+{
+	return opcode >= ENPU_CMD_CONV2D && opcode <= ENPU_CMD_COPY;
+}
+
+/* layer_check.c */
+uint32_t layer_check(const struct vnpu_job *job, const uint8_t *cmd,
+		     uint32_t cmd_size);
+void layer_decode(const uint8_t *cmd, struct layer *l);
+void layer_cost(const struct layer *l, struct layer_cost *cost);
+uint32_t dtype_size(uint32_t dtype);
+uint64_t tensor_elements(const struct layer_tensor *t);
+void dtype_range(uint32_t dtype, int32_t *lo, int32_t *hi);
+
+/* layer_exec.c */
+uint32_t layer_run(const struct layer *l, const struct vnpu_job *job,
+		   const struct guest_ram *ram);
+
+/*
+ * The arithmetic, on dense host buffers (pixel_stride = channels): every
+ * element widened to int32 as stored (no zero point removed), outputs as
+ * the int32 values to store.
+ */
+struct requant_channel {
+	int32_t multiplier;
+	int32_t shift;
+};
+
+/* layer_conv.c: acc[pixel][o] (wrap-around int32) for conv and FC. */
+void conv_accumulate(const struct layer *l, const int32_t *input,
+		     const int8_t *weights, const int32_t *bias,
+		     uint32_t out_h, uint32_t out_w, int32_t *acc);
+void fc_accumulate(const struct layer *l, const int32_t *input,
+		   const int8_t *weights, const int32_t *bias, int32_t *acc);
+void requantize_all(const struct layer *l, int32_t *values, uint64_t pixels,
+		    uint32_t channels, const struct requant_channel *rq,
+		    bool per_channel);
+
+/* layer_eltwise.c */
+void eltwise_compute(const struct layer *l, const int32_t *a,
+		     const int32_t *b, int32_t *out);
+
+/* layer_pool.c */
+void pool_compute(const struct layer *l, const int32_t *input,
+		  const struct enpu_pool_param *params, int32_t *out);
+
+#endif /* VNPU_LAYER_H */
