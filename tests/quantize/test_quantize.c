@@ -1,0 +1,765 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Post-training quantization tests: build small float models, write a
+ * calibration set, quantize, check the QDQ structure and the parameters
+ * against their definitions, and run float and quantized models with the
+ * runtime. Usage: test-quantize WORKDIR. Ends with "N passed, N failed".
+ *
+ * Accuracy rule: every quantized output element is within
+ * QT_TOLERANCE * (max - min of the float output over the test inputs) of
+ * the float result (about 5 steps of an 8-bit output) for models of two
+ * or three quantized layers, on inputs drawn from 90% of the calibration
+ * range (min/max calibration saturates beyond what it saw, by design).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "enpu/enpu_rt.h"
+#include "enpu_quantize.h"
+#include "qtest_model.h"
+
+#define QT_TOLERANCE 0.02
+
+static int passed, failed;
+static const char *workdir;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) { \
+			printf("  FAIL %s:%d: ", __func__, __LINE__); \
+			printf(__VA_ARGS__); \
+			printf("\n"); \
+			return 1; \
+		} \
+	} while (0)
+
+static uint32_t rng_state = 12345;
+
+static float uniform(float lo, float hi)
+{
+	rng_state = rng_state * 1664525u + 1013904223u;
+	return lo + (hi - lo) * (float)(rng_state >> 8) / (float)(1u << 24);
+}
+
+static void fill(float *x, size_t n, float lo, float hi)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = uniform(lo, hi);
+}
+
+static char *path_of(const char *fmt, ...)
+{
+	static char buf[4][1024];	/* tests run on one thread */
+	static int next;
+	char *p = buf[next++ % 4];
+	va_list ap;
+	int n = snprintf(p, 1024, "%s/", workdir);
+
+	va_start(ap, fmt);
+	vsnprintf(p + n, (size_t)(1024 - n), fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+/* @count samples of one input, each uniform in [lo, hi]. */
+static void write_calib(const char *dir, int rank, const int64_t *dims,
+			int count, float lo, float hi, float outlier)
+{
+	size_t n = 1;
+
+	for (int i = 0; i < rank; i++)
+		n *= (size_t)dims[i];
+	float *x = malloc(n * sizeof(float));
+
+	mkdir(path_of("%s", dir), 0755);
+	for (int s = 0; s < count; s++) {
+		fill(x, n, lo, hi);
+		if (outlier != 0 && s == 0)
+			x[n / 2] = outlier;
+		mkdir(path_of("%s/sample_%03d", dir, s), 0755);
+		qt_write_tensor(path_of("%s/sample_%03d/input_0.pb", dir, s),
+				"", rank, dims, x);
+	}
+	free(x);
+}
+
+static int quantize(const char *model, const char *calib, const char *out,
+		    const struct enpu_quantize_options *o,
+		    struct enpu_quantize_report *r)
+{
+	int status = enpu_quantize_file(path_of("%s", model),
+					path_of("%s", calib),
+					path_of("%s", out), o, r);
+
+	if (status)
+		printf("  quantize %s: %s\n", model, r->error);
+	return status;
+}
+
+/* Runs a one-input, one-output model; *y is malloc'd. */
+static int run_model(const char *model, int rank, const int64_t *dims,
+		     const float *x, size_t n, float **y, size_t *ny)
+{
+	enpu_rt_options *opt = NULL;
+	enpu_rt_session *s = NULL;
+	struct enpu_rt_output out;
+	int status;
+
+	enpu_rt_options_create(&opt);
+	status = enpu_rt_session_create_from_file(path_of("%s", model), opt,
+						  &s);
+	if (status) {
+		printf("  load %s: %s\n", model, enpu_rt_options_error(opt));
+		enpu_rt_options_destroy(opt);
+		return status;
+	}
+	enpu_rt_options_destroy(opt);
+	status = enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT, (size_t)rank,
+					    dims, x, n * sizeof(float));
+	if (!status)
+		status = enpu_rt_session_run(s);
+	if (!status)
+		status = enpu_rt_session_output(s, 0, &out);
+	if (status) {
+		printf("  run %s: %s\n", model, enpu_rt_session_error(s));
+	} else {
+		*ny = out.byte_size / sizeof(float);
+		*y = malloc(out.byte_size);
+		memcpy(*y, out.data, out.byte_size);
+	}
+	enpu_rt_session_destroy(s);
+	return status;
+}
+
+/* Worst |q - f| over @tests inputs, relative to the float output range. */
+static double relative_error(const char *fmodel, const char *qmodel,
+			     int rank, const int64_t *dims, int tests,
+			     float lo, float hi)
+{
+	size_t n = 1;
+	double worst = 0, omin = INFINITY, omax = -INFINITY;
+
+	for (int i = 0; i < rank; i++)
+		n *= (size_t)dims[i];
+	float *x = malloc(n * sizeof(float));
+
+	for (int t = 0; t < tests; t++) {
+		float *yf = NULL, *yq = NULL;
+		size_t nf = 0, nq = 0;
+
+		/*
+		 * 90% of the calibration range: min/max calibration
+		 * saturates values beyond what it saw, by design, and that
+		 * should not decide this check.
+		 */
+		fill(x, n, 0.9f * lo, 0.9f * hi);
+		if (run_model(fmodel, rank, dims, x, n, &yf, &nf) ||
+		    run_model(qmodel, rank, dims, x, n, &yq, &nq) ||
+		    nf != nq) {
+			free(yf);
+			free(yq);
+			free(x);
+			return INFINITY;
+		}
+		for (size_t i = 0; i < nf; i++) {
+			double d = fabs((double)yf[i] - yq[i]);
+
+			worst = d > worst ? d : worst;
+			omin = yf[i] < omin ? yf[i] : omin;
+			omax = yf[i] > omax ? yf[i] : omax;
+		}
+		free(yf);
+		free(yq);
+	}
+	free(x);
+	return omax > omin ? worst / (omax - omin) : worst;
+}
+
+static float init_scalar(const Onnx__GraphProto *g, const char *name)
+{
+	const Onnx__TensorProto *t = qt_initializer(g, name);
+
+	return t && t->raw_data.len == 4 ? *(const float *)t->raw_data.data :
+		NAN;
+}
+
+/* The Q->DQ pair that feeds @name; NULL if it is not one. */
+static const Onnx__NodeProto *activation_dq(const Onnx__GraphProto *g,
+					    const char *name)
+{
+	const Onnx__NodeProto *dq = qt_producer(g, name), *q;
+
+	if (!dq || strcmp(dq->op_type, "DequantizeLinear"))
+		return NULL;
+	q = qt_producer(g, dq->input[0]);
+	return q && !strcmp(q->op_type, "QuantizeLinear") ? dq : NULL;
+}
+
+/* A DQ over a constant initializer; NULL otherwise. */
+static const Onnx__NodeProto *constant_dq(const Onnx__GraphProto *g,
+					  const char *name)
+{
+	const Onnx__NodeProto *dq = qt_producer(g, name);
+
+	if (!dq || strcmp(dq->op_type, "DequantizeLinear") ||
+	    !qt_initializer(g, dq->input[0]))
+		return NULL;
+	return dq;
+}
+
+/* ---- models ---- */
+
+static const int64_t conv_in_dims[] = { 1, 3, 8, 8 };
+static float conv_w[4 * 3 * 3 * 3], conv_b[4], fc_w[10 * 64], fc_b[10];
+
+/* x -> Conv(3x3, pad 1) -> Relu -> MaxPool(2) -> Flatten -> Gemm -> y */
+static int make_cnn(const char *path)
+{
+	struct qt_model m;
+	const int64_t wd[] = { 4, 3, 3, 3 }, bd[] = { 4 },
+		fwd[] = { 10, 64 }, fbd[] = { 10 };
+	const int64_t k3[] = { 3, 3 }, p1[] = { 1, 1, 1, 1 }, k2[] = { 2, 2 };
+	Onnx__NodeProto *n;
+	int status;
+
+	fill(conv_w, 108, -0.5f, 0.5f);
+	conv_w[5] = 0.9f;	/* channel 0 has a larger max than the rest */
+	fill(conv_b, 4, -0.2f, 0.2f);
+	fill(fc_w, 640, -0.3f, 0.3f);
+	fill(fc_b, 10, -0.1f, 0.1f);
+	qt_init(&m, 13);
+	qt_input(&m, "x", ENPU_RT_FLOAT, 4, conv_in_dims);
+	qt_init_float(&m, "w", 4, wd, conv_w);
+	qt_init_float(&m, "b", 1, bd, conv_b);
+	qt_init_float(&m, "fw", 2, fwd, fc_w);
+	qt_init_float(&m, "fb", 1, fbd, fc_b);
+	n = qt_node(&m, "Conv", "x,w,b", "c");
+	qt_attr_ints(&m, n, "kernel_shape", k3, 2);
+	qt_attr_ints(&m, n, "pads", p1, 4);
+	qt_node(&m, "Relu", "c", "r");
+	n = qt_node(&m, "MaxPool", "r", "p");
+	qt_attr_ints(&m, n, "kernel_shape", k2, 2);
+	qt_attr_ints(&m, n, "strides", k2, 2);
+	qt_node(&m, "Flatten", "p", "f");
+	n = qt_node(&m, "Gemm", "f,fw,fb", "y");
+	qt_attr_int(&m, n, "transB", 1);
+	qt_output(&m, "y");
+	status = qt_save(&m, path);
+	qt_free(&m);
+	return status;
+}
+
+static int test_cnn_structure_and_accuracy(void)
+{
+	struct enpu_quantize_options o;
+	struct enpu_quantize_report r;
+	Onnx__ModelProto *model;
+	const Onnx__GraphProto *g;
+	const Onnx__NodeProto *conv, *dq, *pool, *gemm, *bias_dq;
+
+	CHECK(!make_cnn(path_of("cnn.onnx")), "write model");
+	write_calib("cnn_calib", 4, conv_in_dims, 32, -1, 1, 0);
+	enpu_quantize_options_init(&o);
+	CHECK(!quantize("cnn.onnx", "cnn_calib", "cnn_q.onnx", &o, &r),
+	      "quantize");
+	CHECK(r.samples == 32 && r.folded_activations == 1,
+	      "samples %zu folded %zu", r.samples, r.folded_activations);
+	CHECK(r.notes && strstr(r.notes, "left in float: Flatten x1"),
+	      "notes: %s", r.notes ? r.notes : "(none)");
+	enpu_quantize_report_free(&r);
+
+	model = qt_load(path_of("cnn_q.onnx"));
+	CHECK(model, "output does not parse");
+	g = model->graph;
+	CHECK(model->opset_import[0]->version == 13, "opset changed");
+	CHECK(qt_count_op(g, "Relu") == 0, "Relu not folded");
+	conv = qt_find_op(g, "Conv", 0);
+	CHECK(conv && conv->n_input == 3, "no Conv");
+	dq = activation_dq(g, conv->input[0]);
+	CHECK(dq, "Conv input is not Q/DQ");
+	float x_scale = init_scalar(g, dq->input[1]);
+	const Onnx__TensorProto *xzp = qt_initializer(g, dq->input[2]);
+
+	CHECK(xzp && xzp->data_type == ENPU_RT_UINT8, "input zero point type");
+	/* Calibrated on U(-1, 1): scale about 2/255, zero point about 128. */
+	CHECK(x_scale > 1.8f / 255 && x_scale < 2.0f / 255 &&
+	      abs(xzp->raw_data.data[0] - 128) <= 2, "x scale %g zp %d",
+	      x_scale, xzp->raw_data.data[0]);
+
+	dq = constant_dq(g, conv->input[1]);
+	CHECK(dq && qt_node_int(dq, "axis", 1) == 0, "weight DQ axis 0");
+	const Onnx__TensorProto *wq = qt_initializer(g, dq->input[0]);
+	const Onnx__TensorProto *ws = qt_initializer(g, dq->input[1]);
+	const Onnx__TensorProto *wzp = qt_initializer(g, dq->input[2]);
+
+	CHECK(wq->data_type == ENPU_RT_INT8 && ws->n_dims == 1 &&
+	      ws->dims[0] == 4 && wzp->data_type == ENPU_RT_INT8,
+	      "weight types/shapes");
+	const float *scales = (const float *)ws->raw_data.data;
+
+	for (int c = 0; c < 4; c++) {
+		float mx = 0;
+
+		for (int i = 0; i < 27; i++)
+			mx = fmaxf(mx, fabsf(conv_w[c * 27 + i]));
+		CHECK(scales[c] == mx / 127.0f, "channel %d scale %g vs %g", c,
+		      scales[c], mx / 127.0f);
+		CHECK(wzp->raw_data.data[c] == 0, "weight zero point");
+		for (int i = 0; i < 27; i++) {
+			int8_t q = ((const int8_t *)wq->raw_data.data)
+				[c * 27 + i];
+
+			CHECK(q == (int8_t)nearbyintf(conv_w[c * 27 + i] /
+						      scales[c]),
+			      "weight %d rounding", c * 27 + i);
+		}
+	}
+	bias_dq = constant_dq(g, conv->input[2]);
+	CHECK(bias_dq && qt_node_int(bias_dq, "axis", 1) == 0, "bias DQ");
+	const Onnx__TensorProto *bq = qt_initializer(g, bias_dq->input[0]);
+	const Onnx__TensorProto *bs = qt_initializer(g, bias_dq->input[1]);
+
+	CHECK(bq->data_type == ENPU_RT_INT32 && bs->dims[0] == 4, "bias type");
+	for (int c = 0; c < 4; c++) {
+		float s = ((const float *)bs->raw_data.data)[c];
+
+		CHECK(s == x_scale * scales[c], "bias scale %d", c);
+		CHECK(((const int32_t *)bq->raw_data.data)[c] ==
+		      (int32_t)nearbyint((double)conv_b[c] / s),
+		      "bias value %d", c);
+	}
+	/* Conv's output (the folded Relu's) is Q/DQ'd with zero point 0. */
+	pool = qt_find_op(g, "MaxPool", 0);
+	CHECK(pool, "no MaxPool");
+	dq = activation_dq(g, pool->input[0]);
+	CHECK(dq, "MaxPool input is not Q/DQ");
+	const Onnx__NodeProto *q = qt_producer(g, dq->input[0]);
+
+	CHECK(q && !strcmp(q->input[0], conv->output[0]), "Conv -> Q");
+	CHECK(qt_initializer(g, dq->input[2])->raw_data.data[0] == 0,
+	      "folded Relu range must start at 0");
+	float relu_scale = init_scalar(g, dq->input[1]);
+	const Onnx__NodeProto *pdq = qt_producer(g, qt_find_op(g, "Flatten",
+							   0)->input[0]);
+
+	CHECK(pdq && !strcmp(pdq->op_type, "DequantizeLinear") &&
+	      init_scalar(g, pdq->input[1]) == relu_scale,
+	      "MaxPool output must share its input's scale");
+	gemm = qt_find_op(g, "Gemm", 0);
+	CHECK(gemm && activation_dq(g, gemm->input[0]), "Gemm input Q/DQ");
+	dq = constant_dq(g, gemm->input[1]);
+	CHECK(dq && qt_node_int(dq, "axis", 1) == 0 &&
+	      qt_initializer(g, dq->input[1])->dims[0] == 10,
+	      "Gemm transB weight: per-channel axis 0");
+	bias_dq = constant_dq(g, gemm->input[2]);
+	CHECK(bias_dq && qt_initializer(g, bias_dq->input[0])->data_type ==
+	      ENPU_RT_INT32, "Gemm bias int32");
+	/* The graph output keeps its name, now a DequantizeLinear output. */
+	CHECK(activation_dq(g, "y"), "output y is not Q/DQ");
+	onnx__model_proto__free_unpacked(model, NULL);
+
+	double err = relative_error("cnn.onnx", "cnn_q.onnx", 4, conv_in_dims,
+				    8, -1, 1);
+
+	printf("  cnn: worst error %.4f of the output range\n", err);
+	CHECK(err <= QT_TOLERANCE, "error %g", err);
+	return 0;
+}
+
+static const int64_t res_dims[] = { 1, 4, 6, 6 };
+
+/* x -> Conv -> Relu -> Add(x) -> Relu -> y */
+static int test_residual_add(void)
+{
+	struct qt_model m;
+	struct enpu_quantize_options o;
+	struct enpu_quantize_report r;
+	const int64_t wd[] = { 4, 4, 3, 3 }, k3[] = { 3, 3 },
+		p1[] = { 1, 1, 1, 1 };
+	float w[144];
+	Onnx__NodeProto *n;
+
+	fill(w, 144, -0.3f, 0.3f);
+	qt_init(&m, 13);
+	qt_input(&m, "x", ENPU_RT_FLOAT, 4, res_dims);
+	qt_init_float(&m, "w", 4, wd, w);
+	n = qt_node(&m, "Conv", "x,w", "c");
+	qt_attr_ints(&m, n, "kernel_shape", k3, 2);
+	qt_attr_ints(&m, n, "pads", p1, 4);
+	qt_node(&m, "Relu", "c", "r");
+	qt_node(&m, "Add", "r,x", "s");
+	qt_node(&m, "Relu", "s", "y");
+	qt_output(&m, "y");
+	CHECK(!qt_save(&m, path_of("res.onnx")), "save");
+	qt_free(&m);
+	write_calib("res_calib", 4, res_dims, 12, -1, 1, 0);
+	enpu_quantize_options_init(&o);
+	o.activation_type = ENPU_RT_INT8;
+	CHECK(!quantize("res.onnx", "res_calib", "res_q.onnx", &o, &r),
+	      "quantize");
+	CHECK(r.folded_activations == 2, "folded %zu", r.folded_activations);
+	enpu_quantize_report_free(&r);
+
+	Onnx__ModelProto *model = qt_load(path_of("res_q.onnx"));
+	const Onnx__GraphProto *g = model->graph;
+	const Onnx__NodeProto *add = qt_find_op(g, "Add", 0);
+
+	CHECK(add && activation_dq(g, add->input[0]) &&
+	      activation_dq(g, add->input[1]), "Add inputs Q/DQ");
+	CHECK(qt_count_op(g, "Relu") == 0, "Relu left");
+	const Onnx__NodeProto *dq = activation_dq(g, "y");
+
+	CHECK(dq, "y not Q/DQ");
+	const Onnx__TensorProto *zp = qt_initializer(g, dq->input[2]);
+
+	CHECK(zp->data_type == ENPU_RT_INT8 &&
+	      (int8_t)zp->raw_data.data[0] == -128,
+	      "int8 Relu-folded zero point must be -128");
+	/* x feeds Conv and Add through one Q/DQ pair. */
+	CHECK(qt_count_op(g, "QuantizeLinear") == 3, "%d Q nodes",
+	      qt_count_op(g, "QuantizeLinear"));
+	onnx__model_proto__free_unpacked(model, NULL);
+	double err = relative_error("res.onnx", "res_q.onnx", 4, res_dims, 8,
+				    -1, 1);
+
+	printf("  residual: worst error %.4f of the output range\n", err);
+	CHECK(err <= QT_TOLERANCE, "error %g", err);
+	return 0;
+}
+
+static const int64_t mm_dims[] = { 4, 16 };
+static float mm_w[16 * 8];
+
+static int make_matmul(const char *path, int64_t opset, const char *extra)
+{
+	struct qt_model m;
+	const int64_t wd[] = { 16, 8 };
+	int status;
+
+	fill(mm_w, 128, -1, 1);
+	qt_init(&m, opset);
+	qt_input(&m, "x", ENPU_RT_FLOAT, 2, mm_dims);
+	qt_init_float(&m, "w", 2, wd, mm_w);
+	qt_node(&m, "MatMul", "x,w", extra ? "h" : "y");
+	if (extra)
+		qt_node(&m, extra, "h", "y");
+	qt_output(&m, "y");
+	status = qt_save(&m, path);
+	qt_free(&m);
+	return status;
+}
+
+static int test_matmul_per_channel_and_tensor(void)
+{
+	struct enpu_quantize_options o;
+	struct enpu_quantize_report r;
+
+	CHECK(!make_matmul(path_of("mm.onnx"), 13, NULL), "save");
+	write_calib("mm_calib", 2, mm_dims, 64, -2, 2, 0);
+	enpu_quantize_options_init(&o);
+	CHECK(!quantize("mm.onnx", "mm_calib", "mm_q.onnx", &o, &r), "q");
+	enpu_quantize_report_free(&r);
+	Onnx__ModelProto *model = qt_load(path_of("mm_q.onnx"));
+	const Onnx__NodeProto *mm = qt_find_op(model->graph, "MatMul", 0);
+	const Onnx__NodeProto *dq = constant_dq(model->graph, mm->input[1]);
+
+	CHECK(dq && qt_node_int(dq, "axis", -1) == 1, "MatMul weight axis 1");
+	const Onnx__TensorProto *s = qt_initializer(model->graph,
+						    dq->input[1]);
+
+	CHECK(s->n_dims == 1 && s->dims[0] == 8, "8 column scales");
+	for (int c = 0; c < 8; c++) {
+		float mx = 0;
+
+		for (int k = 0; k < 16; k++)
+			mx = fmaxf(mx, fabsf(mm_w[k * 8 + c]));
+		CHECK(((const float *)s->raw_data.data)[c] == mx / 127.0f,
+		      "column %d", c);
+	}
+	onnx__model_proto__free_unpacked(model, NULL);
+	double err = relative_error("mm.onnx", "mm_q.onnx", 2, mm_dims, 8, -2,
+				    2);
+
+	printf("  matmul per-channel: worst error %.4f\n", err);
+	CHECK(err <= QT_TOLERANCE, "error %g", err);
+
+	o.per_channel = 0;
+	CHECK(!quantize("mm.onnx", "mm_calib", "mm_qt.onnx", &o, &r), "q");
+	enpu_quantize_report_free(&r);
+	model = qt_load(path_of("mm_qt.onnx"));
+	mm = qt_find_op(model->graph, "MatMul", 0);
+	dq = constant_dq(model->graph, mm->input[1]);
+	float mx = 0;
+
+	for (int i = 0; i < 128; i++)
+		mx = fmaxf(mx, fabsf(mm_w[i]));
+	CHECK(dq && qt_node_int(dq, "axis", -1) == -1 &&
+	      init_scalar(model->graph, dq->input[1]) == mx / 127.0f,
+	      "per-tensor weight scale");
+	onnx__model_proto__free_unpacked(model, NULL);
+	err = relative_error("mm.onnx", "mm_qt.onnx", 2, mm_dims, 8, -2, 2);
+	printf("  matmul per-tensor: worst error %.4f\n", err);
+	CHECK(err <= QT_TOLERANCE, "error %g", err);
+	return 0;
+}
+
+static float input_scale(const char *model_path)
+{
+	Onnx__ModelProto *model = qt_load(path_of("%s", model_path));
+	const Onnx__NodeProto *mm = qt_find_op(model->graph, "MatMul", 0);
+	const Onnx__NodeProto *dq = activation_dq(model->graph, mm->input[0]);
+	float s = dq ? init_scalar(model->graph, dq->input[1]) : NAN;
+
+	onnx__model_proto__free_unpacked(model, NULL);
+	return s;
+}
+
+static int test_percentile_vs_minmax(void)
+{
+	struct enpu_quantize_options o;
+	struct enpu_quantize_report r;
+
+	/* 64 samples of U(-1, 1) and one value of 100 in the first. */
+	write_calib("outlier_calib", 2, mm_dims, 64, -1, 1, 100);
+	enpu_quantize_options_init(&o);
+	CHECK(!quantize("mm.onnx", "outlier_calib", "mm_minmax.onnx", &o, &r),
+	      "minmax");
+	enpu_quantize_report_free(&r);
+	o.method = ENPU_QUANTIZE_PERCENTILE;
+	o.percentile = 99.9;
+	CHECK(!quantize("mm.onnx", "outlier_calib", "mm_pct.onnx", &o, &r),
+	      "percentile");
+	enpu_quantize_report_free(&r);
+	float smm = input_scale("mm_minmax.onnx");
+	float spc = input_scale("mm_pct.onnx");
+
+	printf("  input scale: minmax %g, percentile 99.9 %g\n", smm, spc);
+	CHECK(smm > 101.0f / 255 * 0.99f, "minmax must cover the outlier");
+	CHECK(spc < 2.1f / 255, "percentile must clip the outlier");
+	double emm = relative_error("mm.onnx", "mm_minmax.onnx", 2, mm_dims, 8,
+				    -1, 1);
+	double epc = relative_error("mm.onnx", "mm_pct.onnx", 2, mm_dims, 8,
+				    -1, 1);
+
+	printf("  error on outlier-free data: minmax %.4f, percentile %.4f\n",
+	       emm, epc);
+	CHECK(epc < emm / 4, "percentile should be far more accurate here");
+	return 0;
+}
+
+static int test_float_ops_and_opset(void)
+{
+	struct enpu_quantize_options o;
+	struct enpu_quantize_report r;
+	int status;
+
+	enpu_quantize_options_init(&o);
+	/* Softmax has no quantized form: left float, with a note. */
+	CHECK(!make_matmul(path_of("mm_softmax.onnx"), 13, "Softmax"), "save");
+	CHECK(!quantize("mm_softmax.onnx", "mm_calib", "mm_softmax_q.onnx",
+			&o, &r), "quantize");
+	CHECK(r.notes && strstr(r.notes, "left in float: Softmax x1") &&
+	      r.float_nodes == 1 && r.quantized_nodes == 1, "notes: %s",
+	      r.notes ? r.notes : "");
+	enpu_quantize_report_free(&r);
+	Onnx__ModelProto *model = qt_load(path_of("mm_softmax_q.onnx"));
+	const Onnx__NodeProto *sm = qt_find_op(model->graph, "Softmax", 0);
+
+	CHECK(sm && activation_dq(model->graph, sm->input[0]),
+	      "Softmax reads the dequantized MatMul output");
+	CHECK(qt_producer(model->graph, "y") == sm, "Softmax writes y");
+	onnx__model_proto__free_unpacked(model, NULL);
+
+	/* Opset 11 MatMul+Relu moves to 13 with a note. */
+	CHECK(!make_matmul(path_of("mm11.onnx"), 11, "Relu"), "save");
+	CHECK(!quantize("mm11.onnx", "mm_calib", "mm11_q.onnx", &o, &r),
+	      "quantize");
+	CHECK(r.opset_in == 11 && r.opset_out == 13 && r.notes &&
+	      strstr(r.notes, "opset raised from 11 to 13"), "opset note");
+	enpu_quantize_report_free(&r);
+	model = qt_load(path_of("mm11_q.onnx"));
+	CHECK(model->opset_import[0]->version == 13, "opset not 13");
+	onnx__model_proto__free_unpacked(model, NULL);
+
+	/* Opset 11 Softmax changed meaning at 13: refused. */
+	CHECK(!make_matmul(path_of("mm11_sm.onnx"), 11, "Softmax"), "save");
+	status = enpu_quantize_file(path_of("mm11_sm.onnx"),
+				    path_of("mm_calib"), path_of("x.onnx"), &o,
+				    &r);
+	CHECK(status == ENPU_RT_UNSUPPORTED && strstr(r.error, "Softmax") &&
+	      strstr(r.error, "opset 13"), "got %d: %s", status, r.error);
+	enpu_quantize_report_free(&r);
+	return 0;
+}
+
+static int expect_error(const char *model, const char *calib,
+			const char *want, const struct enpu_quantize_options *o)
+{
+	struct enpu_quantize_report r;
+	struct stat st;
+	int status = enpu_quantize_file(path_of("%s", model),
+					path_of("%s", calib),
+					path_of("bad_out.onnx"), o, &r);
+
+	enpu_quantize_report_free(&r);
+	CHECK(status != 0, "%s/%s: expected an error", model, calib);
+	CHECK(strstr(r.error, want), "%s/%s: message '%s' lacks '%s'", model,
+	      calib, r.error, want);
+	CHECK(stat(path_of("bad_out.onnx"), &st), "output written on error");
+	return 0;
+}
+
+static int test_bad_inputs(void)
+{
+	struct enpu_quantize_options o;
+	struct qt_model m;
+	const int64_t d[] = { 4 };
+	float zero_scale[] = { 0.5f };
+	FILE *f;
+	int bad = 0;
+
+	enpu_quantize_options_init(&o);
+	bad |= expect_error("mm.onnx", "no_such_dir", "no_such_dir", &o);
+	mkdir(path_of("empty_calib"), 0755);
+	bad |= expect_error("mm.onnx", "empty_calib", "holds no samples", &o);
+	mkdir(path_of("broken_calib"), 0755);
+	mkdir(path_of("broken_calib/s0"), 0755);
+	f = fopen(path_of("broken_calib/s0/input_0.pb"), "wb");
+	fputs("not a tensor \xff\xff\xff", f);
+	fclose(f);
+	bad |= expect_error("mm.onnx", "broken_calib", "input_0.pb", &o);
+	/* Two inputs, samples with one: names the missing input. */
+	qt_init(&m, 13);
+	qt_input(&m, "x", ENPU_RT_FLOAT, 2, mm_dims);
+	qt_input(&m, "x2", ENPU_RT_FLOAT, 2, mm_dims);
+	qt_node(&m, "Add", "x,x2", "y");
+	qt_output(&m, "y");
+	qt_save(&m, path_of("add2.onnx"));
+	qt_free(&m);
+	bad |= expect_error("add2.onnx", "mm_calib", "no tensor for input 1 "
+			    "'x2'", &o);
+	/* Samples of the wrong shape: the bind error names the file. */
+	write_calib("wrong_calib", 2, (const int64_t[]){ 2, 3 }, 1, 0, 1, 0);
+	bad |= expect_error("mm.onnx", "wrong_calib", "wrong_calib/sample_000"
+			    "/input_0.pb", &o);
+	bad |= expect_error("no_such_model.onnx", "mm_calib",
+			    "no_such_model.onnx", &o);
+	f = fopen(path_of("garbage.onnx"), "wb");
+	fputs("\x0a\xff\xff\xff garbage", f);
+	fclose(f);
+	bad |= expect_error("garbage.onnx", "mm_calib", "not a valid ONNX", &o);
+	/* Already quantized: a QDQ model. */
+	bad |= expect_error("mm_q.onnx", "mm_calib", "already quantized", &o);
+	/* Integer-only model: nothing to quantize. */
+	qt_init(&m, 13);
+	qt_input(&m, "a", ENPU_RT_INT32, 1, d);
+	qt_node(&m, "Add", "a,a", "y");
+	qt_output(&m, "y");
+	qt_save(&m, path_of("int.onnx"));
+	qt_free(&m);
+	mkdir(path_of("int_calib"), 0755);
+	{
+		/* An int32 tensor file, written by hand. */
+		Onnx__TensorProto t = ONNX__TENSOR_PROTO__INIT;
+		int32_t v[4] = { 1, 2, 3, 4 };
+		int64_t dims[1] = { 4 };
+		uint8_t buf[128];
+
+		t.has_data_type = 1;
+		t.data_type = ENPU_RT_INT32;
+		t.n_dims = 1;
+		t.dims = dims;
+		t.has_raw_data = 1;
+		t.raw_data.data = (uint8_t *)v;
+		t.raw_data.len = sizeof(v);
+		size_t len = onnx__tensor_proto__pack(&t, buf);
+
+		mkdir(path_of("int_calib/s0"), 0755);
+		f = fopen(path_of("int_calib/s0/input_0.pb"), "wb");
+		fwrite(buf, 1, len, f);
+		fclose(f);
+	}
+	bad |= expect_error("int.onnx", "int_calib", "nothing to quantize",
+			    &o);
+	/* An op the runtime cannot run: calibration names it. */
+	qt_init(&m, 13);
+	qt_input(&m, "x", ENPU_RT_FLOAT, 2, mm_dims);
+	qt_init_float(&m, "s", 1, (const int64_t[]){ 1 }, zero_scale);
+	qt_node(&m, "Mul", "x,s", "h");
+	qt_node(&m, "NoSuchOp", "h", "y");
+	qt_output(&m, "y");
+	qt_save(&m, path_of("unknown_op.onnx"));
+	qt_free(&m);
+	bad |= expect_error("unknown_op.onnx", "mm_calib", "NoSuchOp", &o);
+	o.percentile = 20;
+	o.method = ENPU_QUANTIZE_PERCENTILE;
+	bad |= expect_error("mm.onnx", "mm_calib", "percentile", &o);
+	return bad;
+}
+
+/* Runs on the ONNX test data layout: test_data_set_N directories. */
+static int test_onnx_test_data_layout(void)
+{
+	const char *dir = "/usr/share/libonnx-testdata/data/node/test_matmul_2d";
+	struct enpu_quantize_report r;
+	struct stat st;
+	int status;
+
+	if (stat(dir, &st)) {
+		printf("  (skipped: %s missing)\n", dir);
+		return 0;
+	}
+	char model[512];
+
+	snprintf(model, sizeof(model), "%s/model.onnx", dir);
+	status = enpu_quantize_file(model, dir, path_of("td_q.onnx"), NULL,
+				    &r);
+	/* Both inputs are activations; a plain MatMul of two Q/DQ inputs. */
+	CHECK(!status, "%s", r.error);
+	CHECK(r.samples >= 1 && r.quantized_nodes == 1, "report");
+	enpu_quantize_report_free(&r);
+	return 0;
+}
+
+struct test {
+	const char *name;
+	int (*fn)(void);
+};
+
+int main(int argc, char **argv)
+{
+	static const struct test tests[] = {
+		{ "cnn_structure_and_accuracy",
+		  test_cnn_structure_and_accuracy },
+		{ "residual_add", test_residual_add },
+		{ "matmul_per_channel_and_tensor",
+		  test_matmul_per_channel_and_tensor },
+		{ "percentile_vs_minmax", test_percentile_vs_minmax },
+		{ "float_ops_and_opset", test_float_ops_and_opset },
+		{ "bad_inputs", test_bad_inputs },
+		{ "onnx_test_data_layout", test_onnx_test_data_layout },
+	};
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: test-quantize WORKDIR\n");
+		return 2;
+	}
+	workdir = argv[1];
+	mkdir(workdir, 0755);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		printf("%s\n", tests[i].name);
+		if (tests[i].fn()) {
+			failed++;
+			printf("FAIL %s\n", tests[i].name);
+		} else {
+			passed++;
+			printf("ok %s\n", tests[i].name);
+		}
+	}
+	printf("test-quantize: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

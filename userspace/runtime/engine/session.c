@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+/* The public API (enpu_rt.h): options, sessions, bindings, outputs. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "onnx_loader.h"
+
+static enum enpu_rt_status options_fail(enpu_rt_options *options,
+					enum enpu_rt_status status,
+					const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum enpu_rt_status options_fail(enpu_rt_options *options,
+					enum enpu_rt_status status,
+					const char *fmt, ...)
+{
+	va_list ap;
+
+	if (options) {
+		va_start(ap, fmt);
+		vsnprintf(options->error, sizeof(options->error), fmt, ap);
+		va_end(ap);
+	}
+	return status;
+}
+
+enum enpu_rt_status enpu_rt_options_create(enpu_rt_options **options)
+{
+	if (!options)
+		return ENPU_RT_INVALID_ARGUMENT;
+	*options = calloc(1, sizeof(**options));
+	if (!*options)
+		return ENPU_RT_OUT_OF_MEMORY;
+	(*options)->threads = 1;
+	(*options)->isa = ENPU_CPU_ISA_AUTO;
+	(*options)->optimize = 1;
+	return ENPU_RT_OK;
+}
+
+void enpu_rt_options_destroy(enpu_rt_options *options)
+{
+	free(options);
+}
+
+enum enpu_rt_status enpu_rt_options_set_threads(enpu_rt_options *options,
+						unsigned int threads)
+{
+	if (!options)
+		return ENPU_RT_INVALID_ARGUMENT;
+	if (threads < 1 || threads > 256)
+		return options_fail(options, ENPU_RT_INVALID_ARGUMENT,
+				    "thread count %u is outside 1..256",
+				    threads);
+	options->threads = threads;
+	return ENPU_RT_OK;
+}
+
+enum enpu_rt_status enpu_rt_options_set_isa(enpu_rt_options *options,
+					    const char *isa)
+{
+	enum enpu_cpu_isa value;
+
+	if (!options || !isa)
+		return ENPU_RT_INVALID_ARGUMENT;
+	if (enpu_cpu_isa_from_name(isa, &value))
+		return options_fail(options, ENPU_RT_INVALID_ARGUMENT,
+				    "unknown instruction set '%s' (auto, "
+				    "scalar, avx2, avx512vnni)", isa);
+	if (value != ENPU_CPU_ISA_AUTO && !enpu_cpu_isa_supported(value))
+		return options_fail(options, ENPU_RT_UNSUPPORTED,
+				    "this CPU cannot run instruction set '%s'",
+				    isa);
+	options->isa = value;
+	return ENPU_RT_OK;
+}
+
+enum enpu_rt_status enpu_rt_options_set_optimize(enpu_rt_options *options,
+						 int optimize)
+{
+	if (!options)
+		return ENPU_RT_INVALID_ARGUMENT;
+	options->optimize = optimize != 0;
+	return ENPU_RT_OK;
+}
+
+const char *enpu_rt_options_error(const enpu_rt_options *options)
+{
+	return options ? options->error : "no options";
+}
+
+static enum enpu_rt_status create(const void *data, size_t size,
+				  const char *base_dir,
+				  enpu_rt_options *options,
+				  enpu_rt_session **out)
+{
+	enpu_rt_session *s;
+	int status;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return options_fail(options, ENPU_RT_OUT_OF_MEMORY,
+				    "out of memory creating a session");
+	s->optimize = options ? options->optimize : 1;
+	status = rt_graph_init(&s->graph, &s->errors);
+	if (!status && enpu_cpu_context_create(options ? options->threads : 1,
+					       &s->cpu))
+		status = rt_error_set(&s->errors, ENPU_RT_OUT_OF_MEMORY,
+				      "cannot create the CPU context");
+	if (!status && options && options->isa != ENPU_CPU_ISA_AUTO &&
+	    enpu_cpu_context_set_isa(s->cpu, options->isa))
+		status = rt_error_set(&s->errors, ENPU_RT_UNSUPPORTED,
+				      "%s", enpu_cpu_context_error(s->cpu));
+	if (!status)
+		status = rt_onnx_load(&s->graph, data, size, base_dir);
+	if (!status) {
+		s->bindings = calloc(s->graph.input_count + 1,
+				     sizeof(*s->bindings));
+		if (!s->bindings)
+			status = rt_error_set(&s->errors,
+					      ENPU_RT_OUT_OF_MEMORY,
+					      "out of memory");
+	}
+	if (!status)
+		status = rt_engine_prepare(s);
+	if (status) {
+		options_fail(options, status, "%s", s->errors.message);
+		enpu_rt_session_destroy(s);
+		return status;
+	}
+	*out = s;
+	return ENPU_RT_OK;
+}
+
+enum enpu_rt_status enpu_rt_session_create_from_memory(
+	const void *data, size_t size, const char *base_dir,
+	enpu_rt_options *options, enpu_rt_session **session)
+{
+	if (!session)
+		return ENPU_RT_INVALID_ARGUMENT;
+	*session = NULL;
+	if (!data && size)
+		return options_fail(options, ENPU_RT_INVALID_ARGUMENT,
+				    "model data is NULL");
+	return create(data ? data : "", size, base_dir, options, session);
+}
+
+enum enpu_rt_status enpu_rt_session_create_from_file(
+	const char *path, enpu_rt_options *options, enpu_rt_session **session)
+{
+	struct rt_error_sink errors = { .status = 0 };
+	void *data;
+	size_t size;
+	char *dir;
+	enum enpu_rt_status status;
+
+	if (!session)
+		return ENPU_RT_INVALID_ARGUMENT;
+	*session = NULL;
+	if (!path)
+		return options_fail(options, ENPU_RT_INVALID_ARGUMENT,
+				    "model path is NULL");
+	status = rt_read_file(path, RT_ONNX_MAX_MODEL_BYTES, &data, &size,
+			      &errors);
+	if (status)
+		return options_fail(options, status, "%s", errors.message);
+	dir = strdup(path);
+	if (!dir) {
+		free(data);
+		return options_fail(options, ENPU_RT_OUT_OF_MEMORY,
+				    "out of memory");
+	}
+	char *slash = strrchr(dir, '/');
+
+	if (slash)
+		*slash = 0;
+	status = create(data, size, slash ? (*dir ? dir : "/") : ".",
+			options, session);
+	free(dir);
+	free(data);
+	return status;
+}
+
+void enpu_rt_session_destroy(enpu_rt_session *session)
+{
+	if (!session)
+		return;
+	rt_graph_destroy(&session->graph);
+	rt_engine_release(session);
+	enpu_cpu_context_destroy(session->cpu);
+	free(session->bindings);
+	free(session);
+}
+
+const char *enpu_rt_session_error(const enpu_rt_session *session)
+{
+	return session ? session->errors.message : "no session";
+}
+
+size_t enpu_rt_session_input_count(const enpu_rt_session *session)
+{
+	return session ? session->graph.input_count : 0;
+}
+
+size_t enpu_rt_session_output_count(const enpu_rt_session *session)
+{
+	return session ? session->graph.output_count : 0;
+}
+
+static void fill_info(const struct rt_value *v,
+		      struct enpu_rt_tensor_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->name = v->name;
+	info->dtype = v->tensor.dtype;
+	if (v->declared_rank >= 0) {
+		info->rank = v->declared_rank;
+		memcpy(info->dims, v->declared_dims, sizeof(info->dims));
+	} else {
+		/* Not declared: what load-time inference found, if anything. */
+		info->rank = v->tensor.rank;
+		if (v->tensor.rank > 0)
+			memcpy(info->dims, v->tensor.dims, sizeof(info->dims));
+	}
+	for (int d = 0; d < ENPU_RT_MAX_RANK; d++)
+		info->dim_names[d] = v->dim_names[d];
+}
+
+enum enpu_rt_status enpu_rt_session_input_info(
+	const enpu_rt_session *session, size_t index,
+	struct enpu_rt_tensor_info *info)
+{
+	if (!session || !info || index >= session->graph.input_count)
+		return ENPU_RT_INVALID_ARGUMENT;
+	fill_info(&session->graph.values[session->graph.inputs[index]], info);
+	return ENPU_RT_OK;
+}
+
+enum enpu_rt_status enpu_rt_session_output_info(
+	const enpu_rt_session *session, size_t index,
+	struct enpu_rt_tensor_info *info)
+{
+	if (!session || !info || index >= session->graph.output_count)
+		return ENPU_RT_INVALID_ARGUMENT;
+	fill_info(&session->graph.values[session->graph.outputs[index]],
+		  info);
+	return ENPU_RT_OK;
+}
+
+static enum enpu_rt_status find(const enpu_rt_session *session,
+				const int *list, size_t count,
+				const char *name, size_t *index)
+{
+	if (!session || !name || !index)
+		return ENPU_RT_INVALID_ARGUMENT;
+	for (size_t i = 0; i < count; i++)
+		if (!strcmp(session->graph.values[list[i]].name, name)) {
+			*index = i;
+			return ENPU_RT_OK;
+		}
+	return ENPU_RT_INVALID_ARGUMENT;
+}
+
+enum enpu_rt_status enpu_rt_session_find_input(const enpu_rt_session *session,
+					       const char *name, size_t *index)
+{
+	return find(session, session ? session->graph.inputs : NULL,
+		    session ? session->graph.input_count : 0, name, index);
+}
+
+enum enpu_rt_status enpu_rt_session_find_output(
+	const enpu_rt_session *session, const char *name, size_t *index)
+{
+	return find(session, session ? session->graph.outputs : NULL,
+		    session ? session->graph.output_count : 0, name, index);
+}
+
+enum enpu_rt_status enpu_rt_session_bind_input(enpu_rt_session *session,
+					       size_t index, int32_t dtype,
+					       size_t rank,
+					       const int64_t *dims,
+					       const void *data,
+					       size_t byte_size)
+{
+	const struct rt_value *v;
+	struct rt_binding *b;
+	size_t elements = 1, element_size;
+
+	if (!session)
+		return ENPU_RT_INVALID_ARGUMENT;
+	if (index >= session->graph.input_count)
+		return rt_error_set(&session->errors, ENPU_RT_INVALID_ARGUMENT,
+				    "input index %zu out of range (%zu inputs)",
+				    index, session->graph.input_count);
+	v = &session->graph.values[session->graph.inputs[index]];
+	b = &session->bindings[index];
+	if (dtype != v->tensor.dtype)
+		return rt_error_set(&session->errors, ENPU_RT_INVALID_ARGUMENT,
+				    "input '%s': bound as %s, the model wants "
+				    "%s", v->name, enpu_rt_dtype_name(dtype),
+				    enpu_rt_dtype_name(v->tensor.dtype));
+	if (rank > ENPU_RT_MAX_RANK || (rank && !dims))
+		return rt_error_set(&session->errors, ENPU_RT_INVALID_ARGUMENT,
+				    "input '%s': rank %zu invalid", v->name,
+				    rank);
+	if (v->declared_rank >= 0 && (int32_t)rank != v->declared_rank)
+		return rt_error_set(&session->errors, ENPU_RT_INVALID_ARGUMENT,
+				    "input '%s': rank %zu, the model declares %d",
+				    v->name, rank, v->declared_rank);
+	element_size = enpu_rt_dtype_size(dtype);
+	for (size_t d = 0; d < rank; d++) {
+		if (dims[d] < 0)
+			return rt_error_set(&session->errors,
+				ENPU_RT_INVALID_ARGUMENT,
+				"input '%s': dimension %zu is negative",
+				v->name, d);
+		if (v->declared_rank >= 0 && v->declared_dims[d] >= 0 &&
+		    v->declared_dims[d] != dims[d])
+			return rt_error_set(&session->errors,
+				ENPU_RT_INVALID_ARGUMENT,
+				"input '%s': dimension %zu is %lld, the model "
+				"declares %lld", v->name, d,
+				(long long)dims[d],
+				(long long)v->declared_dims[d]);
+		if (dims[d] && elements > (SIZE_MAX / 16 / element_size) /
+					  (uint64_t)dims[d])
+			return rt_error_set(&session->errors,
+				ENPU_RT_INVALID_ARGUMENT,
+				"input '%s': size overflows", v->name);
+		elements *= (size_t)dims[d];
+	}
+	if (byte_size != elements * element_size || (!data && byte_size))
+		return rt_error_set(&session->errors, ENPU_RT_INVALID_ARGUMENT,
+				    "input '%s': %zu bytes given, the shape "
+				    "needs %zu", v->name, byte_size,
+				    elements * element_size);
+	b->bound = 1;
+	b->rank = (int32_t)rank;
+	memset(b->dims, 0, sizeof(b->dims));
+	if (rank)
+		memcpy(b->dims, dims, rank * sizeof(dims[0]));
+	b->data = data ? data : (const void *)b;
+	b->byte_size = byte_size;
+	session->ran = 0;
+	return ENPU_RT_OK;
+}
+
+enum enpu_rt_status enpu_rt_session_run(enpu_rt_session *session)
+{
+	if (!session)
+		return ENPU_RT_INVALID_ARGUMENT;
+	return rt_engine_run(session);
+}
+
+enum enpu_rt_status enpu_rt_session_output(const enpu_rt_session *session,
+					   size_t index,
+					   struct enpu_rt_output *output)
+{
+	const struct rt_value *v;
+
+	if (!session || !output || index >= session->graph.output_count)
+		return ENPU_RT_INVALID_ARGUMENT;
+	if (!session->ran)
+		return ENPU_RT_NOT_READY;
+	v = &session->graph.values[session->graph.outputs[index]];
+	memset(output, 0, sizeof(*output));
+	output->dtype = v->tensor.dtype;
+	output->rank = (size_t)v->tensor.rank;
+	memcpy(output->dims, v->tensor.dims, sizeof(output->dims));
+	output->data = v->tensor.data;
+	output->byte_size = v->tensor.byte_size;
+	return ENPU_RT_OK;
+}
+
+size_t enpu_rt_session_node_count(const enpu_rt_session *session)
+{
+	return session ? session->graph.order_count : 0;
+}
+
+enum enpu_rt_status enpu_rt_session_node_timing(
+	const enpu_rt_session *session, size_t index, const char **name,
+	const char **op_type, uint64_t *nanoseconds)
+{
+	const struct rt_node *node;
+
+	if (!session || index >= session->graph.order_count)
+		return ENPU_RT_INVALID_ARGUMENT;
+	node = &session->graph.nodes[session->graph.order[index]];
+	if (name)
+		*name = node->name;
+	if (op_type)
+		*op_type = node->op_type;
+	if (nanoseconds)
+		*nanoseconds = node->last_ns;
+	return ENPU_RT_OK;
+}

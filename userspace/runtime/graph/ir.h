@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The graph IR: values (SSA, one producer each) and nodes referring to them
+ * by index. The loader builds it from ONNX, the optimizer rewrites it, the
+ * engine runs it. Everything the graph allocates lives in its arena and is
+ * freed by rt_graph_destroy(); the values and nodes arrays grow with
+ * realloc, so hold indices, never pointers, while building.
+ */
+#ifndef ENPU_RT_IR_H
+#define ENPU_RT_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "rt_op.h"
+
+struct rt_error_sink {
+	char message[1024];
+	int status;
+};
+
+/* Records "node 'name' (op): reason" style messages; returns @status. */
+int rt_error_set(struct rt_error_sink *sink, int status, const char *fmt,
+		 ...) __attribute__((format(printf, 3, 4)));
+
+enum rt_value_kind {
+	RT_VALUE_INTERMEDIATE = 0,
+	RT_VALUE_INPUT,		/* graph input the caller binds */
+	RT_VALUE_CONSTANT,	/* initializer or folded; data always set */
+};
+
+struct rt_value {
+	const char *name;
+	enum rt_value_kind kind;
+	struct rt_tensor tensor;	/* rank -1 while unknown */
+	/* Declared symbolic dimension names (graph inputs/outputs). */
+	const char *dim_names[RT_MAX_RANK];
+	int32_t declared_rank;		/* -1: not declared */
+	int64_t declared_dims[RT_MAX_RANK];	/* -1: symbolic */
+	int is_output;
+	int producer;			/* node index, -1 for none */
+	int consumer_count;		/* live nodes reading it */
+};
+
+struct rt_node {
+	const char *name;
+	const char *op_type;
+	const char *domain;
+	int64_t opset;
+	size_t input_count;
+	int *inputs;			/* value index, -1 for absent */
+	size_t output_count;
+	int *outputs;
+	size_t attr_count;
+	struct rt_attr *attrs;
+	const struct rt_op_def *def;
+	struct rt_kernel kernel;
+	int removed;			/* fused away or folded */
+	int prepared;
+	int infer_at_run;		/* shapes not all known at load */
+	uint64_t last_ns;
+};
+
+struct rt_opset {
+	const char *domain;
+	int64_t version;
+};
+
+struct rt_graph {
+	struct rt_arena arena;
+	struct rt_value *values;
+	size_t value_count, value_capacity;
+	struct rt_node *nodes;
+	size_t node_count, node_capacity;
+	int *inputs;		/* graph inputs to bind, model order */
+	size_t input_count;
+	int *outputs;		/* model order */
+	size_t output_count;
+	struct rt_opset *opsets;
+	size_t opset_count;
+	size_t *order;		/* topological order of live nodes */
+	size_t order_count;
+	struct rt_name_map *names;
+	struct rt_error_sink *errors;
+};
+
+int rt_graph_init(struct rt_graph *graph, struct rt_error_sink *errors);
+void rt_graph_destroy(struct rt_graph *graph);
+/* Index of a new value with a copy of @name; -1 with the error set. */
+int rt_graph_add_value(struct rt_graph *graph, const char *name);
+/* Index of the value called @name, or -1. */
+int rt_graph_find_value(const struct rt_graph *graph, const char *name);
+/* Index of a new node (fields zeroed), -1 on OOM. */
+int rt_graph_add_node(struct rt_graph *graph);
+int64_t rt_graph_opset(const struct rt_graph *graph, const char *domain);
+
+/*
+ * Checks every input is produced exactly once, there is no cycle, and fills
+ * graph->order; recounts consumers. Errors name the node and value.
+ */
+int rt_graph_sort(struct rt_graph *graph);
+
+/* Attaches the registered def to every node: "unsupported op" otherwise. */
+int rt_graph_bind_ops(struct rt_graph *graph);
+/*
+ * Same, but leaves nodes without a def unbound instead of failing: before
+ * the passes, so a float op that the quantized lowering replaces needs no
+ * float kernel. rt_graph_bind_ops() afterwards reports what is left.
+ */
+int rt_graph_bind_known_ops(struct rt_graph *graph);
+
+/* The pretty name of a node used in messages. */
+const char *rt_node_label(const struct rt_node *node);
+
+/* Graph passes (graph/optimize.c). */
+int rt_graph_fuse(struct rt_graph *graph);
+
+#endif /* ENPU_RT_IR_H */

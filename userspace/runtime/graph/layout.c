@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Layout pass: the integer kernels are NHWC, ONNX is NCHW. After lowering,
+ * every integer spatial op (QConv, the Q pools) still has ONNX's NCHW
+ * semantics and would transpose inside each call (channels_last = 0).
+ * This pass walks the graph in topological order and switches them to
+ * channels_last = 1, feeding them NHWC values:
+ *
+ *   - an input produced by an NhwcToNchw (the NCHW view of an NHWC
+ *     result) is replaced by that NHWC result; any other input gets an
+ *     NchwToNhwc node (one per value, shared by all readers);
+ *   - the op's output becomes a new NHWC value, and an NhwcToNchw node
+ *     recreates the original NCHW value for whoever still reads it.
+ *
+ * Elementwise integer ops (QAdd, QMul, com.microsoft QLinearAdd/Mul) and
+ * QConcat follow when every activation input is already NHWC (so both
+ * sides have rank 4 and broadcasting is unchanged); QConcat maps its axis.
+ * Finally NhwcToNchw nodes nobody reads are dropped, so transposes remain
+ * only where the integer region meets float ops, graph inputs or outputs.
+ * Only ops whose rank is known to be 4 switch: QConv (4-D weights), the
+ * windowed pools (2 kernel axes), and the rest when their inputs come
+ * from switched ops.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantized.h"
+
+#define TO_NHWC "NchwToNhwc"
+#define TO_NCHW "NhwcToNchw"
+
+struct layout {
+	struct rt_graph *g;
+	int *nhwc_of;		/* per value: its NHWC twin, -1 none */
+	size_t capacity;
+};
+
+static int is_enpu(const struct rt_node *node, const char *op_type)
+{
+	return !node->removed && !strcmp(node->domain, RT_ENPU_DOMAIN) &&
+	       !strcmp(node->op_type, op_type);
+}
+
+static int is_ms(const struct rt_node *node, const char *op_type)
+{
+	return !node->removed && !strcmp(node->domain, "com.microsoft") &&
+	       !strcmp(node->op_type, op_type);
+}
+
+static const struct rt_attr *find_attr(const struct rt_node *node,
+				       const char *name)
+{
+	for (size_t i = 0; i < node->attr_count; i++)
+		if (!strcmp(node->attrs[i].name, name))
+			return &node->attrs[i];
+	return NULL;
+}
+
+static int channels_last(const struct rt_node *node)
+{
+	const struct rt_attr *a = find_attr(node, "channels_last");
+
+	return a && a->type == RT_ATTR_INT && a->i;
+}
+
+static int kernel_2d(const struct rt_node *node)
+{
+	const struct rt_attr *k = find_attr(node, "kernel_shape");
+
+	return k && k->type == RT_ATTR_INTS && k->count == 2;
+}
+
+static int oom(struct rt_graph *g)
+{
+	return rt_error_set(g->errors, ENPU_RT_OUT_OF_MEMORY,
+			    "out of memory in the layout pass");
+}
+
+static int grow(struct layout *l)
+{
+	struct rt_graph *g = l->g;
+
+	while (l->capacity < g->value_count) {
+		size_t capacity = l->capacity ? l->capacity * 2 : 256;
+		int *grown = realloc(l->nhwc_of, capacity * sizeof(int));
+
+		if (!grown)
+			return oom(g);
+		for (size_t i = l->capacity; i < capacity; i++)
+			grown[i] = -1;
+		l->nhwc_of = grown;
+		l->capacity = capacity;
+	}
+	return 0;
+}
+
+/* A new intermediate value named after @base. */
+static int new_value(struct layout *l, int base)
+{
+	char name[512];
+	int index;
+
+	for (int attempt = 0; attempt < 1000; attempt++) {
+		snprintf(name, sizeof(name), "%s.nhwc%d",
+			 l->g->values[base].name, attempt);
+		if (rt_graph_find_value(l->g, name) < 0)
+			break;
+	}
+	index = rt_graph_add_value(l->g, name);
+	if (index < 0 || grow(l))
+		return -1;
+	return index;
+}
+
+/* Adds op_type(input) -> output; returns the node index or -1. */
+static int new_node(struct layout *l, const char *op_type, int input,
+		    int output)
+{
+	struct rt_graph *g = l->g;
+	int index = rt_graph_add_node(g);
+	struct rt_node *node;
+	char name[512];
+
+	if (index < 0)
+		return -1;
+	node = &g->nodes[index];
+	snprintf(name, sizeof(name), "%s.%s", g->values[output].name, op_type);
+	node->name = rt_arena_strdup(&g->arena, name);
+	node->inputs = rt_arena_alloc(&g->arena, sizeof(int));
+	node->outputs = rt_arena_alloc(&g->arena, sizeof(int));
+	node->attrs = NULL;
+	if (!node->name || !node->inputs || !node->outputs) {
+		oom(g);
+		return -1;
+	}
+	node->inputs[0] = input;
+	node->input_count = 1;
+	node->outputs[0] = output;
+	node->output_count = 1;
+	if (rt_graph_retype(g, node, RT_ENPU_DOMAIN, op_type) < 0)
+		return -1;
+	g->values[output].producer = index;
+	return index;
+}
+
+/* The NHWC version of NCHW value @v, creating a transpose if needed. */
+static int nhwc_input(struct layout *l, int v)
+{
+	struct rt_graph *g = l->g;
+	int producer = g->values[v].producer, t;
+
+	if (l->nhwc_of[v] >= 0)
+		return l->nhwc_of[v];
+	if (producer >= 0 && is_enpu(&g->nodes[producer], TO_NCHW)) {
+		l->nhwc_of[v] = g->nodes[producer].inputs[0];
+		return l->nhwc_of[v];
+	}
+	t = new_value(l, v);
+	if (t < 0 || new_node(l, TO_NHWC, v, t) < 0)
+		return -1;
+	l->nhwc_of[v] = t;
+	return t;
+}
+
+static int produced_nhwc(const struct layout *l, int v)
+{
+	const struct rt_graph *g = l->g;
+	int producer = v >= 0 ? g->values[v].producer : -1;
+
+	return v >= 0 && (l->nhwc_of[v] >= 0 ||
+			  (producer >= 0 &&
+			   is_enpu(&g->nodes[producer], TO_NCHW)));
+}
+
+static int set_channels_last(struct rt_graph *g, size_t n)
+{
+	struct rt_node *node = &g->nodes[n];
+	struct rt_attr *attrs;
+
+	for (size_t i = 0; i < node->attr_count; i++)
+		if (!strcmp(node->attrs[i].name, "channels_last")) {
+			node->attrs[i].type = RT_ATTR_INT;
+			node->attrs[i].i = 1;
+			return 0;
+		}
+	attrs = rt_arena_alloc(&g->arena,
+			       (node->attr_count + 1) * sizeof(*attrs));
+	if (!attrs)
+		return oom(g);
+	if (node->attr_count)
+		memcpy(attrs, node->attrs, node->attr_count * sizeof(*attrs));
+	attrs[node->attr_count].name = "channels_last";
+	attrs[node->attr_count].type = RT_ATTR_INT;
+	attrs[node->attr_count].i = 1;
+	node->attrs = attrs;
+	node->attr_count++;
+	return 0;
+}
+
+/*
+ * Switches node @n: activation inputs listed in @inputs become NHWC, the
+ * output becomes a new NHWC value with an NhwcToNchw back to the old one.
+ */
+static int switch_node(struct layout *l, size_t n, const size_t *inputs,
+		       size_t count, int attribute)
+{
+	struct rt_graph *g = l->g;
+	int out = g->nodes[n].outputs[0], y;
+
+	for (size_t i = 0; i < count; i++) {
+		int v = nhwc_input(l, g->nodes[n].inputs[inputs[i]]);
+
+		if (v < 0)
+			return -1;
+		g->nodes[n].inputs[inputs[i]] = v;
+	}
+	if (attribute && set_channels_last(g, n))
+		return -1;
+	y = new_value(l, out);
+	if (y < 0)
+		return -1;
+	g->nodes[n].outputs[0] = y;
+	g->values[y].producer = (int)n;
+	if (new_node(l, TO_NCHW, y, out) < 0)
+		return -1;
+	l->nhwc_of[out] = y;
+	return 0;
+}
+
+static int visit(struct layout *l, size_t n)
+{
+	struct rt_graph *g = l->g;
+	const struct rt_node *node = &g->nodes[n];
+	static const size_t first[1] = { 0 }, pair[2] = { 0, 3 };
+
+	if (node->removed || node->output_count != 1 || channels_last(node))
+		return 0;
+	if (is_enpu(node, "QConv") ||
+	    ((is_enpu(node, "QMaxPool") || is_enpu(node, "QAveragePool") ||
+	      is_ms(node, "QLinearAveragePool")) && kernel_2d(node)) ||
+	    ((is_enpu(node, "QGlobalAveragePool") ||
+	      is_ms(node, "QLinearGlobalAveragePool")) &&
+	     produced_nhwc(l, node->inputs[0])))
+		return switch_node(l, n, first, 1, 1);
+	if ((is_enpu(node, "QAdd") || is_enpu(node, "QMul") ||
+	     is_ms(node, "QLinearAdd") || is_ms(node, "QLinearMul")) &&
+	    node->input_count >= 4 && produced_nhwc(l, node->inputs[0]) &&
+	    produced_nhwc(l, node->inputs[3]))
+		return switch_node(l, n, pair, 2, 0);
+	if (is_enpu(node, "QConcat")) {
+		size_t *all = rt_arena_alloc(&g->arena, node->input_count *
+					     sizeof(size_t));
+
+		if (!all)
+			return oom(g);
+		for (size_t i = 0; i < node->input_count; i++) {
+			if (!produced_nhwc(l, node->inputs[i]))
+				return 0;
+			all[i] = i;
+		}
+		return switch_node(l, n, all, node->input_count, 1);
+	}
+	return 0;
+}
+
+static int live_readers(const struct rt_graph *g, int value)
+{
+	int count = g->values[value].is_output;
+
+	for (size_t n = 0; n < g->node_count; n++) {
+		const struct rt_node *node = &g->nodes[n];
+
+		if (node->removed)
+			continue;
+		for (size_t i = 0; i < node->input_count; i++)
+			count += node->inputs[i] == value;
+	}
+	return count;
+}
+
+int rt_graph_layout_nhwc(struct rt_graph *g)
+{
+	struct layout l = { g, NULL, 0 };
+	size_t order_count = g->order_count;
+	int status = 0;
+
+	if (grow(&l))
+		return g->errors->status;
+	/* g->order predates the new nodes, which is fine: it lists producers
+	 * before readers for every node the pass looks at. */
+	for (size_t i = 0; i < order_count && !status; i++)
+		if (visit(&l, g->order[i]) < 0)
+			status = g->errors->status ? g->errors->status :
+				 ENPU_RT_OUT_OF_MEMORY;
+	for (size_t n = 0; n < g->node_count && !status; n++) {
+		struct rt_node *node = &g->nodes[n];
+
+		if (is_enpu(node, TO_NCHW) && !live_readers(g, node->outputs[0]))
+			node->removed = 1;
+	}
+	/* Quantize8 -> NchwToNhwc: quantize and transpose in one pass. */
+	for (size_t n = 0; n < g->node_count && !status; n++) {
+		struct rt_node *t = &g->nodes[n];
+		int v = t->inputs[0], p;
+
+		if (!is_enpu(t, TO_NHWC))
+			continue;
+		p = g->values[v].producer;
+		if (p < 0 || !is_enpu(&g->nodes[p], "Quantize8") ||
+		    channels_last(&g->nodes[p]) || live_readers(g, v) != 1)
+			continue;
+		status = set_channels_last(g, (size_t)p);
+		if (status)
+			break;
+		g->nodes[p].outputs[0] = g->nodes[n].outputs[0];
+		g->values[g->nodes[n].outputs[0]].producer = p;
+		g->values[v].producer = -1;
+		g->nodes[n].removed = 1;
+	}
+	free(l.nhwc_of);
+	return status;
+}

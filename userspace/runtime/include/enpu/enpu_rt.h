@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ENPU runtime public API: load an ONNX model, query its inputs and outputs,
+ * bind host buffers, run, read the outputs.
+ *
+ * Rules that hold for every function:
+ * - Handles are opaque; one _destroy per _create. Destroy functions accept
+ *   NULL.
+ * - Every function returns an enum enpu_rt_status. On failure the handle
+ *   named in the call (or, for creation, the options object) keeps a message
+ *   naming the object and the reason: enpu_rt_session_error(),
+ *   enpu_rt_options_error(). Failed calls leave nothing allocated.
+ * - No global state: two sessions share nothing, and may run on two
+ *   threads at once. One session must not be used by two threads at once.
+ * - Tensor element types use ONNX TensorProto.DataType numbering.
+ */
+#ifndef ENPU_RT_H
+#define ENPU_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum enpu_rt_status {
+	ENPU_RT_OK = 0,
+	ENPU_RT_INVALID_ARGUMENT,	/* bad call: NULL, index, size, shape */
+	ENPU_RT_INVALID_MODEL,		/* malformed protobuf or graph */
+	ENPU_RT_UNSUPPORTED,		/* valid ONNX we do not implement */
+	ENPU_RT_OUT_OF_MEMORY,
+	ENPU_RT_IO_ERROR,		/* model or external data file */
+	ENPU_RT_RUNTIME_ERROR,		/* an op failed while running */
+	ENPU_RT_NOT_READY,		/* e.g. run before every input bound */
+};
+
+/* ONNX TensorProto.DataType values the runtime knows. */
+enum enpu_rt_dtype {
+	ENPU_RT_UNDEFINED = 0,
+	ENPU_RT_FLOAT = 1,
+	ENPU_RT_UINT8 = 2,
+	ENPU_RT_INT8 = 3,
+	ENPU_RT_UINT16 = 4,
+	ENPU_RT_INT16 = 5,
+	ENPU_RT_INT32 = 6,
+	ENPU_RT_INT64 = 7,
+	ENPU_RT_STRING = 8,
+	ENPU_RT_BOOL = 9,
+	ENPU_RT_FLOAT16 = 10,
+	ENPU_RT_DOUBLE = 11,
+	ENPU_RT_UINT32 = 12,
+	ENPU_RT_UINT64 = 13,
+	ENPU_RT_COMPLEX64 = 14,
+	ENPU_RT_COMPLEX128 = 15,
+	ENPU_RT_BFLOAT16 = 16,
+};
+
+#define ENPU_RT_MAX_RANK 8
+
+typedef struct enpu_rt_options enpu_rt_options;
+typedef struct enpu_rt_session enpu_rt_session;
+
+/* Short name of a status ("ok", "invalid model", ...). */
+const char *enpu_rt_status_name(enum enpu_rt_status status);
+/* ONNX name of a type ("float", "uint8", ...), or "unknown". */
+const char *enpu_rt_dtype_name(int32_t dtype);
+/* Bytes per element, 0 for types without a fixed size (string, undefined). */
+size_t enpu_rt_dtype_size(int32_t dtype);
+
+/* Options: threads (default 1) and instruction set (default "auto"). */
+enum enpu_rt_status enpu_rt_options_create(enpu_rt_options **options);
+void enpu_rt_options_destroy(enpu_rt_options *options);
+enum enpu_rt_status enpu_rt_options_set_threads(enpu_rt_options *options,
+						unsigned int threads);
+/* "auto", "scalar", "avx2", "avx512vnni". */
+enum enpu_rt_status enpu_rt_options_set_isa(enpu_rt_options *options,
+					    const char *isa);
+/*
+ * 0 turns off the graph optimizations (constant folding, fusions,
+ * quantized lowering); for tests comparing optimized and plain graphs.
+ */
+enum enpu_rt_status enpu_rt_options_set_optimize(enpu_rt_options *options,
+						 int optimize);
+const char *enpu_rt_options_error(const enpu_rt_options *options);
+
+/*
+ * Loads a model. @options may be NULL (defaults). On failure *session is
+ * NULL and, when @options is given, enpu_rt_options_error() says why (the
+ * message names the node, the op and the reason).
+ * From memory, external data files are resolved against @base_dir (NULL:
+ * external data is refused).
+ */
+enum enpu_rt_status enpu_rt_session_create_from_file(
+	const char *path, enpu_rt_options *options, enpu_rt_session **session);
+enum enpu_rt_status enpu_rt_session_create_from_memory(
+	const void *data, size_t size, const char *base_dir,
+	enpu_rt_options *options, enpu_rt_session **session);
+void enpu_rt_session_destroy(enpu_rt_session *session);
+const char *enpu_rt_session_error(const enpu_rt_session *session);
+
+/* What the model declares for one input or output. */
+struct enpu_rt_tensor_info {
+	const char *name;		/* valid while the session lives */
+	int32_t dtype;			/* enum enpu_rt_dtype */
+	int32_t rank;			/* -1: the model does not say */
+	int64_t dims[ENPU_RT_MAX_RANK];	/* -1: symbolic or unknown */
+	const char *dim_names[ENPU_RT_MAX_RANK]; /* symbolic names or NULL */
+};
+
+size_t enpu_rt_session_input_count(const enpu_rt_session *session);
+size_t enpu_rt_session_output_count(const enpu_rt_session *session);
+enum enpu_rt_status enpu_rt_session_input_info(
+	const enpu_rt_session *session, size_t index,
+	struct enpu_rt_tensor_info *info);
+enum enpu_rt_status enpu_rt_session_output_info(
+	const enpu_rt_session *session, size_t index,
+	struct enpu_rt_tensor_info *info);
+/* Index of the input/output called @name; ENPU_RT_INVALID_ARGUMENT if none. */
+enum enpu_rt_status enpu_rt_session_find_input(const enpu_rt_session *session,
+					       const char *name, size_t *index);
+enum enpu_rt_status enpu_rt_session_find_output(
+	const enpu_rt_session *session, const char *name, size_t *index);
+
+/*
+ * Binds a host buffer to input @index for the following runs. The session
+ * does not copy it: the buffer must stay valid and unchanged until the next
+ * bind of that input or the session's destruction. dtype must match the
+ * model; dims must match every fixed dimension the model declares.
+ */
+enum enpu_rt_status enpu_rt_session_bind_input(enpu_rt_session *session,
+					       size_t index, int32_t dtype,
+					       size_t rank,
+					       const int64_t *dims,
+					       const void *data,
+					       size_t byte_size);
+
+/* Runs the graph on the bound inputs. */
+enum enpu_rt_status enpu_rt_session_run(enpu_rt_session *session);
+
+/*
+ * The output of the last successful run: its shape and a pointer to
+ * session-owned memory, valid until the next run or the destruction.
+ */
+struct enpu_rt_output {
+	int32_t dtype;
+	size_t rank;
+	int64_t dims[ENPU_RT_MAX_RANK];
+	const void *data;
+	size_t byte_size;
+};
+enum enpu_rt_status enpu_rt_session_output(const enpu_rt_session *session,
+					   size_t index,
+					   struct enpu_rt_output *output);
+
+/* Per-node wall time of the last run, for tools; names valid as above. */
+size_t enpu_rt_session_node_count(const enpu_rt_session *session);
+enum enpu_rt_status enpu_rt_session_node_timing(
+	const enpu_rt_session *session, size_t index, const char **name,
+	const char **op_type, uint64_t *nanoseconds);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ENPU_RT_H */

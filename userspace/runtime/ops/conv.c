@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Conv, float32: the input is unfolded (im2col) one group of one image at a
+ * time and multiplied by the weights with rt_conv_sgemm(). Pointwise
+ * convolutions skip the unfolding. Bias and a fused activation are applied
+ * in the same pass.
+ */
+#include <stdlib.h>
+
+#include "conv_window.h"
+
+static int conv_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
+		      size_t n_in, struct rt_tensor *const *out, size_t n_out)
+{
+	const struct rt_tensor *x = in[0], *w = in[1];
+	const struct rt_tensor *b = n_in > 2 ? in[2] : NULL;
+	struct rt_conv_shape shape;
+	int64_t dims[RT_MAX_RANK];
+	int status;
+
+	(void)n_out;
+	if (x->dtype != ENPU_RT_FLOAT)
+		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+				   "input type %s is not supported (float only)",
+				   rt_dtype_name(x->dtype));
+	status = rt_expect_dtype(k, w, 1, ENPU_RT_FLOAT);
+	if (status)
+		return status;
+	status = rt_conv_shape_init(k, x, w, &shape);
+	if (status)
+		return status;
+	if (b) {
+		status = rt_expect_dtype(k, b, 2, ENPU_RT_FLOAT);
+		if (status)
+			return status;
+		if (b->rank != 1 || b->dims[0] != shape.out_channels)
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "bias must have %lld elements",
+					   (long long)shape.out_channels);
+	}
+	return rt_tensor_set_shape(k, out[0], ENPU_RT_FLOAT,
+				   rt_spatial_output_dims(&shape.geometry,
+							  shape.out_channels,
+							  dims), dims);
+}
+
+static int conv_run(struct rt_kernel *k, const struct rt_tensor *const *in,
+		    size_t n_in, struct rt_tensor *const *out, size_t n_out)
+{
+	const struct rt_tensor *x = in[0], *w = in[1];
+	const float *bias = n_in > 2 && in[2] ? in[2]->data : NULL;
+	struct rt_conv_shape shape;
+	int pointwise, status;
+	size_t in_image, out_image, in_group, m = 0, kd, p;
+	float *col = NULL;
+	float *y = out[0]->data;
+
+	(void)n_out;
+	status = rt_conv_shape_init(k, x, w, &shape);
+	if (status)
+		return status;
+	pointwise = rt_conv_is_pointwise(&shape);
+	m = (size_t)shape.group_out_channels;
+	kd = (size_t)shape.patch;
+	p = (size_t)shape.positions;
+	in_group = (size_t)(shape.group_in_channels *
+			    rt_spatial_in_size(&shape.geometry));
+	in_image = in_group * (size_t)shape.group;
+	out_image = p * (size_t)shape.out_channels;
+	if (!pointwise && kd && p) {
+		col = malloc(kd * p * sizeof(*col));
+		if (!col)
+			return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY,
+					   "no memory for a %zux%zu unfolded "
+					   "input", kd, p);
+	}
+	for (int64_t n = 0; n < shape.geometry.batch; n++) {
+		for (int64_t g = 0; g < shape.group; g++) {
+			const float *xg = (const float *)x->data +
+					  (size_t)n * in_image +
+					  (size_t)g * in_group;
+			const float *source = xg;
+
+			if (!pointwise) {
+				rt_conv_im2col(&shape, xg, col);
+				source = col;
+			}
+			rt_conv_sgemm(m, kd, p,
+				      (const float *)w->data + (size_t)g * m * kd,
+				      kd, source, p,
+				      bias ? bias + (size_t)g * m : NULL,
+				      y + (size_t)n * out_image +
+				      (size_t)g * m * p, p);
+		}
+	}
+	free(col);
+	rt_activation_apply_f32(&k->activation, y,
+				out[0]->byte_size / sizeof(float));
+	return 0;
+}
+
+const struct rt_op_def rt_ops_conv[] = {
+	{
+		.op_type = "Conv", .domain = "",
+		.opset_min = 1, .opset_max = 21,
+		.min_inputs = 2, .max_inputs = 3,
+		.min_outputs = 1, .max_outputs = 1,
+		.flags = RT_OP_FUSES_ACTIVATION,
+		.infer = conv_infer, .run = conv_run,
+	},
+	{ 0 },
+};

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Resize (opsets 11 to 17) on float tensors of any rank: nearest (all four
+ * rounding modes), n-linear and cubic interpolation, with the coordinate
+ * transformations half_pixel, pytorch_half_pixel, align_corners,
+ * asymmetric, tf_half_pixel_for_nn and tf_crop_and_resize.
+ *
+ * Interpolation is separable: for every axis and output index a short list
+ * of (input index, weight) taps is computed once, and each output element
+ * is the weighted sum over the product of its axes' taps. Arithmetic is in
+ * double, as in ONNX's reference.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_op.h"
+
+#define MAX_TAPS 4
+
+enum resize_mode { MODE_NEAREST, MODE_LINEAR, MODE_CUBIC };
+enum coordinate_mode {
+	COORD_HALF_PIXEL,
+	COORD_PYTORCH_HALF_PIXEL,
+	COORD_ALIGN_CORNERS,
+	COORD_ASYMMETRIC,
+	COORD_TF_HALF_PIXEL_FOR_NN,
+	COORD_TF_CROP_AND_RESIZE,
+};
+enum nearest_mode {
+	NEAREST_ROUND_PREFER_FLOOR,
+	NEAREST_ROUND_PREFER_CEIL,
+	NEAREST_FLOOR,
+	NEAREST_CEIL,
+};
+
+struct resize_config {
+	enum resize_mode mode;
+	enum coordinate_mode coordinates;
+	enum nearest_mode nearest;
+	float cubic_a;
+	int64_t exclude_outside;
+	float extrapolation;
+	int64_t dims[RT_MAX_RANK];	/* output */
+	double scale[RT_MAX_RANK];
+	double roi_start[RT_MAX_RANK];
+	double roi_end[RT_MAX_RANK];
+};
+
+static int pick(struct rt_kernel *k, const char *attr, const char *fallback,
+		const char *const *names, int count, int *value)
+{
+	const char *name;
+	int status = rt_attr_string(k, attr, fallback, &name);
+
+	if (status)
+		return status;
+	for (int i = 0; i < count; i++) {
+		if (!strcmp(name, names[i])) {
+			*value = i;
+			return 0;
+		}
+	}
+	return rt_op_error(k, ENPU_RT_UNSUPPORTED, "%s '%s' is not supported",
+			   attr, name);
+}
+
+static int read_attributes(struct rt_kernel *k, struct resize_config *c)
+{
+	static const char *const modes[] = { "nearest", "linear", "cubic" };
+	static const char *const coordinates[] = {
+		"half_pixel", "pytorch_half_pixel", "align_corners",
+		"asymmetric", "tf_half_pixel_for_nn", "tf_crop_and_resize",
+	};
+	static const char *const nearest[] = {
+		"round_prefer_floor", "round_prefer_ceil", "floor", "ceil",
+	};
+	int mode = 0, coordinate = 0, rounding = 0, status;
+
+	status = pick(k, "mode", "nearest", modes, 3, &mode);
+	if (!status)
+		status = pick(k, "coordinate_transformation_mode", "half_pixel",
+			      coordinates, 6, &coordinate);
+	if (!status)
+		status = pick(k, "nearest_mode", "round_prefer_floor", nearest,
+			      4, &rounding);
+	if (!status)
+		status = rt_attr_float(k, "cubic_coeff_a", -0.75f, &c->cubic_a);
+	if (!status)
+		status = rt_attr_int(k, "exclude_outside", 0,
+				     &c->exclude_outside);
+	if (!status)
+		status = rt_attr_float(k, "extrapolation_value", 0.0f,
+				       &c->extrapolation);
+	c->mode = (enum resize_mode)mode;
+	c->coordinates = (enum coordinate_mode)coordinate;
+	c->nearest = (enum nearest_mode)rounding;
+	return status;
+}
+
+static int present(const struct rt_tensor *const *in, size_t n_in, size_t i)
+{
+	return i < n_in && in[i] && rt_tensor_elements(in[i]) > 0;
+}
+
+static int configure(struct rt_kernel *k, const struct rt_tensor *const *in,
+		     size_t n_in, struct resize_config *c)
+{
+	const struct rt_tensor *x = in[0];
+	int has_scales = present(in, n_in, 2), has_sizes = present(in, n_in, 3);
+	int32_t rank = x->rank;
+	int status;
+
+	status = read_attributes(k, c);
+	if (status)
+		return status;
+	if (x->dtype != ENPU_RT_FLOAT)
+		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+				   "input type %s is not supported (float only)",
+				   rt_dtype_name(x->dtype));
+	if (has_scales == has_sizes)
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "exactly one of scales and sizes must be "
+				   "given");
+	for (int d = 0; d < rank; d++) {
+		c->roi_start[d] = 0;
+		c->roi_end[d] = 1;
+	}
+	if (c->coordinates == COORD_TF_CROP_AND_RESIZE) {
+		const struct rt_tensor *roi = n_in > 1 ? in[1] : NULL;
+
+		if (!roi || rt_tensor_elements(roi) != (size_t)(2 * rank))
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "tf_crop_and_resize needs a roi of "
+					   "%d values", 2 * rank);
+		if (roi->dtype != ENPU_RT_FLOAT && roi->dtype != ENPU_RT_DOUBLE)
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "roi has type %s, not float",
+					   rt_dtype_name(roi->dtype));
+		if (!roi->data)
+			return RT_OP_NEEDS_VALUES;
+		for (int d = 0; d < rank; d++) {
+			c->roi_start[d] = rt_tensor_get_double(roi, (size_t)d);
+			c->roi_end[d] = rt_tensor_get_double(roi,
+							     (size_t)(rank + d));
+		}
+	}
+	if (has_scales) {
+		const struct rt_tensor *scales = in[2];
+
+		if (scales->dtype != ENPU_RT_FLOAT ||
+		    rt_tensor_elements(scales) != (size_t)rank)
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "scales must be %d floats", rank);
+		if (!scales->data)
+			return RT_OP_NEEDS_VALUES;
+		for (int d = 0; d < rank; d++) {
+			double s = ((const float *)scales->data)[d];
+			double extent = c->roi_end[d] - c->roi_start[d];
+
+			if (!(s > 0) || !isfinite(s))
+				return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+						   "scale %g on axis %d is not "
+						   "positive", s, d);
+			c->scale[d] = s;
+			c->dims[d] = (int64_t)floor((double)x->dims[d] *
+						    extent * s);
+		}
+	} else {
+		int64_t sizes[RT_MAX_RANK];
+		size_t count;
+
+		if (!in[3]->data)
+			return RT_OP_NEEDS_VALUES;
+		status = rt_tensor_read_ints(k, in[3], RT_MAX_RANK, sizes,
+					     &count);
+		if (status)
+			return status;
+		if (count != (size_t)rank)
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "sizes has %zu values for rank %d",
+					   count, rank);
+		for (int d = 0; d < rank; d++) {
+			if (sizes[d] < 0)
+				return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+						   "size %lld on axis %d is "
+						   "negative",
+						   (long long)sizes[d], d);
+			c->dims[d] = sizes[d];
+			c->scale[d] = x->dims[d] ?
+				(double)sizes[d] / (double)x->dims[d] : 1.0;
+		}
+	}
+	return 0;
+}
+
+static int resize_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
+			size_t n_in, struct rt_tensor *const *out,
+			size_t n_out)
+{
+	struct resize_config c;
+	int status = configure(k, in, n_in, &c);
+
+	(void)n_out;
+	if (status)
+		return status;
+	return rt_tensor_set_shape(k, out[0], ENPU_RT_FLOAT, in[0]->rank,
+				   c.dims);
+}
+
+/* Input coordinate of output index @o; *outside for tf_crop_and_resize. */
+static double source_coordinate(const struct resize_config *c, int axis,
+				int64_t o, int64_t in_len, int *outside)
+{
+	/*
+	 * ONNX's reference measures the output in unrounded input * scale,
+	 * which differs from the floored output size when scales are given.
+	 */
+	double scale = c->scale[axis], out_len = (double)in_len * scale;
+	double x = (double)o, start, end, v;
+
+	*outside = 0;
+	switch (c->coordinates) {
+	case COORD_HALF_PIXEL:
+		return (x + 0.5) / scale - 0.5;
+	case COORD_PYTORCH_HALF_PIXEL:
+		return out_len > 1 ? (x + 0.5) / scale - 0.5 : 0;
+	case COORD_ALIGN_CORNERS:
+		return out_len > 1 ? x * (double)(in_len - 1) / (out_len - 1)
+				   : 0;
+	case COORD_ASYMMETRIC:
+		return x / scale;
+	case COORD_TF_HALF_PIXEL_FOR_NN:
+		return (x + 0.5) / scale;
+	case COORD_TF_CROP_AND_RESIZE:
+		start = c->roi_start[axis];
+		end = c->roi_end[axis];
+		v = out_len > 1 ?
+			start * (double)(in_len - 1) +
+			x * (end - start) * (double)(in_len - 1) / (out_len - 1) :
+			0.5 * (start + end) * (double)(in_len - 1);
+		*outside = v < 0 || v > (double)(in_len - 1);
+		return v;
+	}
+	return x;
+}
+
+static int64_t clamp_index(int64_t i, int64_t n)
+{
+	return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+static int64_t nearest_index(enum nearest_mode mode, double x)
+{
+	double f = floor(x);
+
+	switch (mode) {
+	case NEAREST_FLOOR:
+		return (int64_t)f;
+	case NEAREST_CEIL:
+		return (int64_t)ceil(x);
+	case NEAREST_ROUND_PREFER_CEIL:
+		return (int64_t)(x - f == 0.5 ? f + 1 : round(x));
+	default:
+		return (int64_t)(x - f == 0.5 ? f : round(x));
+	}
+}
+
+static void cubic_coefficients(double a, double t, double *w)
+{
+	double s = t + 1, u = 1 - t, v = 2 - t;
+
+	w[0] = ((a * s - 5 * a) * s + 8 * a) * s - 4 * a;
+	w[1] = ((a + 2) * t - (a + 3)) * t * t + 1;
+	w[2] = ((a + 2) * u - (a + 3)) * u * u + 1;
+	w[3] = ((a * v - 5 * a) * v + 8 * a) * v - 4 * a;
+}
+
+struct tap {
+	int count;		/* 0: outside (extrapolation value) */
+	int64_t index[MAX_TAPS];
+	double weight[MAX_TAPS];
+};
+
+static void axis_taps(const struct resize_config *c, int axis, int64_t o,
+		      int64_t n, struct tap *tap)
+{
+	int outside;
+	double x = source_coordinate(c, axis, o, n, &outside);
+	double f = floor(x), w[MAX_TAPS], sum = 0;
+
+	if (outside) {
+		tap->count = 0;
+		return;
+	}
+	switch (c->mode) {
+	case MODE_NEAREST:
+		tap->count = 1;
+		tap->index[0] = clamp_index(nearest_index(c->nearest, x), n);
+		tap->weight[0] = 1;
+		return;
+	case MODE_LINEAR:
+		tap->count = 2;
+		tap->index[0] = clamp_index((int64_t)f, n);
+		tap->index[1] = clamp_index((int64_t)f + 1, n);
+		tap->weight[0] = 1 - (x - f);
+		tap->weight[1] = x - f;
+		return;
+	case MODE_CUBIC:
+		cubic_coefficients(c->cubic_a, x - f, w);
+		tap->count = 4;
+		for (int i = 0; i < 4; i++) {
+			int64_t index = (int64_t)f - 1 + i;
+
+			if (c->exclude_outside && (index < 0 || index >= n))
+				w[i] = 0;
+			sum += w[i];
+			tap->index[i] = clamp_index(index, n);
+			tap->weight[i] = w[i];
+		}
+		if (c->exclude_outside && sum != 0)
+			for (int i = 0; i < 4; i++)
+				tap->weight[i] /= sum;
+		return;
+	}
+}
+
+static int resize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
+		      size_t n_in, struct rt_tensor *const *out, size_t n_out)
+{
+	const struct rt_tensor *x = in[0];
+	const float *src = x->data;
+	float *dst = out[0]->data;
+	struct tap *taps[RT_MAX_RANK], *all;
+	int64_t stride[RT_MAX_RANK], index[RT_MAX_RANK] = { 0 };
+	struct resize_config c;
+	int32_t rank = x->rank;
+	size_t total = rt_tensor_elements(out[0]), count = 0;
+	int status;
+
+	(void)n_out;
+	status = configure(k, in, n_in, &c);
+	if (status)
+		return status;
+	if (!total)
+		return 0;
+	if (rank && !rt_tensor_elements(x))
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "cannot resize an empty input to a "
+				   "non-empty output");
+	for (int d = 0; d < rank; d++)
+		count += (size_t)c.dims[d];
+	all = malloc((count ? count : 1) * sizeof(*all));
+	if (!all)
+		return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY,
+				   "no memory for interpolation taps");
+	count = 0;
+	for (int d = rank - 1; d >= 0; d--) {
+		stride[d] = d == rank - 1 ? 1 : stride[d + 1] * x->dims[d + 1];
+		taps[d] = all + count;
+		count += (size_t)c.dims[d];
+		for (int64_t o = 0; o < c.dims[d]; o++)
+			axis_taps(&c, d, o, x->dims[d], &taps[d][o]);
+	}
+	for (size_t e = 0; e < total; e++) {
+		int choice[RT_MAX_RANK] = { 0 }, outside = 0;
+		double sum = 0;
+
+		for (int d = 0; d < rank; d++)
+			if (!taps[d][index[d]].count)
+				outside = 1;
+		if (outside) {
+			dst[e] = c.extrapolation;
+		} else {
+			/* Odometer over the product of the axes' taps. */
+			for (;;) {
+				double weight = 1;
+				int64_t offset = 0;
+				int d;
+
+				for (d = 0; d < rank; d++) {
+					const struct tap *t = &taps[d][index[d]];
+
+					weight *= t->weight[choice[d]];
+					offset += t->index[choice[d]] * stride[d];
+				}
+				sum += weight * src[offset];
+				for (d = rank - 1; d >= 0; d--) {
+					if (++choice[d] < taps[d][index[d]].count)
+						break;
+					choice[d] = 0;
+				}
+				if (d < 0)
+					break;
+			}
+			dst[e] = (float)sum;
+		}
+		for (int d = rank - 1; d >= 0; d--) {
+			if (++index[d] < c.dims[d])
+				break;
+			index[d] = 0;
+		}
+	}
+	free(all);
+	return 0;
+}
+
+const struct rt_op_def rt_ops_resize[] = {
+	{
+		.op_type = "Resize", .domain = "",
+		.opset_min = 11, .opset_max = 17,
+		.min_inputs = 1, .max_inputs = 4,
+		.min_outputs = 1, .max_outputs = 1,
+		.infer = resize_infer, .run = resize_run,
+	},
+	{ 0 },
+};

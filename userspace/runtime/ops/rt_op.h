@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The op interface: what an operator implementation sees of the runtime.
+ *
+ * An op family file (ops/<family>.c) defines one array of struct rt_op_def
+ * ending in an all-zero entry, named rt_ops_<family>, and adds one line
+ * RT_OP_FAMILY(<family>) to ops/op_families.h. Nothing else registers ops.
+ *
+ * Life of a node, all callbacks on the same struct rt_kernel:
+ *   1. load: the graph finds the def whose (domain, op_type) matches and
+ *      whose [opset_min, opset_max] contains the model's opset import for
+ *      that domain. No def -> "unsupported op".
+ *   2. infer(): whenever the shapes of all present inputs are known. At load
+ *      for static graphs (inputs holding data only when they are constant),
+ *      and again at run time when the bound input shapes differ from the
+ *      last run (then every input holds data). Sets each present output's
+ *      dtype, rank and dims; rejects types and attributes it does not
+ *      handle. If the output shape depends on an input's values and
+ *      in[i]->data is NULL, return RT_OP_NEEDS_VALUES: the executor then
+ *      infers this node again just before running it.
+ *   3. prepare() (optional): once at load, after the first infer(), with the
+ *      data of constant inputs (initializers, folded constants) and NULL
+ *      data for the others; ranks may be unknown (-1) for non-constant
+ *      inputs. Packs weights, allocates state into k->state.
+ *   4. run(): outputs already have the shape infer() gave and a buffer of
+ *      byte_size bytes (not zeroed). May run many times; must not write its
+ *      inputs; must not keep pointers to input/output data across runs.
+ *      Nodes whose inputs are all constant are run once at load (constant
+ *      folding) and never again.
+ *   5. release() (optional): frees k->state. Called once, also after a
+ *      failed prepare().
+ *
+ * Errors: return rt_op_error(k, status, fmt, ...), which records
+ * "node 'NAME' (OpType): reason" in the session and returns @status
+ * (a positive enum enpu_rt_status). Never abort or crash on bad models.
+ */
+#ifndef ENPU_RT_OP_H
+#define ENPU_RT_OP_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "enpu/enpu_rt.h"
+#include "enpu_cpu.h"
+
+#define RT_MAX_RANK ENPU_RT_MAX_RANK
+
+/* infer() cannot compute output shapes before some input's values exist. */
+#define RT_OP_NEEDS_VALUES (-1)
+
+/*
+ * A tensor as ops see it. dtype uses ONNX TensorProto.DataType numbering
+ * (enum enpu_rt_dtype). rank -1 means unknown (only outside infer/run).
+ * Data is dense, row-major, little-endian host order; bool is one byte.
+ */
+struct rt_tensor {
+	const char *name;
+	int32_t dtype;
+	int32_t rank;
+	int64_t dims[RT_MAX_RANK];
+	void *data;		/* NULL: values not known (yet) */
+	size_t byte_size;
+};
+
+/* ONNX AttributeProto.AttributeType numbering. */
+enum rt_attr_type {
+	RT_ATTR_UNDEFINED = 0,
+	RT_ATTR_FLOAT = 1,
+	RT_ATTR_INT = 2,
+	RT_ATTR_STRING = 3,
+	RT_ATTR_TENSOR = 4,
+	RT_ATTR_GRAPH = 5,
+	RT_ATTR_FLOATS = 6,
+	RT_ATTR_INTS = 7,
+	RT_ATTR_STRINGS = 8,
+};
+
+struct rt_attr {
+	const char *name;
+	enum rt_attr_type type;
+	float f;
+	int64_t i;
+	const char *s;		/* NUL-terminated copy; s_len excludes NUL */
+	size_t s_len;
+	const struct rt_tensor *t;
+	const float *floats;
+	const int64_t *ints;
+	const char *const *strings;
+	size_t count;		/* elements of floats/ints/strings */
+};
+
+/*
+ * Activation fused into a producer by the graph optimizer. Only ops whose
+ * def sets RT_OP_FUSES_ACTIVATION receive one; they apply it to each output
+ * element after everything else (bias included):
+ *   RT_ACTIVATION_RELU: max(x, 0)
+ *   RT_ACTIVATION_CLIP: min(max(x, min), max)
+ * rt_activation_apply_f32() does it for float outputs.
+ */
+enum rt_activation_kind {
+	RT_ACTIVATION_NONE = 0,
+	RT_ACTIVATION_RELU,
+	RT_ACTIVATION_CLIP,
+};
+
+struct rt_activation {
+	enum rt_activation_kind kind;
+	float min;
+	float max;
+};
+
+struct rt_node;		/* graph-owned; ops reach it only through helpers */
+struct rt_error_sink;	/* session-owned message buffer */
+
+/* Per-node view handed to every callback. */
+struct rt_kernel {
+	const char *name;	/* node name, or "#<index>" when unnamed */
+	const char *op_type;
+	const char *domain;	/* "" for the default ONNX domain */
+	int64_t opset;		/* model's opset import for this domain */
+	struct rt_activation activation;
+	/*
+	 * Set by the optimizer on ops with RT_OP_FUSES_BIAS: the last input
+	 * (index input_count - 1) is a bias of N elements added along the
+	 * output's last axis (for MatMul/Gemm-like ops) or channel axis (for
+	 * Conv-like ops), beyond the inputs ONNX defines.
+	 */
+	int has_fused_bias;
+	enpu_cpu_context *cpu;	/* shared: thread pool and ISA */
+	void *state;		/* the op's own, from prepare() */
+	const struct rt_node *node;
+	struct rt_error_sink *errors;
+};
+
+typedef int (*rt_op_infer_fn)(struct rt_kernel *k,
+			      const struct rt_tensor *const *in, size_t n_in,
+			      struct rt_tensor *const *out, size_t n_out);
+typedef int (*rt_op_prepare_fn)(struct rt_kernel *k,
+				const struct rt_tensor *const *in,
+				size_t n_in);
+typedef int (*rt_op_run_fn)(struct rt_kernel *k,
+			    const struct rt_tensor *const *in, size_t n_in,
+			    struct rt_tensor *const *out, size_t n_out);
+typedef void (*rt_op_release_fn)(struct rt_kernel *k);
+
+/* def flags */
+#define RT_OP_FUSES_ACTIVATION	(1u << 0)	/* honours k->activation */
+#define RT_OP_FUSES_BIAS	(1u << 1)	/* honours k->has_fused_bias */
+
+/*
+ * In the in/out arrays an absent optional input or output (empty name in
+ * the model, or beyond the node's count) is NULL. n_in/n_out are the
+ * node's counts; the def bounds them.
+ */
+struct rt_op_def {
+	const char *op_type;
+	const char *domain;	/* "" = ai.onnx, "com.microsoft", "ai.enpu" */
+	int opset_min;		/* inclusive range of the domain's opset */
+	int opset_max;
+	int min_inputs;
+	int max_inputs;
+	int min_outputs;
+	int max_outputs;
+	unsigned int flags;
+	rt_op_infer_fn infer;		/* required */
+	rt_op_prepare_fn prepare;	/* optional */
+	rt_op_run_fn run;		/* required */
+	rt_op_release_fn release;	/* optional */
+};
+
+/* Registry (ops/registry.c). */
+const struct rt_op_def *rt_op_find(const char *domain, const char *op_type,
+				   int64_t opset);
+/* 1 when some def exists for (domain, op_type) at any opset. */
+int rt_op_known(const char *domain, const char *op_type);
+/* Iterates all defs: index 0.. until NULL. */
+const struct rt_op_def *rt_op_at(size_t index);
+
+/* Errors (engine). Returns @status so callers can `return rt_op_error(...)`. */
+int rt_op_error(struct rt_kernel *k, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Attributes (graph). NULL / default when absent. */
+const struct rt_attr *rt_attr_find(const struct rt_kernel *k,
+				   const char *name);
+/*
+ * Typed getters: return 0 and fill *value (the default when the attribute
+ * is absent), or a status via rt_op_error() when present with another type.
+ */
+int rt_attr_int(struct rt_kernel *k, const char *name, int64_t fallback,
+		int64_t *value);
+int rt_attr_float(struct rt_kernel *k, const char *name, float fallback,
+		  float *value);
+int rt_attr_string(struct rt_kernel *k, const char *name,
+		   const char *fallback, const char **value);
+/* *values NULL and *count 0 when absent. */
+int rt_attr_ints(struct rt_kernel *k, const char *name,
+		 const int64_t **values, size_t *count);
+int rt_attr_floats(struct rt_kernel *k, const char *name,
+		   const float **values, size_t *count);
+int rt_attr_tensor(struct rt_kernel *k, const char *name,
+		   const struct rt_tensor **value);
+
+/* Tensor helpers (ops/tensor.c). */
+size_t rt_dtype_size(int32_t dtype);
+const char *rt_dtype_name(int32_t dtype);
+/* Product of dims; 0 on overflow past SIZE_MAX/16 or negative dims. */
+size_t rt_tensor_elements(const struct rt_tensor *t);
+/* Sets t->rank/dims and t->dtype; byte_size = elements * dtype size. */
+int rt_tensor_set_shape(struct rt_kernel *k, struct rt_tensor *t,
+			int32_t dtype, int32_t rank, const int64_t *dims);
+/* "[2,3,4]" into buf. */
+const char *rt_shape_string(const struct rt_tensor *t, char *buf,
+			    size_t size);
+/*
+ * Reads an int64 or int32 tensor with data into values[0..count); errors
+ * (through k) if the type is not integer or it has more than max elements.
+ */
+int rt_tensor_read_ints(struct rt_kernel *k, const struct rt_tensor *t,
+			size_t max, int64_t *values, size_t *count);
+/* Value of element @i converted to double, for any numeric dtype. */
+double rt_tensor_get_double(const struct rt_tensor *t, size_t i);
+/* Stores @v into element @i with C conversion (no rounding rule). */
+void rt_tensor_set_double(struct rt_tensor *t, size_t i, double v);
+/* Requires exactly @dtype; message names the input index and both types. */
+int rt_expect_dtype(struct rt_kernel *k, const struct rt_tensor *t,
+		    int input_index, int32_t dtype);
+
+/*
+ * Multidirectional (numpy) broadcasting: output shape of @n inputs into
+ * *out (rank and dims only). Errors name the incompatible shapes.
+ */
+int rt_broadcast_shape(struct rt_kernel *k, const struct rt_tensor *const *in,
+		       size_t n, struct rt_tensor *out);
+/*
+ * Element strides of @in as seen from @out's index space (0 on broadcast
+ * axes), right-aligned, for walking both with one counter per axis.
+ */
+void rt_broadcast_strides(const struct rt_tensor *in,
+			  const struct rt_tensor *out,
+			  int64_t strides[RT_MAX_RANK]);
+/*
+ * Calls fn(out_index, in_offsets) for every element of @out with the element
+ * offsets of the @n inputs under broadcasting. Convenience, not fast.
+ */
+typedef void (*rt_broadcast_fn)(void *user, size_t out_index,
+				const size_t *in_offsets);
+void rt_broadcast_walk(const struct rt_tensor *const *in, size_t n,
+		       const struct rt_tensor *out, rt_broadcast_fn fn,
+		       void *user);
+
+void rt_activation_apply_f32(const struct rt_activation *activation,
+			     float *data, size_t count);
+
+#endif /* ENPU_RT_OP_H */
