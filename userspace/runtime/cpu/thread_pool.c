@@ -3,6 +3,15 @@
  * Fork-join thread pool. Workers spin briefly after a job (small GEMMs come
  * back to back and a condition-variable wakeup costs tens of microseconds),
  * then sleep on the condition variable.
+ *
+ * A job is open for joining only until the caller has run out of tasks:
+ * the caller then waits for the workers that joined, not for all of them.
+ * Waiting for every worker to check in made each parallel region as slow
+ * as the slowest-to-be-scheduled thread, which on a loaded machine is a
+ * whole scheduler tick (tens of milliseconds for a ~60-region network).
+ * Joining is a Dekker handshake on seq_cst atomics: the worker increments
+ * active_workers then reads open_generation; the caller clears
+ * open_generation then reads active_workers, so one of them sees the other.
  */
 #include "thread_pool.h"
 
@@ -35,7 +44,9 @@ struct enpu_thread_pool {
 	void *argument;
 	size_t task_count;
 	atomic_size_t next_task;
-	atomic_uint busy_workers;
+	/* The generation workers may still join, 0 once the caller is done. */
+	atomic_ulong open_generation;
+	atomic_uint active_workers;
 };
 
 static void run_tasks(struct enpu_thread_pool *pool)
@@ -71,8 +82,10 @@ static void *worker_main(void *data)
 		if (atomic_load(&pool->stopping))
 			return NULL;
 		seen = now;
-		run_tasks(pool);
-		atomic_fetch_sub(&pool->busy_workers, 1);
+		atomic_fetch_add(&pool->active_workers, 1);
+		if (atomic_load(&pool->open_generation) == now)
+			run_tasks(pool);
+		atomic_fetch_sub(&pool->active_workers, 1);
 	}
 }
 
@@ -155,14 +168,15 @@ void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
 	pool->argument = argument;
 	pool->task_count = task_count;
 	atomic_store(&pool->next_task, 0);
-	atomic_store(&pool->busy_workers, workers);
 	pthread_mutex_lock(&pool->lock);
-	atomic_fetch_add(&pool->generation, 1);
+	atomic_store(&pool->open_generation,
+		     atomic_fetch_add(&pool->generation, 1) + 1);
 	pthread_cond_broadcast(&pool->wake);
 	pthread_mutex_unlock(&pool->lock);
 
 	run_tasks(pool);
-	for (int i = 0; atomic_load(&pool->busy_workers) != 0; i++) {
+	atomic_store(&pool->open_generation, 0);
+	for (int i = 0; atomic_load(&pool->active_workers) != 0; i++) {
 		if (i < SPIN_ITERATIONS)
 			cpu_relax();
 		else
