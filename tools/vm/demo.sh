@@ -1,28 +1,39 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs inside the VM (`make demo`): shows what the driver sees. For now
-# that is the device as reported by enpu-info; later steps add a model.
+# Runs inside the VM (`make demo`): shows what the driver sees (the
+# ivshmem device and enpu-info), then runs a small int8 CNN through the
+# driver with enpu-demo, which checks it bit for bit against the CPU.
+# Arguments go to enpu-demo. The exit status is enpu-demo's (0 only when
+# bit-exact), or 1 when a step before it failed.
 set -u
 
 echo "== ivshmem devices (1af4:1110) =="
 found=0
 for dev in /sys/bus/pci/devices/*; do
-	[ "$(cat "$dev/vendor")" = 0x1af4 ] && [ "$(cat "$dev/device")" = 0x1110 ] ||
+	if [ "$(cat "$dev/vendor")" != 0x1af4 ] ||
+		[ "$(cat "$dev/device")" != 0x1110 ]; then
 		continue
+	fi
 	found=1
 	driver=none
-	[ -L "$dev/driver" ] && driver=$(basename "$(readlink "$dev/driver")")
+	if [ -L "$dev/driver" ]; then
+		driver=$(basename "$(readlink "$dev/driver")")
+	fi
 	echo "${dev##*/} driver=$driver"
 done
 [ "$found" = 1 ] || { echo "demo: no ivshmem device in the guest" >&2; exit 1; }
 
-if command -v enpu-info >/dev/null 2>&1; then
-	echo "== enpu-info =="
-	exec enpu-info
-fi
+for tool in enpu-info enpu-demo; do
+	command -v "$tool" >/dev/null 2>&1 ||
+		{ echo "demo: $tool is not built (build/bin/$tool; run make)" >&2; exit 1; }
+done
 
-echo "demo: enpu-info is not built yet (build/bin/enpu-info)" >&2
-echo "== DRM nodes =="
-ls -l /dev/dri 2>/dev/null || echo "no /dev/dri"
-[ -d /sys/bus/pci/drivers/enpu ] || { echo "demo: enpu driver not loaded" >&2; exit 1; }
+echo "== enpu-info =="
+enpu-info || { echo "demo: enpu-info failed (status $?)" >&2; exit 1; }
+
+echo "== enpu-demo =="
+enpu-demo "$@"
+status=$?
+[ "$status" = 0 ] || echo "demo: enpu-demo failed (status $status)" >&2
+exit "$status"
