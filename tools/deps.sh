@@ -30,6 +30,7 @@ PACKAGES=(
 	kmod cpio xz-utils zstd busybox-static qemu-system-x86
 	libdrm-dev sparse linux-source-6.1 shellcheck seabios
 	libonnx-dev libonnx-testdata protobuf-c-compiler libprotobuf-c-dev
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
 )
 
 log() { printf 'deps: %s\n' "$*" >&2; }

@@ -7,6 +7,8 @@ TEST_CPU_SOURCES := $(sort $(wildcard $(TEST_CPU_DIR)/*.c))
 TEST_CPU_OBJECTS := $(patsubst $(TEST_CPU_DIR)/%.c,$(B)/obj/tests/cpu/%.o,\
 	$(TEST_CPU_SOURCES))
 TEST_CPU_BIN := $(B)/tests/cpu/test-cpu
+# Extra link flags; tests/cpu-arm64 sets -static for qemu-user.
+TEST_CPU_LDFLAGS ?=
 
 ALL_TARGETS += $(TEST_CPU_BIN)
 HOST_TESTS += test-cpu
@@ -16,7 +18,7 @@ $(B)/obj/tests/cpu/%.o: $(TEST_CPU_DIR)/%.c $(wildcard $(TEST_CPU_DIR)/*.h) \
 	$(CC) $(USER_CFLAGS) $(RUNTIME_CPU_CFLAGS) -c $< -o $@
 
 $(TEST_CPU_BIN): $(TEST_CPU_OBJECTS) $(RUNTIME_CPU_LIB) | $(B)/tests/cpu/
-	$(CC) -o $@ $(TEST_CPU_OBJECTS) $(RUNTIME_CPU_LDFLAGS)
+	$(CC) -o $@ $(TEST_CPU_OBJECTS) $(RUNTIME_CPU_LDFLAGS) $(TEST_CPU_LDFLAGS)
 
 .PHONY: test-cpu
 test-cpu: $(TEST_CPU_BIN)

@@ -70,6 +70,88 @@ static void test_auto_picks_a_supported_isa(struct test_state *s)
 	free(saved);
 }
 
+/*
+ * The arm64 runner (tests/cpu-arm64) runs this binary under qemu CPU models
+ * with known features and names the level auto must pick for each in
+ * ENPU_CPU_TEST_EXPECT_ISA; natively the variable is unset and only the
+ * environment override of every supported level is checked.
+ */
+static void test_auto_matches_the_expected_isa(struct test_state *s)
+{
+	const char *expected = getenv("ENPU_CPU_TEST_EXPECT_ISA");
+	char *saved = getenv("ENPU_CPU_ISA") ? strdup(getenv("ENPU_CPU_ISA")) : NULL;
+	enpu_cpu_context *ctx = NULL;
+
+	unsetenv("ENPU_CPU_ISA");
+	if (expected) {
+		CHECK(s, enpu_cpu_context_create(1, &ctx) == 0, "create");
+		if (ctx)
+			CHECK(s, !strcmp(enpu_cpu_isa_name(enpu_cpu_context_isa(ctx)),
+					 expected),
+			      "auto chose %s, this CPU model should give %s",
+			      enpu_cpu_isa_name(enpu_cpu_context_isa(ctx)),
+			      expected);
+		enpu_cpu_context_destroy(ctx);
+		ctx = NULL;
+	}
+	for (int i = ENPU_CPU_ISA_SCALAR; i < ENPU_CPU_ISA_COUNT; i++) {
+		int supported = enpu_cpu_isa_supported((enum enpu_cpu_isa)i);
+		int err;
+
+		setenv("ENPU_CPU_ISA", enpu_cpu_isa_name((enum enpu_cpu_isa)i), 1);
+		err = enpu_cpu_context_create(1, &ctx);
+		CHECK(s, supported ? err == 0 && ctx &&
+			  enpu_cpu_context_isa(ctx) == (enum enpu_cpu_isa)i :
+			  err == -ENOTSUP && !ctx,
+		      "ENPU_CPU_ISA=%s (supported %d): err %d",
+		      enpu_cpu_isa_name((enum enpu_cpu_isa)i), supported, err);
+		enpu_cpu_context_destroy(ctx);
+		ctx = NULL;
+	}
+	if (saved)
+		setenv("ENPU_CPU_ISA", saved, 1);
+	else
+		unsetenv("ENPU_CPU_ISA");
+	free(saved);
+}
+
+/* Kernels of the other architecture are not even built: never supported. */
+static void test_foreign_isas_are_refused(struct test_state *s)
+{
+	static const enum enpu_cpu_isa x86[] = {
+		ENPU_CPU_ISA_AVX2, ENPU_CPU_ISA_AVX512_VNNI,
+	};
+	static const enum enpu_cpu_isa arm64[] = {
+		ENPU_CPU_ISA_NEON, ENPU_CPU_ISA_NEON_DOTPROD,
+		ENPU_CPU_ISA_NEON_I8MM,
+	};
+	enpu_cpu_context *ctx = NULL;
+
+#if defined(__aarch64__)
+	const enum enpu_cpu_isa *foreign = x86;
+	size_t count = ARRAY_SIZE(x86);
+
+	(void)arm64;
+	/* Advanced SIMD is part of every AArch64 Linux system. */
+	CHECK(s, enpu_cpu_isa_supported(ENPU_CPU_ISA_NEON), "neon unsupported");
+#else
+	const enum enpu_cpu_isa *foreign = arm64;
+	size_t count = ARRAY_SIZE(arm64);
+
+	(void)x86;
+#endif
+	CHECK(s, enpu_cpu_context_create(1, &ctx) == 0, "create");
+	if (!ctx)
+		return;
+	for (size_t i = 0; i < count; i++) {
+		CHECK(s, !enpu_cpu_isa_supported(foreign[i]), "%s supported",
+		      enpu_cpu_isa_name(foreign[i]));
+		CHECK(s, enpu_cpu_context_set_isa(ctx, foreign[i]) == -ENOTSUP,
+		      "%s accepted", enpu_cpu_isa_name(foreign[i]));
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
 static void test_thread_count_is_settable(struct test_state *s)
 {
 	enpu_cpu_context *ctx = NULL;
@@ -136,6 +218,8 @@ const struct test_case context_tests[] = {
 	{ "isa_names_round_trip", test_isa_names_round_trip },
 	{ "environment_forces_the_isa", test_environment_forces_the_isa },
 	{ "auto_picks_a_supported_isa", test_auto_picks_a_supported_isa },
+	{ "auto_matches_the_expected_isa", test_auto_matches_the_expected_isa },
+	{ "foreign_isas_are_refused", test_foreign_isas_are_refused },
 	{ "thread_count_is_settable", test_thread_count_is_settable },
 	{ "thread_pool_runs_every_task_once",
 	  test_thread_pool_runs_every_task_once },

@@ -30,7 +30,16 @@ static inline uint64_t test_random(uint64_t *state)
 void *test_guarded_alloc(size_t size);
 void test_guarded_free(void *buffer, size_t size);
 
+/* Hand-computed cases of the requantization rule (test_requant.c). */
+struct requant_vector {
+	int32_t acc, multiplier, shift, zero_point, qmin, qmax, expected;
+	const char *why;
+};
+extern const struct requant_vector requant_vectors[];
+extern const size_t requant_vector_count;
+
 extern const struct test_case requant_tests[];
+extern const struct test_case requant_neon_tests[];
 extern const struct test_case gemm_tests[];
 extern const struct test_case context_tests[];
 extern const struct test_case conv_tests[];

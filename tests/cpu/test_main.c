@@ -9,6 +9,7 @@
 
 static const struct test_case *const suites[] = {
 	requant_tests,
+	requant_neon_tests,
 	gemm_tests,
 	context_tests,
 	conv_tests,

@@ -9,15 +9,10 @@
 #include <errno.h>
 #include <math.h>
 
-struct requant_vector {
-	int32_t acc, multiplier, shift, zero_point, qmin, qmax, expected;
-	const char *why;
-};
-
 #define Q30 (1 << 30)
 #define QMAX 2147483647
 
-static const struct requant_vector requant_vectors[] = {
+const struct requant_vector requant_vectors[] = {
 	{ 1, Q30, 31, 0, -128, 127, 1, "+0.5 rounds up" },
 	{ -1, Q30, 31, 0, -128, 127, 0, "-0.5 rounds up to 0" },
 	{ 3, Q30, 31, 0, -128, 127, 2, "+1.5 rounds up" },
@@ -52,6 +47,8 @@ static const struct requant_vector requant_vectors[] = {
 	{ INT32_MIN, Q30, 31, 0, INT32_MIN, QMAX, -1073741824, "-2^31 / 2" },
 	{ INT32_MIN, QMAX, 31, 127, -128, 127, -128, "huge negative + zp" },
 };
+
+const size_t requant_vector_count = ARRAY_SIZE(requant_vectors);
 
 static void test_requantize_matches_hand_computed_vectors(struct test_state *s)
 {

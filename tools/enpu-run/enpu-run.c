@@ -4,7 +4,7 @@
  * and timings.
  *
  *   enpu-run model.onnx [--input name=file.pb]... [--threads N]
- *            [--isa auto|scalar|avx2|avx512vnni] [--repeat N]
+ *            [--isa auto|scalar|avx2|avx512vnni|neon|neondot|neoni8mm] [--repeat N]
  *            [--no-optimize] [--profile]
  *
  * Inputs without a file are zero-filled (symbolic dims taken as 1).

@@ -1,10 +1,22 @@
 # ENPU runtime, CPU part: the int8 kernels of the CPU fallback
 # (userspace/runtime/cpu), built as a static archive that the runtime,
 # tests and benchmarks link. Each ISA family's file gets its own -m flags;
-# the dispatcher only calls it after CPUID/XCR0 say the CPU can run it.
+# the dispatcher only calls it after CPUID/XCR0 (x86) or the hwcaps (arm64)
+# say the CPU can run it. Which ISA files exist in the build depends on the
+# compiler's target: *_avx*.c on x86-64, *_neon*.c on aarch64, neither
+# elsewhere (the portable kernels always). tests/cpu-arm64 reuses these
+# rules in a sub-make with CC set to the aarch64 cross compiler.
 
 RUNTIME_CPU_DIR := userspace/runtime/cpu
-RUNTIME_CPU_SOURCES := $(sort $(wildcard $(RUNTIME_CPU_DIR)/*.c))
+RUNTIME_CPU_ARCH := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
+RUNTIME_CPU_X86_SOURCES := $(wildcard $(RUNTIME_CPU_DIR)/*_avx*.c)
+RUNTIME_CPU_ARM64_SOURCES := $(wildcard $(RUNTIME_CPU_DIR)/*_neon*.c)
+RUNTIME_CPU_ISA_SOURCES_x86_64 := $(RUNTIME_CPU_X86_SOURCES)
+RUNTIME_CPU_ISA_SOURCES_aarch64 := $(RUNTIME_CPU_ARM64_SOURCES)
+RUNTIME_CPU_SOURCES := $(sort \
+	$(filter-out $(RUNTIME_CPU_X86_SOURCES) $(RUNTIME_CPU_ARM64_SOURCES),\
+		$(wildcard $(RUNTIME_CPU_DIR)/*.c)) \
+	$(RUNTIME_CPU_ISA_SOURCES_$(RUNTIME_CPU_ARCH)))
 RUNTIME_CPU_OBJECTS := $(patsubst $(RUNTIME_CPU_DIR)/%.c,\
 	$(B)/obj/runtime/cpu/%.o,$(RUNTIME_CPU_SOURCES))
 RUNTIME_CPU_HEADERS := $(wildcard $(RUNTIME_CPU_DIR)/*.h)
@@ -25,6 +37,9 @@ RUNTIME_CPU_ISA_FLAGS_pool_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
 RUNTIME_CPU_ISA_FLAGS_pool_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
 RUNTIME_CPU_ISA_FLAGS_eltwise_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
 RUNTIME_CPU_ISA_FLAGS_eltwise_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
+# arm64: NEON is baseline; the dot-product kernels need the extensions.
+RUNTIME_CPU_ISA_FLAGS_gemm_neon_dot := -march=armv8.2-a+dotprod
+RUNTIME_CPU_ISA_FLAGS_gemm_neon_i8mm := -march=armv8.2-a+dotprod+i8mm
 
 ALL_TARGETS += $(RUNTIME_CPU_LIB)
 

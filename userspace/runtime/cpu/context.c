@@ -14,6 +14,9 @@ static const char *const isa_names[ENPU_CPU_ISA_COUNT] = {
 	[ENPU_CPU_ISA_SCALAR] = "scalar",
 	[ENPU_CPU_ISA_AVX2] = "avx2",
 	[ENPU_CPU_ISA_AVX512_VNNI] = "avx512vnni",
+	[ENPU_CPU_ISA_NEON] = "neon",
+	[ENPU_CPU_ISA_NEON_DOTPROD] = "neondot",
+	[ENPU_CPU_ISA_NEON_I8MM] = "neoni8mm",
 };
 
 const char *enpu_cpu_isa_name(enum enpu_cpu_isa isa)
@@ -50,6 +53,12 @@ int enpu_cpu_fail(enpu_cpu_context *context, int err, const char *fmt, ...)
 
 static enum enpu_cpu_isa best_isa(void)
 {
+	if (enpu_cpu_detect_isa_support(ENPU_CPU_ISA_NEON_I8MM))
+		return ENPU_CPU_ISA_NEON_I8MM;
+	if (enpu_cpu_detect_isa_support(ENPU_CPU_ISA_NEON_DOTPROD))
+		return ENPU_CPU_ISA_NEON_DOTPROD;
+	if (enpu_cpu_detect_isa_support(ENPU_CPU_ISA_NEON))
+		return ENPU_CPU_ISA_NEON;
 	if (enpu_cpu_detect_isa_support(ENPU_CPU_ISA_AVX512_VNNI))
 		return ENPU_CPU_ISA_AVX512_VNNI;
 	if (enpu_cpu_detect_isa_support(ENPU_CPU_ISA_AVX2))
@@ -86,7 +95,7 @@ int enpu_cpu_context_create(unsigned int thread_count,
 		return -EINVAL;
 	*out = NULL;
 	if (forced && *forced && enpu_cpu_isa_from_name(forced, &isa)) {
-		fprintf(stderr, "enpu cpu: ENPU_CPU_ISA=%s is not one of auto, scalar, avx2, avx512vnni\n",
+		fprintf(stderr, "enpu cpu: ENPU_CPU_ISA=%s is not one of auto, scalar, avx2, avx512vnni, neon, neondot, neoni8mm\n",
 			forced);
 		return -EINVAL;
 	}

@@ -28,6 +28,14 @@ static const struct enpu_gemm_kernel_info *kernel_for(enum enpu_cpu_isa isa)
 	case ENPU_CPU_ISA_AVX2:
 		return &enpu_gemm_kernel_avx2;
 #endif
+#if defined(__aarch64__)
+	case ENPU_CPU_ISA_NEON_I8MM:
+		return &enpu_gemm_kernel_neon_i8mm;
+	case ENPU_CPU_ISA_NEON_DOTPROD:
+		return &enpu_gemm_kernel_neon_dot;
+	case ENPU_CPU_ISA_NEON:
+		return &enpu_gemm_kernel_neon;
+#endif
 	default:
 		return &enpu_gemm_kernel_scalar;
 	}

@@ -2,7 +2,8 @@
 /*
  * Which kernel families this machine can run: the CPU must report the
  * instructions (CPUID) and the OS must save the register state (XCR0), or
- * the first vector instruction faults.
+ * the first vector instruction faults. On arm64 the kernel answers both
+ * questions at once through the auxiliary vector (AT_HWCAP, AT_HWCAP2).
  */
 #include "cpu_internal.h"
 
@@ -48,6 +49,32 @@ static struct x86_features detect_x86(void)
 }
 #endif
 
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+
+/* Bit numbers of the arm64 ELF hwcaps (arch/arm64/include/uapi/asm/hwcap.h). */
+#define ENPU_HWCAP_ASIMD (1UL << 1)
+#define ENPU_HWCAP_ASIMDDP (1UL << 20)
+#define ENPU_HWCAP2_I8MM (1UL << 13)
+
+static int arm64_has(enum enpu_cpu_isa isa)
+{
+	unsigned long hwcap = getauxval(AT_HWCAP);
+	unsigned long hwcap2 = getauxval(AT_HWCAP2);
+
+	if (!(hwcap & ENPU_HWCAP_ASIMD))
+		return 0;
+	if (isa == ENPU_CPU_ISA_NEON)
+		return 1;
+	if (!(hwcap & ENPU_HWCAP_ASIMDDP))
+		return 0;
+	if (isa == ENPU_CPU_ISA_NEON_DOTPROD)
+		return 1;
+	/* Built with +dotprod+i8mm: ask for both (every i8mm core has both). */
+	return isa == ENPU_CPU_ISA_NEON_I8MM && (hwcap2 & ENPU_HWCAP2_I8MM);
+}
+#endif
+
 int enpu_cpu_detect_isa_support(enum enpu_cpu_isa isa)
 {
 	switch (isa) {
@@ -59,6 +86,12 @@ int enpu_cpu_detect_isa_support(enum enpu_cpu_isa isa)
 		return detect_x86().avx2;
 	case ENPU_CPU_ISA_AVX512_VNNI:
 		return detect_x86().avx512_vnni;
+#endif
+#if defined(__aarch64__)
+	case ENPU_CPU_ISA_NEON:
+	case ENPU_CPU_ISA_NEON_DOTPROD:
+	case ENPU_CPU_ISA_NEON_I8MM:
+		return arm64_has(isa);
 #endif
 	default:
 		return 0;

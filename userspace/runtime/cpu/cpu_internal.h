@@ -106,6 +106,9 @@ struct enpu_gemm_kernel_info {
 extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_scalar;
 extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_avx2;
 extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_avx512_vnni;
+extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_neon;
+extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_neon_dot;
+extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_neon_i8mm;
 
 /*
  * Reads the last, partial group of 4 bytes of an A row without touching

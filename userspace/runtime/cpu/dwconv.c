@@ -28,6 +28,13 @@ static enpu_dwconv_kernel kernel_for(enum enpu_cpu_isa isa)
 	case ENPU_CPU_ISA_AVX2:
 		return enpu_dwconv_avx2;
 #endif
+#if defined(__aarch64__)
+	/* Depthwise is bound by loads, not multiplies: one NEON kernel. */
+	case ENPU_CPU_ISA_NEON_I8MM:
+	case ENPU_CPU_ISA_NEON_DOTPROD:
+	case ENPU_CPU_ISA_NEON:
+		return enpu_dwconv_neon;
+#endif
 	default:
 		return enpu_dwconv_scalar;
 	}

@@ -31,6 +31,13 @@ static enpu_eltwise_kernel kernel_for(enum enpu_cpu_isa isa,
 		return op == OP_ADD ? enpu_add_avx2 :
 		       op == OP_MUL ? enpu_mul_avx2 : enpu_clamp_avx2;
 #endif
+#if defined(__aarch64__)
+	case ENPU_CPU_ISA_NEON_I8MM:
+	case ENPU_CPU_ISA_NEON_DOTPROD:
+	case ENPU_CPU_ISA_NEON:
+		return op == OP_ADD ? enpu_add_neon :
+		       op == OP_MUL ? enpu_mul_neon : enpu_clamp_neon;
+#endif
 	default:
 		return op == OP_ADD ? enpu_add_scalar :
 		       op == OP_MUL ? enpu_mul_scalar : enpu_clamp_scalar;

@@ -23,6 +23,13 @@ enum enpu_cpu_isa {
 	ENPU_CPU_ISA_SCALAR,
 	ENPU_CPU_ISA_AVX2,
 	ENPU_CPU_ISA_AVX512_VNNI,
+	/*
+	 * arm64: plain NEON (every AArch64 core), + SDOT/UDOT (ARMv8.2
+	 * dotprod), + USDOT (ARMv8.6 i8mm). Later values are better.
+	 */
+	ENPU_CPU_ISA_NEON,
+	ENPU_CPU_ISA_NEON_DOTPROD,
+	ENPU_CPU_ISA_NEON_I8MM,
 	ENPU_CPU_ISA_COUNT,
 };
 
@@ -32,7 +39,7 @@ enum enpu_cpu_dtype {
 	ENPU_CPU_INT32,
 };
 
-/* "auto", "scalar", "avx2", "avx512vnni". */
+/* "auto", "scalar", "avx2", "avx512vnni", "neon", "neondot", "neoni8mm". */
 const char *enpu_cpu_isa_name(enum enpu_cpu_isa isa);
 /* Parses the names above; returns -EINVAL for anything else. */
 int enpu_cpu_isa_from_name(const char *name, enum enpu_cpu_isa *isa);

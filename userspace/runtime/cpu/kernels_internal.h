@@ -121,6 +121,7 @@ typedef void (*enpu_dwconv_kernel)(const struct enpu_dwconv_pass *pass);
 void enpu_dwconv_scalar(const struct enpu_dwconv_pass *pass);
 void enpu_dwconv_avx2(const struct enpu_dwconv_pass *pass);
 void enpu_dwconv_avx512_vnni(const struct enpu_dwconv_pass *pass);
+void enpu_dwconv_neon(const struct enpu_dwconv_pass *pass);
 
 /* One output pixel of a pooling: every channel over @taps input rows. */
 struct enpu_pool_pass {
@@ -150,6 +151,8 @@ void enpu_max_pool_avx512(const struct enpu_pool_pass *pass);
 void enpu_average_pool_scalar(const struct enpu_pool_pass *pass);
 void enpu_average_pool_avx2(const struct enpu_pool_pass *pass);
 void enpu_average_pool_avx512(const struct enpu_pool_pass *pass);
+void enpu_max_pool_neon(const struct enpu_pool_pass *pass);
+void enpu_average_pool_neon(const struct enpu_pool_pass *pass);
 
 /*
  * Elementwise microkernels over one contiguous run of @count outputs; each
@@ -202,5 +205,8 @@ void enpu_mul_avx512(const struct enpu_eltwise_pass *pass);
 void enpu_clamp_scalar(const struct enpu_eltwise_pass *pass);
 void enpu_clamp_avx2(const struct enpu_eltwise_pass *pass);
 void enpu_clamp_avx512(const struct enpu_eltwise_pass *pass);
+void enpu_add_neon(const struct enpu_eltwise_pass *pass);
+void enpu_mul_neon(const struct enpu_eltwise_pass *pass);
+void enpu_clamp_neon(const struct enpu_eltwise_pass *pass);
 
 #endif /* ENPU_KERNELS_INTERNAL_H */

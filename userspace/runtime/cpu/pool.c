@@ -31,6 +31,13 @@ static enpu_pool_kernel kernel_for(enum enpu_cpu_isa isa, enum pool_kind kind)
 		return kind == POOL_MAX ? enpu_max_pool_avx2 :
 					  enpu_average_pool_avx2;
 #endif
+#if defined(__aarch64__)
+	case ENPU_CPU_ISA_NEON_I8MM:
+	case ENPU_CPU_ISA_NEON_DOTPROD:
+	case ENPU_CPU_ISA_NEON:
+		return kind == POOL_MAX ? enpu_max_pool_neon :
+					  enpu_average_pool_neon;
+#endif
 	default:
 		return kind == POOL_MAX ? enpu_max_pool_scalar :
 					  enpu_average_pool_scalar;

@@ -68,7 +68,7 @@ enum enpu_rt_status enpu_rt_options_set_isa(enpu_rt_options *options,
 	if (enpu_cpu_isa_from_name(isa, &value))
 		return options_fail(options, ENPU_RT_INVALID_ARGUMENT,
 				    "unknown instruction set '%s' (auto, "
-				    "scalar, avx2, avx512vnni)", isa);
+				    "scalar, avx2, avx512vnni, neon, neondot, neoni8mm)", isa);
 	if (value != ENPU_CPU_ISA_AUTO && !enpu_cpu_isa_supported(value))
 		return options_fail(options, ENPU_RT_UNSUPPORTED,
 				    "this CPU cannot run instruction set '%s'",

@@ -73,7 +73,8 @@ enum enpu_rt_status enpu_rt_options_create(enpu_rt_options **options);
 void enpu_rt_options_destroy(enpu_rt_options *options);
 enum enpu_rt_status enpu_rt_options_set_threads(enpu_rt_options *options,
 						unsigned int threads);
-/* "auto", "scalar", "avx2", "avx512vnni". */
+/* "auto", "scalar", "avx2", "avx512vnni" (x86), "neon", "neondot",
+ * "neoni8mm" (arm64). */
 enum enpu_rt_status enpu_rt_options_set_isa(enpu_rt_options *options,
 					    const char *isa);
 /*
