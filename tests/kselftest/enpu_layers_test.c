@@ -649,31 +649,17 @@ TEST_F_TIMEOUT(layers, mul_with_broadcasting_matches_the_reference, 300)
 
 /*
  * The average-pool table of uapi/enpu_cmd.h: entry count - 1 for a window
- * of count pixels, by the rule enpu_cpu.h states for
- * enpu_cpu_average_pool() (L the smallest shift bringing the multiplier
- * below 1 while 255 * count << L fits in int32).
+ * of count pixels, from the CPU kernels' own rule.
  */
 static int average_pool_table(double scale, uint32_t taps,
 			      struct enpu_pool_param *table)
 {
 	for (uint32_t count = 1; count <= taps; count++) {
-		double real = scale / count;
-		int found = 0;
+		struct enpu_pool_param *p = &table[count - 1];
 
-		for (int l = 0; l <= 30 && !found; l++) {
-			if (255.0 * count * ldexp(1.0, l) >= 2147483648.0)
-				break;
-			if (ldexp(real, -l) >= 1.0)
-				continue;
-			table[count - 1] = (struct enpu_pool_param){
-				.left_shift = l };
-			if (enpu_requant_from_scale(ldexp(real, -l),
-						    &table[count - 1].multiplier,
-						    &table[count - 1].shift))
-				return -EINVAL;
-			found = 1;
-		}
-		if (!found)
+		*p = (struct enpu_pool_param){ 0 };
+		if (enpu_cpu_average_pool_params(scale, count, &p->left_shift,
+						 &p->multiplier, &p->shift))
 			return -EINVAL;
 	}
 	return 0;

@@ -820,24 +820,12 @@ static void mul_matches_reference_with_broadcasting(struct rig *r)
 
 /* ---- MAX_POOL / AVG_POOL ---- */
 
-/* The CPU kernels' rule for one divisor (enpu_cpu.h, average pooling):
- * L the smallest shift bringing scale / count below 1 while
- * 255 * count << L stays below 2^31. */
+/* The CPU kernels' own rule for one divisor (enpu_cpu.h, average pooling). */
 static int pool_param(double scale, uint32_t count, struct enpu_pool_param *p)
 {
-	double real = scale / count, largest = 255.0 * count;
-
-	for (int l = 0; l <= 30; l++) {
-		if (largest * ldexp(1.0, l) >= 2147483648.0)
-			break;
-		if (ldexp(real, -l) >= 1.0)
-			continue;
-		p->left_shift = l;
-		p->reserved = 0;
-		return enpu_requant_from_scale(ldexp(real, -l), &p->multiplier,
-					       &p->shift);
-	}
-	return -1;
+	p->reserved = 0;
+	return enpu_cpu_average_pool_params(scale, count, &p->left_shift,
+					    &p->multiplier, &p->shift);
 }
 
 static void pool_matches_reference(struct rig *r, bool average, bool table)

@@ -413,27 +413,13 @@ static int add_residual(struct builder *b, const char *name,
 	return status ? status : commit_layer(b, out);
 }
 
-/*
- * The average-pool rule of enpu_cpu.h for a window of count pixels: L the
- * smallest shift in 0..30 that brings the real multiplier below 1 while
- * 255 * count << L still fits in int32, then (M, S) from the scale.
- */
+/* The CPU kernels' own average-pool rule for a window of count pixels. */
 static int average_params(double scale, uint32_t count,
 			  struct enpu_pool_param *param)
 {
-	double real = scale / count;
-
-	for (int l = 0; l <= 30; l++) {
-		if (255.0 * count * ldexp(1.0, l) >= 2147483648.0)
-			break;
-		if (ldexp(real, -l) >= 1.0)
-			continue;
-		*param = (struct enpu_pool_param){ .left_shift = l };
-		return enpu_requant_from_scale(ldexp(real, -l),
-					       &param->multiplier,
-					       &param->shift) ? -EINVAL : 0;
-	}
-	return -EINVAL;
+	*param = (struct enpu_pool_param){ 0 };
+	return enpu_cpu_average_pool_params(scale, count, &param->left_shift,
+					    &param->multiplier, &param->shift);
 }
 
 /* MAX_POOL or AVG_POOL keeping the input's quantization. */

@@ -299,6 +299,15 @@ int enpu_cpu_global_average_pool(enpu_cpu_context *context,
 int enpu_cpu_max_pool_reference(enpu_cpu_context *context,
 				const struct enpu_cpu_pool_shape *shape,
 				const struct enpu_cpu_pool_args *args);
+/*
+ * The average-pooling fixed-point parameters for a window of @count
+ * pixels (the rule above): what the kernels use internally, exported so an
+ * NPU compiler builds the per-count table of uapi/enpu_cmd.h's AVG_POOL
+ * from the same code. 0, or -EINVAL when no L in 0..30 works.
+ */
+int enpu_cpu_average_pool_params(double scale, size_t count,
+				 int32_t *left_shift, int32_t *multiplier,
+				 int32_t *shift);
 int enpu_cpu_average_pool_reference(enpu_cpu_context *context,
 				    const struct enpu_cpu_pool_shape *shape,
 				    const struct enpu_cpu_pool_args *args);

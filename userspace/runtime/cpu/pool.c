@@ -108,11 +108,17 @@ int enpu_cpu_pool_output_size(enpu_cpu_context *context,
 }
 
 /* The average rule of enpu_cpu.h for one divisor. */
-static int average_params(double scale, size_t count, int32_t *left_shift,
-			  int32_t *multiplier, int32_t *shift)
+int enpu_cpu_average_pool_params(double scale, size_t count,
+				 int32_t *left_shift, int32_t *multiplier,
+				 int32_t *shift)
 {
-	double real = scale / (double)count;
-	double largest_sum = 255.0 * (double)count;
+	double real, largest_sum;
+
+	if (count == 0 || !left_shift || !multiplier || !shift ||
+	    !(scale > 0.0))
+		return -EINVAL;
+	real = scale / (double)count;
+	largest_sum = 255.0 * (double)count;
 
 	for (int l = 0; l <= 30; l++) {
 		double r = ldexp(real, -l);
@@ -194,7 +200,7 @@ static struct pool_params *params_table(enpu_cpu_context *context,
 	for (size_t c = 1; c <= count; c++) {
 		struct pool_params *p = &table[c - 1];
 
-		if (average_params(scale, c, &p->left_shift, &p->multiplier,
+		if (enpu_cpu_average_pool_params(scale, c, &p->left_shift, &p->multiplier,
 				   &p->shift)) {
 			*err = enpu_cpu_fail(context, -EINVAL,
 					     "%s: scale ratio %g over %zu pixels cannot be represented",
@@ -550,7 +556,7 @@ int enpu_cpu_global_average_pool(enpu_cpu_context *context,
 	pixels = args->input_height * args->input_width;
 	ips = args->input_pixel_stride ? args->input_pixel_stride :
 					 args->channels;
-	if (average_params(args->scale, pixels, &job.whole.left_shift,
+	if (enpu_cpu_average_pool_params(args->scale, pixels, &job.whole.left_shift,
 			   &job.whole.multiplier, &job.whole.shift))
 		return enpu_cpu_fail(context, -EINVAL,
 				     "%s: scale ratio %g over %zu pixels cannot be represented",
