@@ -214,6 +214,41 @@ static void test_thread_pool_runs_every_task_once(struct test_state *s)
 	}
 }
 
+/* The context's public parallel-for reaches the same pool, at any count. */
+static void test_context_parallel_for_runs_every_task_once(
+	struct test_state *s)
+{
+	static const unsigned int counts[] = { 1, 2, 3 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
+		enpu_cpu_context *ctx = NULL;
+		struct coverage *c = calloc(1, sizeof(*c));
+
+		if (!c || enpu_cpu_context_create(counts[i], &ctx)) {
+			CHECK(s, 0, "setup");
+			free(c);
+			return;
+		}
+		enpu_cpu_parallel_for(ctx, 0, count_task, c);
+		for (int round = 0; round < 20; round++)
+			enpu_cpu_parallel_for(ctx, 1000 - (size_t)round * 37,
+					      count_task, c);
+		for (size_t t = 0; t < 1000; t++) {
+			int want = 0;
+
+			for (int round = 0; round < 20; round++)
+				want += t < 1000 - (size_t)round * 37;
+			if (atomic_load(&c->hits[t]) != want) {
+				CHECK(s, 0, "%u threads: task %zu ran %d times, expected %d",
+				      counts[i], t, atomic_load(&c->hits[t]), want);
+				break;
+			}
+		}
+		enpu_cpu_context_destroy(ctx);
+		free(c);
+	}
+}
+
 const struct test_case context_tests[] = {
 	{ "isa_names_round_trip", test_isa_names_round_trip },
 	{ "environment_forces_the_isa", test_environment_forces_the_isa },
@@ -223,5 +258,7 @@ const struct test_case context_tests[] = {
 	{ "thread_count_is_settable", test_thread_count_is_settable },
 	{ "thread_pool_runs_every_task_once",
 	  test_thread_pool_runs_every_task_once },
+	{ "context_parallel_for_runs_every_task_once",
+	  test_context_parallel_for_runs_every_task_once },
 	{ NULL, NULL },
 };

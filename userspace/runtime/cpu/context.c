@@ -161,3 +161,10 @@ const char *enpu_cpu_context_error(const enpu_cpu_context *context)
 {
 	return context ? context->error : "no context";
 }
+
+void enpu_cpu_parallel_for(enpu_cpu_context *context, size_t task_count,
+			   enpu_cpu_task_function function, void *argument)
+{
+	enpu_thread_pool_parallel_for(context->pool, task_count, function,
+				      argument);
+}

@@ -66,6 +66,18 @@ enum enpu_cpu_isa enpu_cpu_context_isa(const enpu_cpu_context *context);
 const char *enpu_cpu_context_error(const enpu_cpu_context *context);
 
 /*
+ * Runs function(argument, i) for every i in [0, task_count) on the
+ * context's threads (the caller's among them) and returns when all have
+ * run; tasks run in no particular order, each exactly once. For work of
+ * the runtime's own ops that is none of the kernels below, so it shares
+ * their pool instead of starting threads. Not reentrant: a task must not
+ * call it, nor any kernel, on the same context.
+ */
+typedef void (*enpu_cpu_task_function)(void *argument, size_t task);
+void enpu_cpu_parallel_for(enpu_cpu_context *context, size_t task_count,
+			   enpu_cpu_task_function function, void *argument);
+
+/*
  * Packs the int8 weights B[K][N] (row stride @ldb elements) and the optional
  * int32 bias[N] once, at model load. The packed object holds the column sums
  * needed to correct for the activation zero point, is read-only afterwards

@@ -116,37 +116,125 @@ static int patches_infer(struct rt_kernel *k,
 	return rt_tensor_set_shape(k, out[0], in[2]->dtype, 4, dims);
 }
 
+/*
+ * The work is cut in two parallel passes over the context's threads:
+ * quantizing the image in chunks of pixels, then unfolding bands of output
+ * rows (a band reads its neighbours' input rows, hence the join between).
+ * Chunks are small enough for the channel planes to sit on the stack.
+ */
+#define QUANT_CHUNK_PIXELS 2048
+#define UNFOLD_BAND_ROWS 4
+
+struct patches_job {
+	const float *x;
+	uint32_t *image;	/* NHWC4 quantized input */
+	uint32_t *dst;
+	size_t c, h, w, plane, chunks_per_image;
+	float scale, flo, fhi;
+	int32_t zero, lo, hi, dtype;
+	uint32_t fill;
+	struct rt_spatial s;
+	size_t taps, kw, rows, bands;
+};
+
+static void quantize_chunk(void *argument, size_t task)
+{
+	const struct patches_job *job = argument;
+	size_t b = task / job->chunks_per_image;
+	size_t first = task % job->chunks_per_image * QUANT_CHUNK_PIXELS;
+	size_t count = job->plane - first;
+	/* Contiguous planes keep the quantizer's 16-wide stores. */
+	uint8_t planes[4 * QUANT_CHUNK_PIXELS];
+
+	if (count > QUANT_CHUNK_PIXELS)
+		count = QUANT_CHUNK_PIXELS;
+	for (size_t ch = 0; ch < job->c; ch++)
+		rt_q_quantize_span(job->x + (b * job->c + ch) * job->plane +
+				   first, planes + ch * count, count, 1,
+				   job->scale, job->flo, job->fhi, job->zero,
+				   job->lo, job->hi, job->dtype);
+	interleave(planes, count, job->c, (uint8_t)job->zero,
+		   job->image + b * job->plane + first);
+}
+
+/* Row by row of the window: most pixels take the branch-free path. */
+static void unfold_row(const struct patches_job *job, size_t b, int64_t oy)
+{
+	const struct rt_spatial *s = &job->s;
+	size_t h = job->h, w = job->w, taps = job->taps, kw = job->kw;
+
+	for (int64_t ky = 0; ky < s->kernel[1]; ky++) {
+		int64_t iy = oy * s->stride[1] - s->pad_begin[1] +
+			     ky * s->dilation[1];
+		const uint32_t *row = iy < 0 || iy >= (int64_t)h ? NULL :
+			job->image + (b * h + (size_t)iy) * w;
+		uint32_t *d = job->dst + ((b * (size_t)s->out[1] +
+					   (size_t)oy) *
+					  (size_t)s->out[2]) * taps +
+			      (size_t)ky * kw;
+
+		for (int64_t ox = 0; ox < s->out[2]; ox++, d += taps) {
+			int64_t ix = ox * s->stride[2] - s->pad_begin[2];
+			int64_t last = ix + ((int64_t)kw - 1) * s->dilation[2];
+
+			if (row && ix >= 0 && last < (int64_t)w) {
+				const uint32_t *p = row + ix;
+
+				for (size_t kx = 0; kx < kw; kx++)
+					d[kx] = p[kx * (size_t)s->dilation[2]];
+				continue;
+			}
+			for (size_t kx = 0; kx < kw; kx++) {
+				int64_t x0 = ix + (int64_t)kx * s->dilation[2];
+
+				d[kx] = !row || x0 < 0 || x0 >= (int64_t)w ?
+					job->fill : row[x0];
+			}
+		}
+	}
+}
+
+static void unfold_band(void *argument, size_t task)
+{
+	const struct patches_job *job = argument;
+	size_t first = task * UNFOLD_BAND_ROWS;
+	size_t end = first + UNFOLD_BAND_ROWS;
+	size_t out_h = (size_t)job->s.out[1];
+
+	if (end > job->rows)
+		end = job->rows;
+	for (size_t r = first; r < end; r++)
+		unfold_row(job, r / out_h, (int64_t)(r % out_h));
+}
+
 static int patches_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		       size_t n_in, struct rt_tensor *const *out,
 		       size_t n_out)
 {
 	const struct rt_tensor *x = in[0];
 	struct patches_state *st = k->state;
-	struct rt_spatial s;
-	size_t n, c, h, w, plane, image_bytes, taps, kw;
-	int32_t zero, lo, hi;
-	uint32_t fill, *dst = out[0]->data;
-	const uint32_t *src;
+	struct patches_job job;
+	size_t n, image_bytes;
 	double scale;
 	int status;
 
 	(void)n_in;
 	(void)n_out;
-	status = geometry(k, x, &s);
+	memset(&job, 0, sizeof(job));
+	status = geometry(k, x, &job.s);
 	if (!status)
 		status = rt_q_scale(k, in[1], "y_scale", &scale);
 	if (!status)
 		status = rt_q_zero_point(k, in[2], "y_zero_point",
-					 in[2]->dtype, &zero);
+					 in[2]->dtype, &job.zero);
 	if (status)
 		return status;
 	n = (size_t)x->dims[0];
-	c = (size_t)x->dims[1];
-	h = (size_t)x->dims[2];
-	w = (size_t)x->dims[3];
-	plane = h * w;
-	/* The NHWC4 image, then one byte plane per channel. */
-	image_bytes = n * plane * 4 + c * plane;
+	job.c = (size_t)x->dims[1];
+	job.h = (size_t)x->dims[2];
+	job.w = (size_t)x->dims[3];
+	job.plane = job.h * job.w;
+	image_bytes = n * job.plane * 4;
 	if (!st) {
 		st = calloc(1, sizeof(*st));
 		if (!st)
@@ -164,64 +252,24 @@ static int patches_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		st->image = grown;
 		st->capacity = image_bytes;
 	}
-	rt_q_range(in[2]->dtype, &lo, &hi);
-	for (size_t b = 0; b < n; b++) {
-		uint8_t *planes = st->image + n * plane * 4;
-		uint32_t *image = (uint32_t *)st->image + b * plane;
-
-		/* Contiguous planes keep the quantizer's 16-wide stores. */
-		for (size_t ch = 0; ch < c; ch++)
-			rt_q_quantize_span((const float *)x->data +
-					   (b * c + ch) * plane,
-					   planes + ch * plane, plane, 1,
-					   (float)scale,
-					   (float)(lo - zero) - 1.0f,
-					   (float)(hi - zero) + 1.0f, zero, lo,
-					   hi, in[2]->dtype);
-		interleave(planes, plane, c, (uint8_t)zero, image);
-	}
-	memset(&fill, (uint8_t)zero, sizeof(fill));
-	src = (const uint32_t *)st->image;
-	taps = (size_t)(s.kernel[1] * s.kernel[2]);
-	kw = (size_t)s.kernel[2];
-	/* Row by row of the window: most pixels take the branch-free path. */
-	for (size_t b = 0; b < n; b++)
-		for (int64_t oy = 0; oy < s.out[1]; oy++)
-			for (int64_t ky = 0; ky < s.kernel[1]; ky++) {
-				int64_t iy = oy * s.stride[1] - s.pad_begin[1] +
-					     ky * s.dilation[1];
-				const uint32_t *row = iy < 0 || iy >= (int64_t)h ?
-					NULL : src + (b * h + (size_t)iy) * w;
-				uint32_t *d = dst + ((b * (size_t)s.out[1] +
-						      (size_t)oy) *
-						     (size_t)s.out[2]) * taps +
-					      (size_t)ky * kw;
-
-				for (int64_t ox = 0; ox < s.out[2];
-				     ox++, d += taps) {
-					int64_t ix = ox * s.stride[2] -
-						     s.pad_begin[2];
-					int64_t last = ix + ((int64_t)kw - 1) *
-						       s.dilation[2];
-
-					if (row && ix >= 0 && last < (int64_t)w) {
-						const uint32_t *p = row + ix;
-
-						for (size_t kx = 0; kx < kw; kx++)
-							d[kx] = p[kx * (size_t)
-								  s.dilation[2]];
-						continue;
-					}
-					for (size_t kx = 0; kx < kw; kx++) {
-						int64_t x0 = ix + (int64_t)kx *
-							     s.dilation[2];
-
-						d[kx] = !row || x0 < 0 ||
-							x0 >= (int64_t)w ? fill :
-							row[x0];
-					}
-				}
-			}
+	rt_q_range(in[2]->dtype, &job.lo, &job.hi);
+	job.x = x->data;
+	job.image = (uint32_t *)st->image;
+	job.dst = out[0]->data;
+	job.scale = (float)scale;
+	job.flo = (float)(job.lo - job.zero) - 1.0f;
+	job.fhi = (float)(job.hi - job.zero) + 1.0f;
+	job.dtype = in[2]->dtype;
+	job.chunks_per_image = (job.plane + QUANT_CHUNK_PIXELS - 1) /
+			       QUANT_CHUNK_PIXELS;
+	memset(&job.fill, (uint8_t)job.zero, sizeof(job.fill));
+	job.taps = (size_t)(job.s.kernel[1] * job.s.kernel[2]);
+	job.kw = (size_t)job.s.kernel[2];
+	job.rows = n * (size_t)job.s.out[1];
+	job.bands = (job.rows + UNFOLD_BAND_ROWS - 1) / UNFOLD_BAND_ROWS;
+	enpu_cpu_parallel_for(k->cpu, n * job.chunks_per_image,
+			      quantize_chunk, &job);
+	enpu_cpu_parallel_for(k->cpu, job.bands, unfold_band, &job);
 	return 0;
 }
 
