@@ -19,33 +19,6 @@
 /* Output pixels per block with one thread; smaller blocks with more. */
 #define MAX_BLOCK_TILES 32
 
-static const struct enpu_gemm_kernel_info *kernel_for(enum enpu_cpu_isa isa)
-{
-	switch (isa) {
-#if defined(__x86_64__)
-	case ENPU_CPU_ISA_AVX512_VNNI:
-		return &enpu_gemm_kernel_avx512_vnni;
-	case ENPU_CPU_ISA_AVX2:
-		return &enpu_gemm_kernel_avx2;
-#endif
-#if defined(__aarch64__)
-	case ENPU_CPU_ISA_NEON_I8MM:
-		return &enpu_gemm_kernel_neon_i8mm;
-	case ENPU_CPU_ISA_NEON_DOTPROD:
-		return &enpu_gemm_kernel_neon_dot;
-	case ENPU_CPU_ISA_NEON:
-		return &enpu_gemm_kernel_neon;
-#endif
-	default:
-		return &enpu_gemm_kernel_scalar;
-	}
-}
-
-static size_t divide_up(size_t a, size_t b)
-{
-	return (a + b - 1) / b;
-}
-
 static int output_extent(size_t in, size_t pad_begin, size_t pad_end,
 			 size_t kernel, size_t stride, size_t dilation,
 			 size_t *out)
@@ -148,7 +121,7 @@ static int pack_depthwise(enpu_cpu_context *context, enpu_cpu_conv_weights *w,
 {
 	size_t channels = w->shape.output_channels;
 
-	w->channels_padded = divide_up(channels, 64) * 64;
+	w->channels_padded = enpu_divide_up(channels, 64) * 64;
 	w->dw_weights = enpu_cpu_aligned_calloc(w->taps * w->channels_padded *
 						sizeof(int32_t));
 	w->dw_bias = enpu_cpu_aligned_calloc(w->channels_padded *
@@ -238,7 +211,7 @@ int enpu_cpu_conv_weights_pack(enpu_cpu_context *context,
 	w->depthwise = shape->groups > 1 &&
 		       shape->groups == shape->input_channels &&
 		       shape->groups == shape->output_channels;
-	w->tap_bytes = divide_up(w->group_input_channels, 4) * 4;
+	w->tap_bytes = enpu_divide_up(w->group_input_channels, 4) * 4;
 	w->direct_gemm = w->taps == 1 && shape->stride_height == 1 &&
 			 shape->stride_width == 1 && !shape->pad_top &&
 			 !shape->pad_left && !shape->pad_bottom &&
@@ -556,7 +529,7 @@ int enpu_cpu_conv2d(enpu_cpu_context *context,
 					 w->shape.input_channels;
 	job.args = args;
 	job.w = w;
-	job.kernel = kernel_for(context->isa);
+	job.kernel = enpu_gemm_kernel_for(context->isa);
 	job.input_pixel_bytes = ips;
 	job.output_pixel_stride = args->output_pixel_stride ?
 				  args->output_pixel_stride :
@@ -570,7 +543,7 @@ int enpu_cpu_conv2d(enpu_cpu_context *context,
 	 * zero-padded copy.
 	 */
 	total_pixels = args->batch * args->input_height * args->input_width;
-	tail_pixels = divide_up(w->shape.input_channels + 3, ips);
+	tail_pixels = enpu_divide_up(w->shape.input_channels + 3, ips);
 	if (tail_pixels > total_pixels)
 		tail_pixels = total_pixels;
 	padding = malloc(w->shape.input_channels + 4);
@@ -602,18 +575,12 @@ int enpu_cpu_conv2d(enpu_cpu_context *context,
 	job.base.ldc = job.output_pixel_stride;
 	job.base.taps = w->taps;
 	job.base.tap_bytes = w->tap_bytes;
-	if (args->output_type != ENPU_CPU_INT32) {
-		job.base.multiplier = rq->multiplier;
-		job.base.shift = rq->shift;
-		job.base.per_channel = rq->per_channel;
-		job.base.zero_point = rq->zero_point;
-		job.base.min = rq->min;
-		job.base.max = rq->max;
-	}
+	if (args->output_type != ENPU_CPU_INT32)
+		enpu_gemm_tile_set_requant(&job.base, rq);
 
 	/* A few blocks per thread, so a busy core does not hold up the rest. */
 	threads = enpu_thread_pool_thread_count(context->pool);
-	row_tiles = divide_up(job.pixels, job.kernel->rows);
+	row_tiles = enpu_divide_up(job.pixels, job.kernel->rows);
 	tiles_per_block = threads > 1 ? row_tiles / (4 * threads) :
 			  MAX_BLOCK_TILES;
 	if (tiles_per_block > MAX_BLOCK_TILES)
@@ -621,7 +588,7 @@ int enpu_cpu_conv2d(enpu_cpu_context *context,
 	if (tiles_per_block == 0)
 		tiles_per_block = 1;
 	job.rows_per_block = tiles_per_block * job.kernel->rows;
-	blocks = divide_up(job.pixels, job.rows_per_block);
+	blocks = enpu_divide_up(job.pixels, job.rows_per_block);
 	enpu_thread_pool_parallel_for(context->pool, blocks, run_block, &job);
 	err = 0;
 out:

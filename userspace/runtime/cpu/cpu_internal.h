@@ -110,6 +110,18 @@ extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_neon;
 extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_neon_dot;
 extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_neon_i8mm;
 
+/* The microkernel of @isa, the scalar one for ISAs without a GEMM kernel. */
+const struct enpu_gemm_kernel_info *enpu_gemm_kernel_for(enum enpu_cpu_isa isa);
+
+/* Copies the requantization of @rq into a tile (not for int32 outputs). */
+void enpu_gemm_tile_set_requant(struct enpu_gemm_tile *tile,
+				const struct enpu_cpu_requant *rq);
+
+static inline size_t enpu_divide_up(size_t a, size_t b)
+{
+	return (a + b - 1) / b;
+}
+
 /*
  * Reads the last, partial group of 4 bytes of an A row without touching
  * memory past the row's end; the bytes beyond K are zero (their weights are

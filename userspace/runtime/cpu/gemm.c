@@ -16,7 +16,7 @@
 #define BLOCK_A_BYTES (384 * 1024)
 #define BLOCK_B_BYTES (512 * 1024)
 
-static const struct enpu_gemm_kernel_info *kernel_for(enum enpu_cpu_isa isa)
+const struct enpu_gemm_kernel_info *enpu_gemm_kernel_for(enum enpu_cpu_isa isa)
 {
 	switch (isa) {
 #if defined(__x86_64__)
@@ -36,6 +36,17 @@ static const struct enpu_gemm_kernel_info *kernel_for(enum enpu_cpu_isa isa)
 	default:
 		return &enpu_gemm_kernel_scalar;
 	}
+}
+
+void enpu_gemm_tile_set_requant(struct enpu_gemm_tile *tile,
+				const struct enpu_cpu_requant *rq)
+{
+	tile->multiplier = rq->multiplier;
+	tile->shift = rq->shift;
+	tile->per_channel = rq->per_channel;
+	tile->zero_point = rq->zero_point;
+	tile->min = rq->min;
+	tile->max = rq->max;
 }
 
 static void *aligned_calloc(size_t size)
@@ -271,11 +282,6 @@ static void run_block(void *argument, size_t block)
 	}
 }
 
-static size_t divide_up(size_t a, size_t b)
-{
-	return (a + b - 1) / b;
-}
-
 int enpu_cpu_gemm(enpu_cpu_context *context,
 		  const struct enpu_cpu_gemm_args *args)
 {
@@ -300,7 +306,7 @@ int enpu_cpu_gemm(enpu_cpu_context *context,
 
 	memset(&job, 0, sizeof(job));
 	job.args = args;
-	job.kernel = kernel_for(context->isa);
+	job.kernel = enpu_gemm_kernel_for(context->isa);
 	job.base.lda = args->lda;
 	job.base.a_flip = args->a_type == ENPU_CPU_INT8 ? 0x80808080u : 0;
 	job.base.a_zero_point = args->a_type == ENPU_CPU_INT8 ?
@@ -311,17 +317,11 @@ int enpu_cpu_gemm(enpu_cpu_context *context,
 	job.base.c_type = args->c_type;
 	job.base.ldc = args->ldc;
 	job.element_size = args->c_type == ENPU_CPU_INT32 ? 4 : 1;
-	if (args->c_type != ENPU_CPU_INT32) {
-		job.base.multiplier = rq->multiplier;
-		job.base.shift = rq->shift;
-		job.base.per_channel = rq->per_channel;
-		job.base.zero_point = rq->zero_point;
-		job.base.min = rq->min;
-		job.base.max = rq->max;
-	}
+	if (args->c_type != ENPU_CPU_INT32)
+		enpu_gemm_tile_set_requant(&job.base, rq);
 
-	job.row_tiles = divide_up(args->m, job.kernel->rows);
-	job.column_tiles = divide_up(w->n, job.kernel->columns);
+	job.row_tiles = enpu_divide_up(args->m, job.kernel->rows);
+	job.column_tiles = enpu_divide_up(w->n, job.kernel->columns);
 	job.rows_per_block = BLOCK_A_BYTES /
 			     (job.kernel->rows * w->k_groups * 4);
 	job.columns_per_block = BLOCK_B_BYTES /
@@ -343,22 +343,22 @@ int enpu_cpu_gemm(enpu_cpu_context *context,
 	threads = enpu_thread_pool_thread_count(context->pool);
 	wanted = threads > 1 ? 4 * (size_t)threads : 1;
 	for (;;) {
-		size_t blocks = divide_up(job.row_tiles, job.rows_per_block) *
-				divide_up(job.column_tiles,
+		size_t blocks = enpu_divide_up(job.row_tiles, job.rows_per_block) *
+				enpu_divide_up(job.column_tiles,
 					  job.columns_per_block);
 
 		if (blocks >= wanted)
 			break;
 		if (job.rows_per_block > 1)
-			job.rows_per_block = divide_up(job.rows_per_block, 2);
+			job.rows_per_block = enpu_divide_up(job.rows_per_block, 2);
 		else if (job.columns_per_block > 1)
 			job.columns_per_block =
-				divide_up(job.columns_per_block, 2);
+				enpu_divide_up(job.columns_per_block, 2);
 		else
 			break;
 	}
-	job.row_blocks = divide_up(job.row_tiles, job.rows_per_block);
-	job.column_blocks = divide_up(job.column_tiles, job.columns_per_block);
+	job.row_blocks = enpu_divide_up(job.row_tiles, job.rows_per_block);
+	job.column_blocks = enpu_divide_up(job.column_tiles, job.columns_per_block);
 	enpu_thread_pool_parallel_for(context->pool,
 				      job.row_blocks * job.column_blocks,
 				      run_block, &job);
