@@ -222,6 +222,22 @@ static void test_pool_paths_match_reference_at_extreme_zero_points(struct test_s
 
 		run_case(s, ctx, &c, 999);
 	}
+	/*
+	 * Regression (issue 11): the runtime passes a global pool's spatial
+	 * axes as one row, 1 x H*W; 1600 (a 40x40 squeeze-excite) and 5000
+	 * pixels used to fail the windowed pools' 1..1024 kernel bound.
+	 */
+	for (int w = 0; w < 2; w++) {
+		struct pool_case c = {
+			.kind = GLOBAL, .batch = 2, .height = 1,
+			.width = w ? 5000 : 1600, .channels = 19,
+			.type = w ? ENPU_CPU_INT8 : ENPU_CPU_UINT8,
+			.in_zp = w ? -3 : 7, .out_zp = 11, .scale = 0.9,
+		};
+
+		if (!run_case(s, ctx, &c, 1000 + (uint64_t)w))
+			break;
+	}
 out:
 	enpu_cpu_context_destroy(ctx);
 }
@@ -277,6 +293,29 @@ static void test_pool_reference_matches_hand_computed_values(struct test_state *
 	CHECK(s, enpu_cpu_global_average_pool_reference(ctx, &args) == 0, "%s",
 	      enpu_cpu_context_error(ctx));
 	CHECK(s, out[0] == 101, "global average, scale 0.5: %u", out[0]);
+	/* 1 x 1600 pixels, each 3 above the zero point 5: the mean is 3. */
+	{
+		uint8_t *row = malloc(1600);
+
+		if (row) {
+			struct enpu_cpu_pool_args wide = {
+				.batch = 1, .input_height = 1, .input_width = 1600,
+				.channels = 1, .type = ENPU_CPU_UINT8, .input = row,
+				.output = out, .input_zero_point = 5, .scale = 1.0,
+				.min = 0, .max = 255,
+			};
+
+			memset(row, 8, 1600);
+			CHECK(s, enpu_cpu_global_average_pool_reference(ctx, &wide) == 0 &&
+			      out[0] == 3, "1x1600 reference: %u %s", out[0],
+			      enpu_cpu_context_error(ctx));
+			out[0] = 0;
+			CHECK(s, enpu_cpu_global_average_pool(ctx, &wide) == 0 &&
+			      out[0] == 3, "1x1600: %u %s", out[0],
+			      enpu_cpu_context_error(ctx));
+			free(row);
+		}
+	}
 
 	/* ONNX sizes: 4 with kernel 3 stride 2 is 1 floor, 2 ceil. */
 	shape = (struct enpu_cpu_pool_shape){
@@ -346,6 +385,21 @@ static void test_pool_rejects_bad_arguments(struct test_state *s)
 	args.input_height = 4;
 	args.output = NULL;
 	CHECK(s, enpu_cpu_global_average_pool(ctx, &args) == -EINVAL, "NULL output accepted");
+	/* Global pools: any image up to 2^24 pixels, nothing beyond. */
+	{
+		uint8_t one = 0;
+
+		args.output = &one;
+		args.input_height = 1;
+		args.input_width = ((size_t)1 << 24) + 1;
+		CHECK(s, enpu_cpu_global_average_pool(ctx, &args) == -EINVAL &&
+		      strstr(enpu_cpu_context_error(ctx), "pixels"),
+		      "2^24 + 1 pixels accepted: %s", enpu_cpu_context_error(ctx));
+		args.input_width = 0;
+		CHECK(s, enpu_cpu_global_average_pool_reference(ctx, &args) == -EINVAL &&
+		      strstr(enpu_cpu_context_error(ctx), "pixels"),
+		      "0 pixels accepted: %s", enpu_cpu_context_error(ctx));
+	}
 	enpu_cpu_context_destroy(ctx);
 }
 

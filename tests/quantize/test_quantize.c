@@ -730,6 +730,67 @@ struct test {
 	int (*fn)(void);
 };
 
+/*
+ * Regression (issue 11): a squeeze-excite block at 40x40. The quantized
+ * GlobalAveragePool averages 1600 pixels, which the int8 kernel refused at
+ * run time ("kernel 1x1600 outside 1..1024") on the model the quantizer
+ * had just written.
+ *   x -> Conv 1x1 -> Relu -> c; c -> GlobalAveragePool -> Conv 1x1 ->
+ *   Relu -> Conv 1x1 -> Sigmoid -> s; Mul(c, s) -> y
+ */
+static const int64_t se_dims[] = { 1, 4, 40, 40 };
+
+static int test_squeeze_excite_40x40(void)
+{
+	struct qt_model m;
+	struct enpu_quantize_options o;
+	struct enpu_quantize_report r;
+	const int64_t w1d[] = { 8, 4, 1, 1 }, w2d[] = { 2, 8, 1, 1 },
+		w3d[] = { 8, 2, 1, 1 };
+	float w1[32], w2[16], w3[16];
+	Onnx__ModelProto *model;
+
+	fill(w1, 32, -0.5f, 0.5f);
+	fill(w2, 16, -0.5f, 0.5f);
+	fill(w3, 16, -0.5f, 0.5f);
+	qt_init(&m, 13);
+	qt_input(&m, "x", ENPU_RT_FLOAT, 4, se_dims);
+	qt_init_float(&m, "w1", 4, w1d, w1);
+	qt_init_float(&m, "w2", 4, w2d, w2);
+	qt_init_float(&m, "w3", 4, w3d, w3);
+	qt_node(&m, "Conv", "x,w1", "c0");
+	qt_node(&m, "Relu", "c0", "c");
+	qt_node(&m, "GlobalAveragePool", "c", "g");
+	qt_node(&m, "Conv", "g,w2", "e0");
+	qt_node(&m, "Relu", "e0", "e");
+	qt_node(&m, "Conv", "e,w3", "e1");
+	qt_node(&m, "Sigmoid", "e1", "sg");
+	qt_node(&m, "Mul", "c,sg", "y");
+	qt_output(&m, "y");
+	CHECK(!qt_save(&m, path_of("se.onnx")), "save");
+	qt_free(&m);
+	write_calib("se_calib", 4, se_dims, 8, -1, 1, 0);
+	enpu_quantize_options_init(&o);
+	CHECK(!quantize("se.onnx", "se_calib", "se_q.onnx", &o, &r),
+	      "quantize");
+	enpu_quantize_report_free(&r);
+	model = qt_load(path_of("se_q.onnx"));
+	CHECK(model, "output does not parse");
+	CHECK(activation_dq(model->graph,
+			    qt_find_op(model->graph, "GlobalAveragePool",
+				       0)->input[0]),
+	      "GlobalAveragePool input is not Q/DQ");
+	onnx__model_proto__free_unpacked(model, NULL);
+
+	double err = relative_error("se.onnx", "se_q.onnx", 4, se_dims, 2,
+				    -1, 1);
+
+	printf("  squeeze-excite 40x40: worst error %.4f of the output "
+	       "range\n", err);
+	CHECK(err <= QT_TOLERANCE, "error %g", err);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct test tests[] = {
@@ -742,6 +803,7 @@ int main(int argc, char **argv)
 		{ "float_ops_and_opset", test_float_ops_and_opset },
 		{ "bad_inputs", test_bad_inputs },
 		{ "onnx_test_data_layout", test_onnx_test_data_layout },
+		{ "squeeze_excite_40x40", test_squeeze_excite_40x40 },
 	};
 
 	if (argc != 2) {

@@ -355,27 +355,73 @@ int enpu_cpu_average_pool_reference(enpu_cpu_context *context,
 	return reference(context, shape, args, POOL_AVERAGE, "average pool");
 }
 
-/* Global average pooling is average pooling with the whole image as window. */
-static struct enpu_cpu_pool_shape global_shape(const struct enpu_cpu_pool_args *args)
+/*
+ * Global pooling has no window limit: its window is the image, bounded only
+ * by SIZE_LIMIT pixels and by the average rule (enpu_cpu_average_pool_params
+ * refuses a pixel count whose sum could leave int32). The windowed pools'
+ * 1..1024 kernel bound does not apply (a squeeze-excite block at 40x40
+ * averages 1600 pixels).
+ */
+static int check_global(enpu_cpu_context *context, const char *op,
+			const struct enpu_cpu_pool_args *args,
+			struct pool_params *whole)
 {
-	return (struct enpu_cpu_pool_shape){
-		.kernel_height = args->input_height,
-		.kernel_width = args->input_width,
-		.stride_height = 1, .stride_width = 1,
-		.dilation_height = 1, .dilation_width = 1,
-	};
+	int err = check_args(context, op, args, 1);
+	size_t pixels;
+
+	if (err)
+		return err;
+	if (args->input_height == 0 || args->input_width == 0 ||
+	    args->input_height > SIZE_LIMIT || args->input_width > SIZE_LIMIT ||
+	    args->input_height * args->input_width > SIZE_LIMIT)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "%s: input %zux%zu outside 1..%zu pixels",
+				     op, args->input_height, args->input_width,
+				     SIZE_LIMIT);
+	pixels = args->input_height * args->input_width;
+	if (enpu_cpu_average_pool_params(args->scale, pixels,
+					 &whole->left_shift,
+					 &whole->multiplier, &whole->shift))
+		return enpu_cpu_fail(context, -EINVAL,
+				     "%s: scale ratio %g over %zu pixels cannot be represented",
+				     op, args->scale, pixels);
+	return 0;
 }
 
 int enpu_cpu_global_average_pool_reference(enpu_cpu_context *context,
 					   const struct enpu_cpu_pool_args *args)
 {
-	struct enpu_cpu_pool_shape shape;
+	const char *op = "global average pool";
+	struct pool_params p;
+	size_t pixels, ips, ops;
+	int err;
 
 	if (!context || !args)
 		return -EINVAL;
-	shape = global_shape(args);
-	return reference(context, &shape, args, POOL_AVERAGE,
-			 "global average pool");
+	err = check_global(context, op, args, &p);
+	if (err)
+		return err;
+	pixels = args->input_height * args->input_width;
+	ips = args->input_pixel_stride ? args->input_pixel_stride :
+					 args->channels;
+	ops = args->output_pixel_stride ? args->output_pixel_stride :
+					  args->channels;
+	for (size_t n = 0; n < args->batch; n++)
+	for (size_t c = 0; c < args->channels; c++) {
+		const uint8_t *image = (const uint8_t *)args->input +
+				       n * pixels * ips;
+		int32_t sum = 0;
+
+		for (size_t i = 0; i < pixels; i++)
+			sum += load(args, image + i * ips + c) -
+			       args->input_zero_point;
+		((uint8_t *)args->output)[n * ops + c] = (uint8_t)
+			enpu_requantize((int32_t)((uint32_t)sum << p.left_shift),
+					p.multiplier, p.shift,
+					args->output_zero_point, args->min,
+					args->max);
+	}
+	return 0;
 }
 
 struct pool_job {
@@ -536,31 +582,20 @@ int enpu_cpu_global_average_pool(enpu_cpu_context *context,
 				 const struct enpu_cpu_pool_args *args)
 {
 	const char *op = "global average pool";
-	struct enpu_cpu_pool_shape shape;
 	struct pool_job job;
 	size_t pixels, ips;
 	int err;
 
 	if (!context || !args)
 		return -EINVAL;
-	err = check_args(context, op, args, 1);
-	if (err)
-		return err;
-	shape = global_shape(args);
 	memset(&job, 0, sizeof(job));
-	err = enpu_cpu_pool_output_size(context, &shape, args->input_height,
-					args->input_width, &job.output_height,
-					&job.output_width);
+	err = check_global(context, op, args, &job.whole);
 	if (err)
 		return err;
+	job.output_height = job.output_width = 1;
 	pixels = args->input_height * args->input_width;
 	ips = args->input_pixel_stride ? args->input_pixel_stride :
 					 args->channels;
-	if (enpu_cpu_average_pool_params(args->scale, pixels, &job.whole.left_shift,
-			   &job.whole.multiplier, &job.whole.shift))
-		return enpu_cpu_fail(context, -EINVAL,
-				     "%s: scale ratio %g over %zu pixels cannot be represented",
-				     op, args->scale, pixels);
 	job.image_pointers = malloc(args->batch * pixels *
 				    sizeof(*job.image_pointers));
 	if (!job.image_pointers)
