@@ -37,7 +37,7 @@ static int relu_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
 	const type *x = in[0]->data; \
 	type *y = out[0]->data; \
 	for (size_t i = 0; i < n; i++) \
-		y[i] = x[i] > 0 ? x[i] : 0; \
+		y[i] = x[i] < 0 ? 0 : x[i]; /* NaN stays NaN */ \
 } while (0)
 
 static int relu_run(struct rt_kernel *k, const struct rt_tensor *const *in,

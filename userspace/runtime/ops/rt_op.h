@@ -94,7 +94,7 @@ struct rt_attr {
  * Activation fused into a producer by the graph optimizer. Only ops whose
  * def sets RT_OP_FUSES_ACTIVATION receive one; they apply it to each output
  * element after everything else (bias included):
- *   RT_ACTIVATION_RELU: max(x, 0)
+ *   RT_ACTIVATION_RELU: x < 0 ? 0 : x (NaN stays NaN, as in ONNX Relu)
  *   RT_ACTIVATION_CLIP: min(max(x, min), max)
  * rt_activation_apply_f32() does it for float outputs.
  */

@@ -254,7 +254,7 @@ void rt_activation_apply_f32(const struct rt_activation *activation,
 	switch (activation->kind) {
 	case RT_ACTIVATION_RELU:
 		for (size_t i = 0; i < count; i++)
-			data[i] = data[i] > 0.0f ? data[i] : 0.0f;
+			data[i] = data[i] < 0.0f ? 0.0f : data[i];
 		break;
 	case RT_ACTIVATION_CLIP:
 		lo = activation->min;

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Op semantics beyond the ONNX node suite and regression tests of op
+ * bugs, on models built in memory (tests/rt/model_builder.h), each run
+ * with the graph optimizations on and off.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cpu/test_harness.h"
+#include "enpu/enpu_rt.h"
+#include "model_builder.h"
+
+static enum enpu_rt_status open_model(struct model_builder *mb, int optimize,
+				      enpu_rt_session **session, char *error,
+				      size_t error_size)
+{
+	enpu_rt_options *options;
+	size_t size;
+	uint8_t *bytes = mb_pack(mb, &size);
+	enum enpu_rt_status status;
+
+	if (enpu_rt_options_create(&options))
+		return ENPU_RT_OUT_OF_MEMORY;
+	enpu_rt_options_set_optimize(options, optimize);
+	status = enpu_rt_session_create_from_memory(bytes, size, NULL,
+						    options, session);
+	if (error)
+		snprintf(error, error_size, "%s",
+			 enpu_rt_options_error(options));
+	enpu_rt_options_destroy(options);
+	return status;
+}
+
+/*
+ * Runs a one-input float model with the optimizations on (pass 0) and off
+ * (pass 1) into out[pass]; returns the optimized session's node count.
+ */
+static size_t run_float(struct test_state *t, struct model_builder *mb,
+			const int64_t *dims, int rank, const float *x,
+			size_t count, float *out[2], size_t out_count)
+{
+	size_t nodes = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		enpu_rt_session *s = NULL;
+		struct enpu_rt_output o;
+		char error[4096];
+
+		CHECK(t, open_model(mb, !pass, &s, error, sizeof(error)) == 0,
+		      "%s", error);
+		if (!s)
+			continue;
+		if (!pass)
+			nodes = enpu_rt_session_node_count(s);
+		CHECK(t, enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT,
+						    (size_t)rank, dims, x,
+						    count * sizeof(float)) == 0,
+		      "bind: %s", enpu_rt_session_error(s));
+		CHECK(t, enpu_rt_session_run(s) == 0, "run: %s",
+		      enpu_rt_session_error(s));
+		if (!enpu_rt_session_output(s, 0, &o) &&
+		    o.byte_size == out_count * sizeof(float))
+			memcpy(out[pass], o.data, o.byte_size);
+		else
+			CHECK(t, 0, "output missing or of the wrong size");
+		enpu_rt_session_destroy(s);
+	}
+	return nodes;
+}
+
+/* Regression (issue 11): Relu turned NaN into 0; ONNX and ORT keep it. */
+static void test_relu_keeps_nan(struct test_state *t)
+{
+	struct model_builder mb;
+	const int64_t dims[] = { 6 };
+	const float x[6] = { -1.0f, NAN, 2.5f, -NAN, -INFINITY, 0.0f };
+	float a[6], b[6], *out[2] = { a, b };
+
+	mb_init(&mb, 14);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, dims);
+	mb_node(&mb, "Relu", "x", "y");
+	mb_output(&mb, "y");
+	run_float(t, &mb, dims, 1, x, 6, out, 6);
+	for (int pass = 0; pass < 2; pass++) {
+		CHECK(t, isnan(out[pass][1]) && isnan(out[pass][3]),
+		      "pass %d: Relu(NaN) = %g, %g", pass, out[pass][1],
+		      out[pass][3]);
+		CHECK(t, out[pass][0] == 0 && out[pass][2] == 2.5f &&
+		      out[pass][4] == 0 && out[pass][5] == 0,
+		      "pass %d: %g %g %g %g", pass, out[pass][0], out[pass][2],
+		      out[pass][4], out[pass][5]);
+	}
+	mb_free(&mb);
+}
+
+/*
+ * The same through a Relu the optimizer fuses into MatMul (+ bias), Gemm
+ * and Conv: a NaN in x reaches every output that reads it.
+ */
+static void test_fused_relu_keeps_nan(struct test_state *t)
+{
+	static const char *const producers[] = { "MatMul", "Gemm", "Conv" };
+
+	for (int p = 0; p < 3; p++) {
+		struct model_builder mb;
+		const int64_t xd2[] = { 2, 3 }, wd2[] = { 3, 2 }, bd[] = { 2 };
+		const int64_t xd4[] = { 1, 1, 2, 3 }, wd4[] = { 2, 1, 1, 1 };
+		const int conv = p == 2;
+		float x[6] = { 1, NAN, 3, -4, -5, -6 }, w[6] = { 1, -1, 1,
+			-1, 1, -1 }, bias[2] = { 0.5f, -0.5f };
+		float a[12], b[12], *out[2] = { a, b };
+		size_t nodes;
+
+		mb_init(&mb, 13);
+		mb_input(&mb, "x", ENPU_RT_FLOAT, conv ? 4 : 2,
+			 conv ? xd4 : xd2);
+		mb_initializer(&mb, "w", ENPU_RT_FLOAT, conv ? 4 : 2,
+			       conv ? wd4 : wd2, w,
+			       (conv ? 2 : 6) * sizeof(float));
+		mb_initializer(&mb, "b", ENPU_RT_FLOAT, 1, bd, bias,
+			       sizeof(bias));
+		if (p == 0) {
+			mb_node(&mb, "MatMul", "x,w", "m");
+			mb_node(&mb, "Add", "m,b", "a");
+		} else {
+			mb_node(&mb, producers[p], "x,w,b", "a");
+		}
+		mb_node(&mb, "Relu", "a", "y");
+		mb_output(&mb, "y");
+		nodes = run_float(t, &mb, conv ? xd4 : xd2, conv ? 4 : 2, x, 6,
+				  out, conv ? 12 : 4);
+		CHECK(t, nodes == 1, "%s: Relu not fused (%zu nodes)",
+		      producers[p], nodes);
+		for (int pass = 0; pass < 2; pass++) {
+			if (conv) {
+				/* Channel c, pixel 1 reads the NaN. */
+				CHECK(t, isnan(out[pass][1]) && isnan(out[pass][7]),
+				      "Conv pass %d: %g %g", pass, out[pass][1],
+				      out[pass][7]);
+				CHECK(t, out[pass][0] == 1.5f &&
+				      out[pass][3] == 0 && out[pass][6] == 0,
+				      "Conv pass %d: %g %g %g", pass,
+				      out[pass][0], out[pass][3], out[pass][6]);
+			} else {
+				/* Row 0 reads the NaN; row 1: -14.5, 14.5. */
+				CHECK(t, isnan(out[pass][0]) && isnan(out[pass][1]),
+				      "%s pass %d: %g %g", producers[p], pass,
+				      out[pass][0], out[pass][1]);
+				CHECK(t, out[pass][2] == 0 && out[pass][3] == 14.5f,
+				      "%s pass %d: %g %g", producers[p], pass,
+				      out[pass][2], out[pass][3]);
+			}
+		}
+		mb_free(&mb);
+	}
+}
+
+/*
+ * A model with several unsupported ops names every one of them, node and
+ * op, in one error, grouped by op; an op known at other opsets says so.
+ */
+static void test_unsupported_ops_listed_together(struct test_state *t)
+{
+	struct model_builder mb;
+	enpu_rt_session *s = NULL;
+	const int64_t dims[] = { 4 };
+	char error[4096];
+	Onnx__NodeProto *n;
+
+	mb_init(&mb, 13);
+	mb_import(&mb, "ai.example", 2);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, dims);
+	n = mb_node(&mb, "Frobnicate", "x", "a");
+	mb_node_name(&mb, n, "first");
+	n = mb_node(&mb, "Relu", "a", "b");
+	n = mb_node(&mb, "Twiddle", "b", "c");
+	mb_node_name(&mb, n, "second");
+	n = mb_node(&mb, "Frobnicate", "c", "d");
+	mb_node_name(&mb, n, "third");
+	n = mb_node(&mb, "Widget", "d", "y");
+	mb_node_name(&mb, n, "fourth");
+	mb_node_domain(&mb, n, "ai.example");
+	mb_output(&mb, "y");
+	for (int optimize = 1; optimize >= 0; optimize--) {
+		CHECK(t, open_model(&mb, optimize, &s, error, sizeof(error)) ==
+		      ENPU_RT_UNSUPPORTED, "accepted");
+		CHECK(t, strstr(error, "4 nodes use unsupported ops") &&
+		      strstr(error, "unsupported op Frobnicate in node "
+			     "'first', 'third'") &&
+		      strstr(error, "unsupported op Twiddle in node 'second'") &&
+		      strstr(error, "unsupported op ai.example.Widget in node "
+			     "'fourth'") && !strstr(error, "'#1'"),
+		      "optimize %d: %s", optimize, error);
+	}
+	mb_free(&mb);
+
+	/* HardSwish exists from opset 14: at 13 the message says so. */
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, dims);
+	n = mb_node(&mb, "HardSwish", "x", "y");
+	mb_node_name(&mb, n, "hs");
+	mb_output(&mb, "y");
+	CHECK(t, open_model(&mb, 1, &s, error, sizeof(error)) ==
+	      ENPU_RT_UNSUPPORTED, "accepted");
+	CHECK(t, strstr(error, "1 node uses unsupported ops: unsupported op "
+			"HardSwish at opset 13 of domain '' in node 'hs'"),
+	      "%s", error);
+	mb_free(&mb);
+}
+
+/* Hundreds of unsupported nodes: the message ends in "..." within bounds. */
+static void test_unsupported_report_truncates(struct test_state *t)
+{
+	struct model_builder mb;
+	enpu_rt_session *s = NULL;
+	const int64_t dims[] = { 4 };
+	char error[4096], prev[16] = "x", next[16], name[32];
+
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, dims);
+	for (int i = 0; i < 400; i++) {
+		Onnx__NodeProto *n;
+
+		snprintf(next, sizeof(next), "v%d", i);
+		snprintf(name, sizeof(name), "a_rather_long_node_name_%d", i);
+		char io[40];
+
+		snprintf(io, sizeof(io), "%s", prev);
+		n = mb_node(&mb, "Frobnicate", io, next);
+		mb_node_name(&mb, n, name);
+		memcpy(prev, next, sizeof(prev));
+	}
+	mb_output(&mb, prev);
+	CHECK(t, open_model(&mb, 1, &s, error, sizeof(error)) ==
+	      ENPU_RT_UNSUPPORTED, "accepted");
+	CHECK(t, strstr(error, "400 nodes use unsupported ops: unsupported op "
+			"Frobnicate in node 'a_rather_long_node_name_0', ") &&
+	      strlen(error) < 4096 && !strcmp(error + strlen(error) - 3, "..."),
+	      "%zu: %.200s", strlen(error), error);
+	mb_free(&mb);
+}
+
+int main(void)
+{
+	static const struct test_case tests[] = {
+		{ "relu_keeps_nan", test_relu_keeps_nan },
+		{ "fused_relu_keeps_nan", test_fused_relu_keeps_nan },
+		{ "unsupported_ops_listed_together",
+		  test_unsupported_ops_listed_together },
+		{ "unsupported_report_truncates",
+		  test_unsupported_report_truncates },
+	};
+	int passed = 0, failed = 0;
+
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		struct test_state state = { 0 };
+
+		tests[i].run(&state);
+		printf("%s %s\n", state.failures ? "FAIL" : "ok  ",
+		       tests[i].name);
+		if (state.failures)
+			failed++;
+		else
+			passed++;
+	}
+	printf("test-ops: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
