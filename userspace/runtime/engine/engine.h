@@ -10,7 +10,7 @@ struct enpu_rt_options {
 	unsigned int threads;
 	enum enpu_cpu_isa isa;
 	int optimize;
-	char error[1024];
+	char error[4096];
 };
 
 struct rt_binding {

@@ -16,7 +16,7 @@
 #include "rt_op.h"
 
 struct rt_error_sink {
-	char message[1024];
+	char message[4096];
 	int status;
 };
 

@@ -39,7 +39,7 @@ struct enpu_quantize_options {
 
 /* What happened; filled by every call, free with _report_free(). */
 struct enpu_quantize_report {
-	char error[1024];		/* why a call failed */
+	char error[4096];		/* why a call failed */
 	char *notes;			/* lines: ops left in float, etc. */
 	size_t notes_len;
 	size_t samples;
