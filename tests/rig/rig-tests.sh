@@ -100,9 +100,10 @@ test_guest_environment() {
 	local report=$OUT/env.guest
 	rm -f "$report"
 	# shellcheck disable=SC2016 # expanded by the guest's shell
-	vm --no-modprobe -- /bin/bash -c '
+	vm --no-modprobe --kernel-arg enpu-rig-test=1 -- /bin/bash -c '
 		exec >"$1"
 		echo "cwd=$(pwd)"
+		grep -qw enpu-rig-test=1 /proc/cmdline && echo kernel_arg=ok
 		echo "repo_file=$(test -f "$PWD/tools/vm/run" && echo yes)"
 		echo "kmod=$(/sbin/modprobe --version | head -n 1)"
 		echo "bash=$BASH_VERSION"
@@ -117,6 +118,7 @@ test_guest_environment() {
 	' guest-env "$report"
 	local want
 	want="cwd=$REPO
+kernel_arg=ok
 repo_file=yes
 kmod=$(kmod --version | head -n 1)
 bash=$(bash -c 'echo $BASH_VERSION')
@@ -166,6 +168,9 @@ test_bad_option_refused() {
 	vm --smp zero -- true
 	[ "$STATUS" -ne 0 ] && grep -q -- '--smp must be' "$OUT/last.log" &&
 		pass bad_option_refused || fail bad_option_refused "status $STATUS"
+	vm --kernel-arg 'a b' -- true
+	[ "$STATUS" -ne 0 ] && grep -q -- '--kernel-arg .* must be' "$OUT/last.log" &&
+		pass bad_kernel_arg_refused || fail bad_kernel_arg_refused "status $STATUS"
 }
 
 # A signal to the rig ends the VM, the vnpu, the RAM file and the sockets,
