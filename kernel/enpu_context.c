@@ -13,9 +13,18 @@
  * the context's jobs that have not reached the device yet (-ECANCELED on
  * their fences); jobs on the device run to completion (docs/jobs.md).
  *
- * Locking: the xarray's own lock, around lookup-and-get; taken alone or
- * outside nothing. enpu_job_cancel_context() takes the job queue lock
- * with no context lock held.
+ * A context is published in the file's table only once it is complete:
+ * CONTEXT_CREATE allocates its id and stores it under the xarray's lock
+ * and writes @id before dropping that lock, so a concurrent DESTROY of
+ * the new id (which erases under the same lock) cannot free it first.
+ * Contexts come from their own slab cache, so that slab debugging can be
+ * switched on for them alone (slub_debug=FZPU,enpu_context, see
+ * tests/kselftest/README.md).
+ *
+ * Locking: the xarray's own lock, around lookup-and-get and around
+ * id allocation with publication; taken alone or outside nothing.
+ * enpu_job_cancel_context() takes the job queue lock with no context
+ * lock held.
  */
 #include <linux/capability.h>
 #include <linux/slab.h>
@@ -28,10 +37,35 @@
 #include "enpu_device.h"
 #include "enpu_job.h"
 
+static struct kmem_cache *enpu_context_cache;
+
+/**
+ * enpu_context_cache_init() - create the contexts' slab cache, at module load
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int enpu_context_cache_init(void)
+{
+	enpu_context_cache = KMEM_CACHE(enpu_context, SLAB_ACCOUNT);
+	return enpu_context_cache ? 0 : -ENOMEM;
+}
+
+/**
+ * enpu_context_cache_fini() - destroy it, at module unload
+ *
+ * Every context is gone by then: files hold the module, jobs are freed
+ * before their device is removed.
+ */
+void enpu_context_cache_fini(void)
+{
+	kmem_cache_destroy(enpu_context_cache);
+}
+
 static struct enpu_context *enpu_context_alloc(struct enpu_device *edev,
 					       u32 priority)
 {
-	struct enpu_context *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	struct enpu_context *ctx = kmem_cache_zalloc(enpu_context_cache,
+						     GFP_KERNEL_ACCOUNT);
 
 	if (!ctx)
 		return NULL;
@@ -43,7 +77,8 @@ static struct enpu_context *enpu_context_alloc(struct enpu_device *edev,
 
 static void enpu_context_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct enpu_context, ref));
+	kmem_cache_free(enpu_context_cache,
+			container_of(ref, struct enpu_context, ref));
 }
 
 /**
@@ -187,14 +222,22 @@ int enpu_context_create_ioctl(struct drm_device *drm, void *data,
 	ctx = enpu_context_alloc(to_enpu_device(drm), args->priority);
 	if (!ctx)
 		return -ENOMEM;
-	ret = xa_alloc(&efile->contexts, &id, ctx, XA_LIMIT(1, U32_MAX),
-		       GFP_KERNEL_ACCOUNT);
+	/*
+	 * __xa_alloc() stores @ctx with the lock held (it drops the lock only
+	 * to allocate, before storing), so @id is written before DESTROY or
+	 * a lookup can find the context. After the unlock the context may be
+	 * gone already: only the local @id is used.
+	 */
+	xa_lock(&efile->contexts);
+	ret = __xa_alloc(&efile->contexts, &id, ctx, XA_LIMIT(1, U32_MAX),
+			 GFP_KERNEL_ACCOUNT);
+	if (!ret)
+		ctx->id = id;
+	xa_unlock(&efile->contexts);
 	if (ret) {
 		enpu_context_put(ctx);
 		return ret;
 	}
-	/* Nothing reads the id but the uapi; the table entry is live. */
-	ctx->id = id;
 	args->context = id;
 	return 0;
 }

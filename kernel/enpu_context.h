@@ -53,6 +53,8 @@ struct enpu_file {
 	struct xarray contexts;
 };
 
+int enpu_context_cache_init(void);
+void enpu_context_cache_fini(void);
 int enpu_context_file_open(struct drm_device *drm, struct drm_file *file);
 void enpu_context_file_close(struct drm_device *drm, struct drm_file *file);
 struct enpu_context *enpu_context_lookup(struct drm_file *file, u32 id);

@@ -103,12 +103,21 @@ static int __init enpu_init(void)
 {
 	int ret;
 
-	ret = enpu_pci_register();
+	ret = enpu_context_cache_init();
 	if (ret)
 		return ret;
+	ret = enpu_pci_register();
+	if (ret)
+		goto err_cache;
 	ret = enpu_platform_register();
 	if (ret)
-		enpu_pci_unregister();
+		goto err_pci;
+	return 0;
+
+err_pci:
+	enpu_pci_unregister();
+err_cache:
+	enpu_context_cache_fini();
 	return ret;
 }
 module_init(enpu_init);
@@ -117,6 +126,7 @@ static void __exit enpu_exit(void)
 {
 	enpu_platform_unregister();
 	enpu_pci_unregister();
+	enpu_context_cache_fini();
 }
 module_exit(enpu_exit);
 

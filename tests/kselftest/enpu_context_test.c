@@ -3,10 +3,14 @@
  * Contexts: CONTEXT_CREATE/DESTROY/QUERY and their errnos, the
  * CAP_SYS_NICE rule for priorities above NORMAL (as root, and with the
  * capability dropped in a child), submits on a context, and fence chains
- * across two contexts (B waits on A's out-syncobj, binary and timeline).
+ * across two contexts (B waits on A's out-syncobj, binary and timeline),
+ * and a create/destroy storm from several threads that the kernel's
+ * slab poisoning (or KASAN) must find no write to a freed context in.
  */
 #include <errno.h>
 #include <linux/capability.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -18,6 +22,7 @@
 
 #include "enpu_buffers.h"
 #include "enpu_jobs.h"
+#include "enpu_kreports.h"
 #include "enpu_selftest.h"
 #include "kselftest_harness.h"
 
@@ -357,6 +362,101 @@ TEST_F(contexts, job_status_of_a_pending_and_an_empty_syncobj)
 	close(sync_file);
 	enpu_syncobj_destroy(self->device, syncobj);
 	enpu_cmdbuf_destroy(cmdbuf);
+}
+
+/* The kernel's slab cache of contexts (kernel/enpu_context.c). */
+#define CONTEXT_CACHE "enpu_context"
+#define STORM_THREADS 4
+#define STORM_ROUNDS 100000
+/* Destroyers aim at the lowest ids, which the allocator hands out next. */
+#define STORM_IDS 8
+
+struct storm {
+	int fd;
+	atomic_uint created;
+	atomic_uint destroyed;
+	atomic_int errors;
+	int thread;
+};
+
+static void *storm_create(void *arg)
+{
+	struct storm *storm = arg;
+	uint32_t id = 0;
+
+	for (int i = 0; i < STORM_ROUNDS; i++) {
+		int status = raw_create(storm->fd, DRM_ENPU_PRIORITY_NORMAL,
+					0, 0, &id);
+
+		if (status) {
+			atomic_fetch_add(&storm->errors, 1);
+			continue;
+		}
+		atomic_fetch_add(&storm->created, 1);
+		status = raw_destroy(storm->fd, id, 0);
+		if (status == 0)
+			atomic_fetch_add(&storm->destroyed, 1);
+		else if (status != -ENOENT)
+			atomic_fetch_add(&storm->errors, 1);
+	}
+	return NULL;
+}
+
+static void *storm_destroy(void *arg)
+{
+	struct storm *storm = arg;
+
+	for (int i = 0; i < STORM_ROUNDS; i++) {
+		for (uint32_t id = 1; id <= STORM_IDS; id++) {
+			int status = raw_destroy(storm->fd, id, 0);
+
+			if (status == 0)
+				atomic_fetch_add(&storm->destroyed, 1);
+			else if (status != -ENOENT)
+				atomic_fetch_add(&storm->errors, 1);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Half the threads create a context and destroy it again, the other half
+ * destroy the ids the allocator is about to hand out, all on one file. A
+ * context freed by a destroy before its create finished with it is a
+ * write to freed memory: slab poisoning reports it once the cache is
+ * validated, KASAN at once. Without either detector the storm still runs
+ * (a crash would show) but the test says it cannot see such writes.
+ */
+TEST_F_TIMEOUT(contexts, create_destroy_storm_writes_no_freed_context, 300)
+{
+	struct storm storm = { .fd = self->fd };
+	pthread_t threads[STORM_THREADS];
+	struct enpu_kreports reports;
+	int poisoned = enpu_slab_poisoned(CONTEXT_CACHE);
+	int kasan = enpu_kernel_has_kasan();
+	char first[512];
+
+	ASSERT_EQ(0, enpu_kreports_start(&reports));
+	for (int i = 0; i < STORM_THREADS; i++)
+		ASSERT_EQ(0, pthread_create(&threads[i], NULL,
+					    i % 2 ? storm_destroy : storm_create,
+					    &storm));
+	for (int i = 0; i < STORM_THREADS; i++)
+		pthread_join(threads[i], NULL);
+	TH_LOG("%u created, %u destroyed, slab poisoning %s, KASAN %s",
+	       atomic_load(&storm.created), atomic_load(&storm.destroyed),
+	       poisoned == 1 ? "on" : "off", kasan == 1 ? "on" : "off");
+	EXPECT_EQ(0, atomic_load(&storm.errors));
+	/* Every context of the storm is gone again. */
+	EXPECT_EQ(atomic_load(&storm.created), atomic_load(&storm.destroyed));
+	if (poisoned == 1)
+		ASSERT_EQ(0, enpu_slab_validate(CONTEXT_CACHE));
+	EXPECT_EQ(0, enpu_kreports_collect(&reports, sizeof(first), first))
+		TH_LOG("kernel report: %s", first);
+	enpu_kreports_stop(&reports);
+	if (poisoned != 1 && kasan != 1)
+		SKIP(return, "neither slub_debug=P on " CONTEXT_CACHE
+		     " nor KASAN: writes to freed contexts cannot be seen");
 }
 
 TEST_HARNESS_MAIN

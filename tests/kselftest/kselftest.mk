@@ -8,7 +8,7 @@ KSELFTEST_NAMES := enpu_device_test enpu_param_test enpu_debugfs_test \
 	enpu_layer_validation_test enpu_context_test enpu_recovery_test \
 	enpu_module_test
 # Shared by every test binary.
-KSELFTEST_HELPERS := enpu_selftest enpu_buffers enpu_jobs
+KSELFTEST_HELPERS := enpu_selftest enpu_buffers enpu_jobs enpu_kreports
 KSELFTEST_BINARIES := $(addprefix $(B)/tests/kselftest/,$(KSELFTEST_NAMES))
 # The harness's TEST() wrappers have parameters a test need not use, and
 # it longjmp()s out of failed asserts; the kernel builds selftests without
@@ -30,6 +30,7 @@ KSELFTEST_HELPER_OBJECTS := $(patsubst %,$(B)/obj/kselftest/%.o,\
 $(B)/obj/kselftest/%.o: $(KSELFTEST_DIR)/%.c \
 		$(KSELFTEST_DIR)/enpu_selftest.h \
 		$(KSELFTEST_DIR)/enpu_buffers.h $(KSELFTEST_DIR)/enpu_jobs.h \
+		$(KSELFTEST_DIR)/enpu_kreports.h \
 		$(LIBENPU_HEADERS) $(RUNTIME_CPU_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(KSELFTEST_CFLAGS) -c $< -o $@
@@ -38,7 +39,7 @@ $(B)/tests/kselftest/%: $(B)/obj/kselftest/%.o \
 		$(KSELFTEST_HELPER_OBJECTS) $(B)/lib/libenpu.so
 	@mkdir -p $(@D)
 	$(CC) -o $@ $< $(KSELFTEST_HELPER_OBJECTS) \
-		$(LIBENPU_LDFLAGS) -Wl,-rpath,'$$ORIGIN/../../lib'
+		$(LIBENPU_LDFLAGS) -pthread -Wl,-rpath,'$$ORIGIN/../../lib'
 
 # The layer tests compare with the CPU reference kernels.
 $(B)/tests/kselftest/enpu_layers_test: $(B)/obj/kselftest/enpu_layers_test.o \
@@ -52,10 +53,14 @@ $(B)/tests/kselftest/enpu_layers_test: $(B)/obj/kselftest/enpu_layers_test.o \
 # hard-coded on either side of GET_PARAM.
 .PHONY: vm-test-kselftest
 VM_TESTS += vm-test-kselftest
+# Slab poisoning on the driver's own caches lets the storm tests see
+# writes to freed objects on the stock kernel too (no KASAN there).
+KSELFTEST_VM_ARGS := --timeout 900 --fault-relay \
+	--kernel-arg slub_debug=FZPU,enpu_context
 vm-test-kselftest: all
-	tools/vm/run --timeout 900 --fault-relay -- \
+	tools/vm/run $(KSELFTEST_VM_ARGS) -- \
 		$(CURDIR)/$(KSELFTEST_DIR)/run.sh
-	tools/vm/run --timeout 900 --fault-relay \
+	tools/vm/run $(KSELFTEST_VM_ARGS) \
 		--vnpu-arg --device-id --vnpu-arg 4660 \
 		--vnpu-arg --queues --vnpu-arg 2 \
 		-- $(CURDIR)/$(KSELFTEST_DIR)/run.sh
