@@ -47,6 +47,7 @@
 #include <linux/overflow.h>
 #include <linux/ratelimit.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -307,26 +308,30 @@ static int enpu_job_check_args(struct drm_device *drm,
 		drm_dbg(drm, "SUBMIT: reserved is not 0\n");
 		return -EINVAL;
 	}
-	if (args->bo_count > ENPU_SUBMIT_MAX_BOS) {
+	if (args->bo_count > DRM_ENPU_SUBMIT_MAX_BOS) {
 		drm_dbg(drm, "SUBMIT: bo_count %u above %u\n", args->bo_count,
-			ENPU_SUBMIT_MAX_BOS);
+			DRM_ENPU_SUBMIT_MAX_BOS);
 		return -EINVAL;
 	}
 	if (args->bo_count &&
-	    args->bo_stride < sizeof(struct drm_enpu_submit_bo)) {
-		drm_dbg(drm, "SUBMIT: bo_stride %u too small\n",
-			args->bo_stride);
+	    (args->bo_stride < sizeof(struct drm_enpu_submit_bo) ||
+	     args->bo_stride > DRM_ENPU_SUBMIT_MAX_STRIDE)) {
+		drm_dbg(drm, "SUBMIT: bo_stride %u not in %zu..%u\n",
+			args->bo_stride, sizeof(struct drm_enpu_submit_bo),
+			DRM_ENPU_SUBMIT_MAX_STRIDE);
 		return -EINVAL;
 	}
-	if (args->in_fence_count > ENPU_SUBMIT_MAX_IN_FENCES) {
+	if (args->in_fence_count > DRM_ENPU_SUBMIT_MAX_IN_FENCES) {
 		drm_dbg(drm, "SUBMIT: in_fence_count %u above %u\n",
-			args->in_fence_count, ENPU_SUBMIT_MAX_IN_FENCES);
+			args->in_fence_count, DRM_ENPU_SUBMIT_MAX_IN_FENCES);
 		return -EINVAL;
 	}
 	if (args->in_fence_count &&
-	    args->in_fence_stride < sizeof(struct drm_enpu_fence)) {
-		drm_dbg(drm, "SUBMIT: in_fence_stride %u too small\n",
-			args->in_fence_stride);
+	    (args->in_fence_stride < sizeof(struct drm_enpu_fence) ||
+	     args->in_fence_stride > DRM_ENPU_SUBMIT_MAX_STRIDE)) {
+		drm_dbg(drm, "SUBMIT: in_fence_stride %u not in %zu..%u\n",
+			args->in_fence_stride, sizeof(struct drm_enpu_fence),
+			DRM_ENPU_SUBMIT_MAX_STRIDE);
 		return -EINVAL;
 	}
 	if (args->commands_size % ENPU_CMD_ALIGN ||
@@ -349,7 +354,9 @@ static int enpu_job_check_args(struct drm_device *drm,
 
 /*
  * Copies entry @index of a user array of @stride-byte entries; bytes past
- * the struct the kernel knows must be zero.
+ * the struct the kernel knows must be zero. @stride is at most
+ * DRM_ENPU_SUBMIT_MAX_STRIDE, so the zero check reads a few hundred
+ * bytes, and a fatal signal ends the array walk between entries.
  */
 static int enpu_job_copy_entry(void *dst, size_t size, u64 array, u32 index,
 			       u32 stride)
@@ -357,6 +364,8 @@ static int enpu_job_copy_entry(void *dst, size_t size, u64 array, u32 index,
 	void __user *src = u64_to_user_ptr(array + (u64)index * stride);
 	int ret;
 
+	if (fatal_signal_pending(current))
+		return -EINTR;
 	if (copy_from_user(dst, src, size))
 		return -EFAULT;
 	if (stride == size)
@@ -1065,6 +1074,11 @@ static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
 	if (ret)
 		goto out;
 	for (i = 0; i < job->bo_count; i++) {
+		/* Pinning a large BO allocates its pages: let a kill through. */
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			goto out;
+		}
 		ret = enpu_job_map_bo(job, i);
 		if (ret) {
 			drm_dbg(&edev->drm, "SUBMIT: bos[%u] cannot be mapped: %d\n",
@@ -1103,11 +1117,13 @@ out:
  * @file: the submitting file; BO and syncobj handles are looked up there.
  *
  * Return: 0 with the job queued and @data->seqno set; otherwise nothing is
- * queued: -EINVAL for a bad field, stride tail, BO flag, duplicate BO or
- * command (see enpu_validate.c), -ENOENT for an unknown context, BO or
- * syncobj handle, -ECANCELED for a banned context, -EFAULT for an
- * unreadable pointer, -ENOMEM, -ENODEV after the device is gone,
- * -EINTR/-ERESTARTSYS while waiting for a BO lock.
+ * queued: -EINVAL for a bad field, count or stride above the uapi limits
+ * (DRM_ENPU_SUBMIT_MAX_*), stride tail, BO flag, duplicate BO or command
+ * (see enpu_validate.c), -ENOENT for an unknown context, BO or syncobj
+ * handle, -ECANCELED for a banned context, -EFAULT for an unreadable
+ * pointer, -ENOMEM, -ENODEV after the device is gone, -EINTR/-ERESTARTSYS
+ * for a signal (a fatal one is seen between array entries and BOs) or
+ * while waiting for a BO lock.
  */
 int enpu_job_submit_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file)

@@ -16,10 +16,6 @@ struct enpu_device;
 struct enpu_timeline;
 struct seq_file;
 
-/* Limits of struct drm_enpu_submit (uapi/enpu_accel.h). */
-#define ENPU_SUBMIT_MAX_BOS		4096
-#define ENPU_SUBMIT_MAX_IN_FENCES	64
-
 /*
  * A job's completion tag: its queue in bits 56-57, its seqno below. Bit 63
  * is left to the debugfs NOP job.

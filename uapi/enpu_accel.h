@@ -203,6 +203,16 @@ struct drm_enpu_fence {
 	__u64 point;
 };
 
+/*
+ * Limits of struct drm_enpu_submit; a larger count or stride is -EINVAL.
+ * Strides larger than the kernel's struct leave room for new fields; the
+ * kernel checks that the unknown tail of each entry is zero, and the
+ * stride limit keeps that check short.
+ */
+#define DRM_ENPU_SUBMIT_MAX_BOS		4096
+#define DRM_ENPU_SUBMIT_MAX_IN_FENCES	64
+#define DRM_ENPU_SUBMIT_MAX_STRIDE	256
+
 /* Skip implicit sync: don't wait for the BOs' dma_resv fences. */
 #define DRM_ENPU_SUBMIT_NO_IMPLICIT	(1u << 0)
 #define DRM_ENPU_SUBMIT_FLAGS		DRM_ENPU_SUBMIT_NO_IMPLICIT
@@ -233,12 +243,15 @@ struct drm_enpu_fence {
  * @commands: in, user pointer to the command stream.
  * @in_fences: in, user pointer to @in_fence_count entries of
  *             @in_fence_stride bytes, each starting with struct drm_enpu_fence.
- * @bo_count: in, number of BOs (at most 4096).
- * @bo_stride: in, sizeof(struct drm_enpu_submit_bo) or larger; larger
- *             entries must have their unknown tail zero.
+ * @bo_count: in, number of BOs, at most DRM_ENPU_SUBMIT_MAX_BOS.
+ * @bo_stride: in, sizeof(struct drm_enpu_submit_bo) up to
+ *             DRM_ENPU_SUBMIT_MAX_STRIDE; larger entries must have their
+ *             unknown tail zero.
  * @commands_size: in, bytes, multiple of 8, at most ENPU_CMD_MAX_STREAM.
- * @in_fence_count: in, number of in-fences (at most 64).
- * @in_fence_stride: in, sizeof(struct drm_enpu_fence) or larger.
+ * @in_fence_count: in, number of in-fences, at most
+ *                  DRM_ENPU_SUBMIT_MAX_IN_FENCES.
+ * @in_fence_stride: in, sizeof(struct drm_enpu_fence) up to
+ *                   DRM_ENPU_SUBMIT_MAX_STRIDE, unknown tail zero.
  * @out_syncobj: in, syncobj handle to receive the job's fence, or 0.
  * @flags: in, DRM_ENPU_SUBMIT_FLAGS.
  * @context: in, 0 (the per-file default context) or an id from

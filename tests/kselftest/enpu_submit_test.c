@@ -7,10 +7,12 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -189,6 +191,138 @@ TEST_F(submit, in_fence_stride_too_small_is_einval)
 	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
 	EXPECT_EQ(POISON, self->dst_map[100]);
 	drmSyncobjDestroy(self->fd, fence.handle);
+}
+
+/*
+ * Both sides of DRM_ENPU_SUBMIT_MAX_STRIDE for both arrays: entries
+ * exactly that far apart run; 8 bytes more is EINVAL even though the
+ * memory behind every entry is readable and its tail zero, so only the
+ * limit can have refused it.
+ */
+TEST_F(submit, strides_above_the_limit_are_einval)
+{
+	enum { MAX = DRM_ENPU_SUBMIT_MAX_STRIDE, OVER = MAX + 8 };
+	static unsigned char bos[2 * OVER], fences[OVER];
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
+	struct drm_enpu_fence fence = { 0 };
+
+	ASSERT_EQ(0, drmSyncobjCreate(self->fd, DRM_SYNCOBJ_CREATE_SIGNALED,
+				      &fence.handle));
+	memcpy(fences, &fence, sizeof(fence));
+	submit.in_fences = (uintptr_t)fences;
+	submit.in_fence_count = 1;
+	submit.bos = (uintptr_t)bos;
+
+	memset(bos, 0, sizeof(bos));
+	memcpy(bos, &self->bos[0], sizeof(self->bos[0]));
+	memcpy(bos + OVER, &self->bos[1], sizeof(self->bos[1]));
+	submit.bo_stride = OVER;
+	submit.in_fence_stride = MAX;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.bo_stride = 0xfffff000u;
+	EXPECT_REJECTED(EINVAL, submit);
+
+	memset(bos, 0, sizeof(bos));
+	memcpy(bos, &self->bos[0], sizeof(self->bos[0]));
+	memcpy(bos + MAX, &self->bos[1], sizeof(self->bos[1]));
+	submit.bo_stride = MAX;
+	submit.in_fence_stride = OVER;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.in_fence_stride = 0xfffff000u;
+	EXPECT_REJECTED(EINVAL, submit);
+
+	submit.in_fence_stride = MAX;
+	EXPECT_EQ(0, enpu_raw_submit(self->fd, &submit));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
+	EXPECT_EQ(POISON, self->dst_map[0]);
+	EXPECT_EQ(POISON, self->dst_map[BO_SIZE - 1]);
+	drmSyncobjDestroy(self->fd, fence.handle);
+}
+
+/* 64 entries 4 GiB apart: the attack of issue 8 (defect 2). */
+#define ATTACK_STRIDE 0xfffff000u
+#define ATTACK_FENCES DRM_ENPU_SUBMIT_MAX_IN_FENCES
+#define ATTACK_BYTES ((size_t)ATTACK_FENCES * ATTACK_STRIDE)
+
+/* Waits up to ms for fd to be readable; 1 if it is. */
+static int readable_within(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, ms) == 1;
+}
+
+/* Waits up to ms for the child to be reaped; 1 if it was. */
+static int reaped_within(pid_t child, int ms, int *status)
+{
+	for (int waited = 0; waited <= ms; waited += 10) {
+		if (waitpid(child, status, WNOHANG) == child)
+			return 1;
+		enpu_sleep_ms(10);
+	}
+	return 0;
+}
+
+/*
+ * A child submits 64 valid, signalled in-fences 4 GiB apart with the gaps
+ * readable and zero, over and over. The ioctl must refuse it at once
+ * (EINVAL: stride above DRM_ENPU_SUBMIT_MAX_STRIDE) and SIGKILL must end
+ * the child promptly. Unbounded, each submit walked 256 GiB of zero
+ * pages in the kernel without looking at signals.
+ */
+TEST_F_TIMEOUT(submit, huge_stride_attack_fails_at_once_and_dies_on_kill, 120)
+{
+	int result[2], ready[2], status = 0, child_errno = 0;
+	pid_t child;
+	char byte;
+
+	ASSERT_EQ(0, pipe(result));
+	ASSERT_EQ(0, pipe(ready));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		struct drm_enpu_submit attack = { 0 };
+		unsigned char *area;
+		uint32_t handle;
+		int err;
+
+		area = mmap(NULL, ATTACK_BYTES + 4096, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (area == MAP_FAILED ||
+		    drmSyncobjCreate(self->fd, DRM_SYNCOBJ_CREATE_SIGNALED,
+				     &handle))
+			_exit(2);
+		for (size_t i = 0; i < ATTACK_FENCES; i++)
+			((struct drm_enpu_fence *)(area + i * ATTACK_STRIDE))
+				->handle = handle;
+		attack.in_fences = (uintptr_t)area;
+		attack.in_fence_count = ATTACK_FENCES;
+		attack.in_fence_stride = ATTACK_STRIDE;
+		if (write(ready[1], "r", 1) != 1)
+			_exit(3);
+		err = enpu_raw_submit(self->fd, &attack);
+		if (write(result[1], &err, sizeof(err)) != sizeof(err))
+			_exit(4);
+		for (;;)
+			enpu_raw_submit(self->fd, &attack);
+	}
+	close(ready[1]);
+	close(result[1]);
+	ASSERT_EQ(1, read(ready[0], &byte, 1)) TH_LOG("child failed to set up");
+	/* At once: 10 s is only a bound for a loaded machine. */
+	EXPECT_TRUE(readable_within(result[0], 10000))
+		TH_LOG("the attack submit did not return within 10 s");
+	if (readable_within(result[0], 0))
+		ASSERT_EQ((ssize_t)sizeof(child_errno),
+			  read(result[0], &child_errno, sizeof(child_errno)));
+	EXPECT_EQ(-EINVAL, child_errno);
+	ASSERT_EQ(0, kill(child, SIGKILL));
+	EXPECT_TRUE(reaped_within(child, 10000, &status))
+		TH_LOG("child still in the kernel 10 s after SIGKILL");
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	close(ready[0]);
+	close(result[0]);
 }
 
 TEST_F(submit, reserved_context_and_flags_are_checked)
@@ -434,10 +568,10 @@ TEST_F(submit, counts_above_the_limits_are_einval)
 	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
 	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
 
-	submit.bo_count = 4097;
+	submit.bo_count = DRM_ENPU_SUBMIT_MAX_BOS + 1;
 	EXPECT_REJECTED(EINVAL, submit);
 	submit.bo_count = 2;
-	submit.in_fence_count = 65;
+	submit.in_fence_count = DRM_ENPU_SUBMIT_MAX_IN_FENCES + 1;
 	EXPECT_REJECTED(EINVAL, submit);
 	submit.in_fence_count = 0;
 	submit.commands_size = ENPU_CMD_MAX_STREAM + 8;

@@ -14,8 +14,8 @@
 #include "enpu_internal.h"
 
 /* Beyond the uapi's limits the kernel refuses anyway; bounds the malloc. */
-#define SUBMIT_MAX_BOS 4096u
-#define SUBMIT_MAX_IN_FENCES 64u
+#define SUBMIT_MAX_BOS ((uint32_t)DRM_ENPU_SUBMIT_MAX_BOS)
+#define SUBMIT_MAX_IN_FENCES ((uint32_t)DRM_ENPU_SUBMIT_MAX_IN_FENCES)
 
 static int check_desc(enpu_device *device,
 		      const struct enpu_submit_desc *desc)
