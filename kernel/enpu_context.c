@@ -61,7 +61,18 @@ void enpu_context_cache_fini(void)
 	kmem_cache_destroy(enpu_context_cache);
 }
 
+static void enpu_file_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct enpu_file, ref));
+}
+
+static void enpu_file_put(struct enpu_file *efile)
+{
+	kref_put(&efile->ref, enpu_file_release);
+}
+
 static struct enpu_context *enpu_context_alloc(struct enpu_device *edev,
+					       struct enpu_file *efile,
 					       u32 priority)
 {
 	struct enpu_context *ctx = kmem_cache_zalloc(enpu_context_cache,
@@ -72,13 +83,20 @@ static struct enpu_context *enpu_context_alloc(struct enpu_device *edev,
 	kref_init(&ctx->ref);
 	ctx->priority = priority;
 	ctx->queue = min_t(u32, priority, edev->id.num_queues - 1);
+	ctx->edev = edev;
+	kref_get(&efile->ref);
+	ctx->file = efile;
 	return ctx;
 }
 
 static void enpu_context_release(struct kref *ref)
 {
-	kmem_cache_free(enpu_context_cache,
-			container_of(ref, struct enpu_context, ref));
+	struct enpu_context *ctx = container_of(ref, struct enpu_context, ref);
+
+	if (ctx->device_counted)
+		enpu_quota_give(&ctx->edev->contexts);
+	enpu_file_put(ctx->file);
+	kmem_cache_free(enpu_context_cache, ctx);
 }
 
 /**
@@ -146,16 +164,18 @@ int enpu_context_file_open(struct drm_device *drm, struct drm_file *file)
 	efile = kzalloc(sizeof(*efile), GFP_KERNEL_ACCOUNT);
 	if (!efile)
 		return -ENOMEM;
+	kref_init(&efile->ref);
 	xa_init_flags(&efile->contexts, XA_FLAGS_ALLOC);
-	ctx = enpu_context_alloc(to_enpu_device(drm), DRM_ENPU_PRIORITY_NORMAL);
+	ctx = enpu_context_alloc(to_enpu_device(drm), efile,
+				 DRM_ENPU_PRIORITY_NORMAL);
 	if (!ctx) {
-		kfree(efile);
+		enpu_file_put(efile);
 		return -ENOMEM;
 	}
 	ret = xa_insert(&efile->contexts, 0, ctx, GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		enpu_context_put(ctx);
-		kfree(efile);
+		enpu_file_put(efile);
 		return ret;
 	}
 	file->driver_priv = efile;
@@ -181,8 +201,8 @@ void enpu_context_file_close(struct drm_device *drm, struct drm_file *file)
 		enpu_context_close(to_enpu_device(drm), ctx);
 	}
 	xa_destroy(&efile->contexts);
-	kfree(efile);
 	file->driver_priv = NULL;
+	enpu_file_put(efile);
 }
 
 /**
@@ -193,13 +213,16 @@ void enpu_context_file_close(struct drm_device *drm, struct drm_file *file)
  *
  * Return: 0 with @data->context set; -EINVAL for a bad priority, flags or
  * reserved field, -EACCES for HIGH or REALTIME without CAP_SYS_NICE,
- * -ENOMEM, -EBUSY when the file has used up every id.
+ * -EMFILE when the file holds max_contexts_per_file contexts besides
+ * context 0, -ENOSPC when the device holds max_contexts, -ENOMEM.
  */
 int enpu_context_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file)
 {
 	struct drm_enpu_context_create *args = data;
+	struct enpu_device *edev = to_enpu_device(drm);
 	struct enpu_file *efile = file->driver_priv;
+	u32 per_file = enpu_limit(ENPU_LIMIT_CONTEXTS_PER_FILE);
 	struct enpu_context *ctx;
 	u32 id;
 	int ret;
@@ -219,9 +242,19 @@ int enpu_context_create_ioctl(struct drm_device *drm, void *data,
 			args->priority);
 		return -EACCES;
 	}
-	ctx = enpu_context_alloc(to_enpu_device(drm), args->priority);
-	if (!ctx)
+	if (!enpu_quota_take(&edev->contexts,
+			     enpu_limit(ENPU_LIMIT_CONTEXTS))) {
+		drm_dbg(drm, "CONTEXT_CREATE: device has %u contexts (%s)\n",
+			enpu_quota_used(&edev->contexts),
+			enpu_limit_name(ENPU_LIMIT_CONTEXTS));
+		return -ENOSPC;
+	}
+	ctx = enpu_context_alloc(edev, efile, args->priority);
+	if (!ctx) {
+		enpu_quota_give(&edev->contexts);
 		return -ENOMEM;
+	}
+	ctx->device_counted = true;
 	/*
 	 * __xa_alloc() stores @ctx with the lock held (it drops the lock only
 	 * to allocate, before storing), so @id is written before DESTROY or
@@ -229,14 +262,24 @@ int enpu_context_create_ioctl(struct drm_device *drm, void *data,
 	 * gone already: only the local @id is used.
 	 */
 	xa_lock(&efile->contexts);
-	ret = __xa_alloc(&efile->contexts, &id, ctx, XA_LIMIT(1, U32_MAX),
-			 GFP_KERNEL_ACCOUNT);
+	/*
+	 * Ids are handed out lowest first, so "no free id up to the limit"
+	 * is "the file holds that many contexts" (-EBUSY from the xarray).
+	 */
+	ret = per_file ? __xa_alloc(&efile->contexts, &id, ctx,
+				    XA_LIMIT(1, per_file), GFP_KERNEL_ACCOUNT) :
+			 -EBUSY;
 	if (!ret)
 		ctx->id = id;
 	xa_unlock(&efile->contexts);
 	if (ret) {
 		enpu_context_put(ctx);
-		return ret;
+		if (ret != -EBUSY)
+			return ret;
+		drm_dbg(drm, "CONTEXT_CREATE: file holds %u contexts (%s)\n",
+			per_file,
+			enpu_limit_name(ENPU_LIMIT_CONTEXTS_PER_FILE));
+		return -EMFILE;
 	}
 	args->context = id;
 	return 0;

@@ -8,9 +8,12 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include "enpu_limits.h"
+
 struct drm_device;
 struct drm_file;
 struct enpu_device;
+struct enpu_file;
 
 /* Hangs after which a context is banned (docs/jobs.md). */
 #define ENPU_CONTEXT_BAN_HANGS	3
@@ -26,6 +29,12 @@ struct enpu_device;
  * @closed: destroyed, or its file closed: no new job of it may run.
  * @submitted: jobs submitted.
  * @completed: jobs whose fence signalled.
+ * @edev: the device.
+ * @file: the file that created it; a reference (its job quota).
+ * @jobs: its jobs whose fence has not signalled, against
+ *	ENPU_LIMIT_JOBS_PER_CONTEXT.
+ * @device_counted: holds a unit of the device's context quota (every
+ *	context but context 0), given back when the context is freed.
  *
  * @banned and @closed are written before the job queue lock is taken to
  * cancel the context's queued jobs, and read under that lock when a job
@@ -42,15 +51,25 @@ struct enpu_context {
 	bool closed;
 	atomic64_t submitted;
 	atomic64_t completed;
+	struct enpu_device *edev;
+	struct enpu_file *file;
+	struct enpu_quota jobs;
+	bool device_counted;
 };
 
 /**
  * struct enpu_file - driver state of one open file
+ * @ref: one for the open file, one per context; the file's job quota
+ *	outlives the file for as long as a job of it may run.
  * @contexts: id -> struct enpu_context, context 0 included; the xarray's
- *	lock makes lookup-and-get atomic against erase.
+ *	lock makes lookup-and-get atomic against erase. Destroyed at close.
+ * @jobs: jobs of all its contexts whose fence has not signalled, against
+ *	ENPU_LIMIT_JOBS_PER_FILE.
  */
 struct enpu_file {
+	struct kref ref;
 	struct xarray contexts;
+	struct enpu_quota jobs;
 };
 
 int enpu_context_cache_init(void);

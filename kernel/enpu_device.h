@@ -34,6 +34,7 @@
 #include <drm/drm_device.h>
 
 #include "enpu_job.h"
+#include "enpu_limits.h"
 #include "enpu_recovery.h"
 #include "enpu_regs.h"
 
@@ -123,6 +124,8 @@ struct enpu_mailbox {
  * @last_job_sg_lock: protects @last_job_sg.
  * @last_job_sg: BO table and segments of the last submitted job, for
  *	debugfs last_job_sg; NULL before the first job.
+ * @jobs: jobs whose fence has not signalled, against ENPU_LIMIT_JOBS.
+ * @contexts: created contexts not yet freed, against ENPU_LIMIT_CONTEXTS.
  */
 struct enpu_device {
 	struct drm_device drm;
@@ -158,6 +161,8 @@ struct enpu_device {
 	atomic64_t cpu_copy_bytes;
 	struct mutex last_job_sg_lock;	/* last_job_sg */
 	struct enpu_job_sg_snapshot *last_job_sg;
+	struct enpu_quota jobs;
+	struct enpu_quota contexts;
 };
 
 static inline struct enpu_device *to_enpu_device(struct drm_device *drm)

@@ -99,7 +99,7 @@ void enpu_timeline_put(struct enpu_timeline *timeline)
  */
 struct dma_fence *enpu_fence_alloc(void)
 {
-	struct enpu_fence *efence = kzalloc(sizeof(*efence), GFP_KERNEL);
+	struct enpu_fence *efence = kzalloc(sizeof(*efence), GFP_KERNEL_ACCOUNT);
 
 	return efence ? &efence->base : NULL;
 }

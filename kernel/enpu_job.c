@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User jobs. DRM_IOCTL_ENPU_SUBMIT checks every argument, looks up the
- * BOs, copies the command stream into a DMA-coherent buffer that only the
- * kernel and the device can reach, validates it (enpu_validate.c), pins
- * the BOs and writes their scatter-gather lists next to the stream:
+ * User jobs. DRM_IOCTL_ENPU_SUBMIT checks every argument, charges the job
+ * to its context's, file's and device's job limits (enpu_limits.h), looks
+ * up the BOs, copies the command stream into a job buffer that only the
+ * kernel and the device can reach (enpu_job_buf.c, charged to the
+ * submitter's memory cgroup like every other allocation a submit makes),
+ * validates it (enpu_validate.c), pins the BOs and writes their
+ * scatter-gather lists next to the stream:
  *
  *   [ command stream | BO table (32 B per BO) | segments (16 B each) ]
  *
@@ -69,6 +72,8 @@
 #include "enpu_fence.h"
 #include "enpu_gem.h"
 #include "enpu_job.h"
+#include "enpu_job_buf.h"
+#include "enpu_limits.h"
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
 #include "enpu_validate.h"
@@ -160,9 +165,10 @@ struct enpu_job_dep {
  * @ring_index: the SQ_TAIL value its descriptor was written at.
  * @node: in enpu_job_queue.fifo or .inflight.
  * @waiter: completion-ring waiter, tag = fence seqno.
- * @buf: the DMA-coherent stream + BO table + segments.
- * @buf_dma: its DMA address.
- * @buf_size: its size.
+ * @buf: the stream + BO table + segments, empty for a job without
+ *	either.
+ * @charged: holds a unit of its context's, file's and device's job
+ *	quotas; given back when the fence signals (or the submit fails).
  * @cmd_size: bytes of command stream at the start of @buf.
  * @table_offset: offset of the BO table in @buf.
  * @free_work: drops the queue's reference in process context.
@@ -187,9 +193,8 @@ struct enpu_job {
 	u32 ring_index;
 	struct list_head node;
 	struct enpu_cq_waiter waiter;
-	void *buf;
-	dma_addr_t buf_dma;
-	size_t buf_size;
+	struct enpu_job_buf buf;
+	bool charged;
 	u32 cmd_size;
 	u32 table_offset;
 	struct work_struct free_work;
@@ -213,6 +218,17 @@ struct enpu_job_sg_snapshot {
 		u64 len;
 	} *segs;
 };
+
+/* Gives back the job's units of its quotas; once, at signal or release. */
+static void enpu_job_uncharge(struct enpu_job *job)
+{
+	if (!job->charged)
+		return;
+	job->charged = false;
+	enpu_quota_give(&job->ctx->jobs);
+	enpu_quota_give(&job->ctx->file->jobs);
+	enpu_quota_give(&job->edev->jobs);
+}
 
 static void enpu_job_release(struct kref *ref)
 {
@@ -251,8 +267,8 @@ static void enpu_job_release(struct kref *ref)
 		dma_fence_put(fence);
 	xa_destroy(&job->dep_xa);
 
-	if (job->buf)
-		dma_free_coherent(dev, job->buf_size, job->buf, job->buf_dma);
+	enpu_job_buf_free(dev, &job->buf);
+	enpu_job_uncharge(job);
 	/* Before enpu_fence_init() the fence is plain memory (enpu_fence.c). */
 	if (job->fence_live)
 		dma_fence_put(job->fence);
@@ -275,7 +291,7 @@ static void enpu_job_free_work(struct work_struct *work)
 
 static struct enpu_job *enpu_job_alloc(struct enpu_device *edev)
 {
-	struct enpu_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+	struct enpu_job *job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 
 	if (!job)
 		return NULL;
@@ -393,7 +409,7 @@ static int enpu_job_check_duplicates(struct drm_device *drm,
 
 	if (count < 2)
 		return 0;
-	sorted = kvmalloc_array(count, sizeof(*objs), GFP_KERNEL);
+	sorted = kvmalloc_array(count, sizeof(*objs), GFP_KERNEL_ACCOUNT);
 	if (!sorted)
 		return -ENOMEM;
 	memcpy(sorted, objs, count * sizeof(*objs));
@@ -419,8 +435,10 @@ static int enpu_job_lookup_bos(struct enpu_job *job, struct drm_file *file,
 
 	if (!args->bo_count)
 		return 0;
-	job->objs = kvcalloc(args->bo_count, sizeof(*job->objs), GFP_KERNEL);
-	job->bos = kvcalloc(args->bo_count, sizeof(*job->bos), GFP_KERNEL);
+	job->objs = kvcalloc(args->bo_count, sizeof(*job->objs),
+			     GFP_KERNEL_ACCOUNT);
+	job->bos = kvcalloc(args->bo_count, sizeof(*job->bos),
+			    GFP_KERNEL_ACCOUNT);
 	if (!job->objs || !job->bos)
 		return -ENOMEM;
 	job->bo_count = args->bo_count;
@@ -479,7 +497,8 @@ static int enpu_job_add_dep(struct enpu_job *job, struct dma_fence *fence,
 			continue;
 		if (dma_fence_is_later(fence, entry)) {
 			dma_fence_put(entry);
-			xa_store(&job->dep_xa, index, fence, GFP_KERNEL);
+			xa_store(&job->dep_xa, index, fence,
+				 GFP_KERNEL_ACCOUNT);
 		} else {
 			dma_fence_put(fence);
 		}
@@ -487,7 +506,8 @@ static int enpu_job_add_dep(struct enpu_job *job, struct dma_fence *fence,
 			xa_set_mark(&job->dep_xa, index, ENPU_DEP_EXPLICIT);
 		return 0;
 	}
-	ret = xa_alloc(&job->dep_xa, &id, fence, xa_limit_32b, GFP_KERNEL);
+	ret = xa_alloc(&job->dep_xa, &id, fence, xa_limit_32b,
+		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		dma_fence_put(fence);
 		return ret;
@@ -534,6 +554,32 @@ static int enpu_job_add_in_fences(struct enpu_job *job, struct drm_file *file,
 }
 
 /*
+ * drm_prime_pages_to_sg() with the table charged to the submitter's
+ * memory cgroup: for a large BO it is megabytes.
+ */
+static struct sg_table *enpu_job_pages_to_sgt(struct device *dev,
+					      struct page **pages,
+					      unsigned int count)
+{
+	size_t max_segment = min_t(size_t, dma_max_mapping_size(dev),
+				   UINT_MAX);
+	struct sg_table *sgt;
+	int ret;
+
+	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL_ACCOUNT);
+	if (!sgt)
+		return ERR_PTR(-ENOMEM);
+	ret = sg_alloc_table_from_pages_segment(sgt, pages, count, 0,
+						(size_t)count << PAGE_SHIFT,
+						max_segment, GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		kfree(sgt);
+		return ERR_PTR(ret);
+	}
+	return sgt;
+}
+
+/*
  * Pins a shmem BO and maps its pages for this job only, so pages stay
  * pinned just while the device may use them; an imported BO uses the
  * mapping its attachment made at import (the exporter keeps it resident).
@@ -555,7 +601,7 @@ static int enpu_job_map_bo(struct enpu_job *job, u32 index)
 		if (ret)
 			return ret;
 		bo->pinned = true;
-		bo->sgt = drm_prime_pages_to_sg(obj->dev, shmem->pages,
+		bo->sgt = enpu_job_pages_to_sgt(job->edev->dev, shmem->pages,
 						obj->size >> PAGE_SHIFT);
 		if (IS_ERR(bo->sgt)) {
 			ret = PTR_ERR(bo->sgt);
@@ -583,7 +629,10 @@ static int enpu_job_map_bo(struct enpu_job *job, u32 index)
 	return 0;
 }
 
-/* Sizes and allocates [stream | BO table | segments]. */
+/*
+ * Sizes and allocates [stream | BO table | segments]; -E2BIG when that is
+ * more than one job buffer can hold (ENPU_JOB_BUF_MAX_SIZE).
+ */
 static int enpu_job_alloc_buffer(struct enpu_job *job, u32 cmd_size)
 {
 	u64 size, segs = 0;
@@ -597,12 +646,13 @@ static int enpu_job_alloc_buffer(struct enpu_job *job, u32 cmd_size)
 	       segs * ENPU_SG_ENTRY_SIZE;
 	if (size == 0)
 		return 0;	/* an empty job touching no BO */
-	if (size > SIZE_MAX)
-		return -ENOMEM;
-	job->buf_size = size;
-	job->buf = dma_alloc_coherent(job->edev->dev, job->buf_size,
-				      &job->buf_dma, GFP_KERNEL);
-	return job->buf ? 0 : -ENOMEM;
+	if (size > ENPU_JOB_BUF_MAX_SIZE) {
+		drm_dbg(&job->edev->drm,
+			"SUBMIT: stream, BO table and %llu segments need %llu bytes, more than %u\n",
+			segs, size, ENPU_JOB_BUF_MAX_SIZE);
+		return -E2BIG;
+	}
+	return enpu_job_buf_alloc(job->edev->dev, size, &job->buf);
 }
 
 static int enpu_job_copy_and_validate(struct enpu_job *job,
@@ -619,11 +669,12 @@ static int enpu_job_copy_and_validate(struct enpu_job *job,
 	if (!job->cmd_size)
 		return 0;
 	/* The validator's private copy; not a buffer copy (cpu_copy_bytes). */
-	if (copy_from_user(job->buf, u64_to_user_ptr(args->commands),
+	if (copy_from_user(job->buf.vaddr, u64_to_user_ptr(args->commands),
 			   job->cmd_size))
 		return -EFAULT;
 	if (job->bo_count) {
-		vbos = kvmalloc_array(job->bo_count, sizeof(*vbos), GFP_KERNEL);
+		vbos = kvmalloc_array(job->bo_count, sizeof(*vbos),
+				      GFP_KERNEL_ACCOUNT);
 		if (!vbos)
 			return -ENOMEM;
 	}
@@ -631,7 +682,7 @@ static int enpu_job_copy_and_validate(struct enpu_job *job,
 		vbos[i].size = job->bos[i].size;
 		vbos[i].access = job->bos[i].access;
 	}
-	ret = enpu_validate_stream(job->buf, job->cmd_size, vbos,
+	ret = enpu_validate_stream(job->buf.vaddr, job->cmd_size, vbos,
 				   job->bo_count, &bad_offset, &reason);
 	kvfree(vbos);
 	if (ret && __ratelimit(&reject_log))
@@ -652,13 +703,13 @@ static struct enpu_job_sg_snapshot *enpu_job_write_bo_table(struct enpu_job *job
 	u32 i;
 
 	if (job->bo_count) {
-		table = job->buf + job->table_offset;
+		table = job->buf.vaddr + job->table_offset;
 		segs = (void *)(table + job->bo_count);
 	}
 	for (i = 0; i < job->bo_count; i++)
 		total += job->bos[i].sgt->nents;
 	snap = kvzalloc(sizeof(*snap) + job->bo_count * sizeof(*snap->bos) +
-			total * sizeof(*snap->segs), GFP_KERNEL);
+			total * sizeof(*snap->segs), GFP_KERNEL_ACCOUNT);
 	if (snap) {
 		snap->bo_count = job->bo_count;
 		snap->bos = (void *)(snap + 1);
@@ -667,7 +718,8 @@ static struct enpu_job_sg_snapshot *enpu_job_write_bo_table(struct enpu_job *job
 
 	for (i = 0; i < job->bo_count; i++) {
 		const struct enpu_job_bo *bo = &job->bos[i];
-		dma_addr_t list = job->buf_dma + ((void *)&segs[n] - job->buf);
+		dma_addr_t list = job->buf.dma +
+				  ((void *)&segs[n] - job->buf.vaddr);
 
 		table[i].sg_addr = cpu_to_le64(list);
 		table[i].sg_count = cpu_to_le32(bo->sgt->nents);
@@ -767,7 +819,7 @@ static int enpu_job_prepare_deps(struct enpu_job *job)
 		count++;
 	if (!count)
 		return 0;
-	job->deps = kcalloc(count, sizeof(*job->deps), GFP_KERNEL);
+	job->deps = kcalloc(count, sizeof(*job->deps), GFP_KERNEL_ACCOUNT);
 	if (!job->deps)
 		return -ENOMEM;
 	xa_for_each(&job->dep_xa, index, fence) {
@@ -804,6 +856,8 @@ static void enpu_job_signal(struct enpu_job *job, int error)
 {
 	if (error)
 		dma_fence_set_error(job->fence, error);
+	/* Before the waiter wakes: it may submit again at once. */
+	enpu_job_uncharge(job);
 	dma_fence_signal(job->fence);
 	atomic64_inc(&job->ctx->completed);
 	atomic64_inc(&job->edev->jobs_completed);
@@ -846,11 +900,11 @@ static void enpu_job_fill_desc(struct enpu_job *job, struct enpu_job_desc *desc)
 	if (READ_ONCE(job->error))
 		return;
 	if (job->cmd_size) {
-		desc->cmd_addr = job->buf_dma;
+		desc->cmd_addr = job->buf.dma;
 		desc->cmd_size = job->cmd_size;
 	}
 	if (job->bo_count) {
-		desc->bo_table_addr = job->buf_dma + job->table_offset;
+		desc->bo_table_addr = job->buf.dma + job->table_offset;
 		desc->bo_count = job->bo_count;
 	}
 }
@@ -1029,6 +1083,31 @@ unlock:
 	return ret;
 }
 
+/* One unit of each quota, or -EAGAIN naming the full one. */
+static int enpu_job_charge(struct enpu_job *job)
+{
+	static const enum enpu_limit limits[] = {
+		ENPU_LIMIT_JOBS_PER_CONTEXT, ENPU_LIMIT_JOBS_PER_FILE,
+		ENPU_LIMIT_JOBS,
+	};
+	struct enpu_quota *quotas[] = {
+		&job->ctx->jobs, &job->ctx->file->jobs, &job->edev->jobs,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(quotas); i++) {
+		if (enpu_quota_take(quotas[i], enpu_limit(limits[i])))
+			continue;
+		drm_dbg(&job->edev->drm, "SUBMIT: %u jobs in flight (%s)\n",
+			enpu_quota_used(quotas[i]), enpu_limit_name(limits[i]));
+		while (i--)
+			enpu_quota_give(quotas[i]);
+		return -EAGAIN;
+	}
+	job->charged = true;
+	return 0;
+}
+
 static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
 			   struct drm_enpu_submit *args)
 {
@@ -1058,6 +1137,9 @@ static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
 		ret = -ENODEV;
 		goto out;
 	}
+	ret = enpu_job_charge(job);
+	if (ret)
+		goto out;
 	if (args->out_syncobj) {
 		out_syncobj = drm_syncobj_find(file, args->out_syncobj);
 		if (!out_syncobj) {
@@ -1093,6 +1175,8 @@ static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
 	if (ret)
 		goto out;
 	snap = enpu_job_write_bo_table(job);
+	if (job->buf.vaddr)
+		enpu_job_buf_publish(edev->dev, &job->buf);
 
 	ret = enpu_job_lock_and_queue(job, args);
 	if (ret) {
@@ -1117,7 +1201,11 @@ out:
  * @file: the submitting file; BO and syncobj handles are looked up there.
  *
  * Return: 0 with the job queued and @data->seqno set; otherwise nothing is
- * queued: -EINVAL for a bad field, count or stride above the uapi limits
+ * queued: -EAGAIN when the context, the file or the device has as many
+ * jobs in flight as its limit allows (max_jobs_per_context,
+ * max_jobs_per_file, max_jobs), -E2BIG when stream, BO table and
+ * segment lists exceed one job buffer (ENPU_JOB_BUF_MAX_SIZE), -EINVAL
+ * for a bad field, count or stride above the uapi limits
  * (DRM_ENPU_SUBMIT_MAX_*), stride tail, BO flag, duplicate BO or command
  * (see enpu_validate.c), -ENOENT for an unknown context, BO or syncobj
  * handle, -ECANCELED for a banned context, -EFAULT for an unreadable

@@ -238,6 +238,16 @@ struct drm_enpu_fence {
  * job-status table below (-EIO for a device answer outside that table).
  * Every job still queued when the device goes away gets -ENODEV.
  *
+ * Limits (docs/jobs.md "Limits"; enpu module parameters, changeable by
+ * root): a job counts from SUBMIT until its fence signals against its
+ * context (max_jobs_per_context), its file (max_jobs_per_file) and the
+ * device (max_jobs); one more is -EAGAIN, try again once a job is done.
+ * The kernel memory a submit allocates is charged to the submitting
+ * task's memory cgroup (-ENOMEM at its limit). A job whose command
+ * stream, BO table (32 bytes per BO) and scatter-gather lists (16 bytes
+ * per physically contiguous run of a BO's pages) do not fit in one 4 MiB
+ * job buffer is -E2BIG.
+ *
  * @bos: in, user pointer to @bo_count entries of @bo_stride bytes, each
  *       starting with struct drm_enpu_submit_bo.
  * @commands: in, user pointer to the command stream.
@@ -302,6 +312,10 @@ enum drm_enpu_priority {
  * submission order, it carries a priority, and it is what gets banned
  * after repeated hangs (docs/jobs.md). Context 0 always exists: the
  * per-file default context, NORMAL priority. Contexts die with the file.
+ * A file may hold max_contexts_per_file contexts besides context 0
+ * (-EMFILE beyond), the device max_contexts created contexts, each
+ * counted until its last job is done (-ENOSPC beyond); both are enpu
+ * module parameters (docs/jobs.md "Limits").
  *
  * @priority: in, enum drm_enpu_priority.
  * @flags: in, must be zero.

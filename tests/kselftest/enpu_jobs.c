@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <xf86drm.h>
+
 #include "enpu_buffers.h"
 #include "enpu_jobs.h"
 #include "enpu_selftest.h"
@@ -214,4 +216,104 @@ int enpu_recovery_counters(struct enpu_recovery_counters *counters)
 	    enpu_text_value(text, "lost_irqs", &counters->lost_irqs))
 		return -EPROTO;
 	return 0;
+}
+
+int enpu_blocker_create(struct enpu_blocker *blocker)
+{
+	uint64_t size;
+	int status;
+
+	*blocker = (struct enpu_blocker){ .vgem = -1, .dmabuf = -1 };
+	status = vgem_open(&blocker->vgem);
+	if (status)
+		return status;
+	status = vgem_create(blocker->vgem, ENPU_PAGE_SIZE,
+			     &blocker->vgem_handle, &size);
+	if (!status)
+		status = vgem_fence_attach(blocker->vgem, blocker->vgem_handle,
+					   1, &blocker->fence);
+	if (!status)
+		status = drmPrimeHandleToFD(blocker->vgem, blocker->vgem_handle,
+					    DRM_CLOEXEC | DRM_RDWR,
+					    &blocker->dmabuf) ? -errno : 0;
+	if (status)
+		enpu_blocker_destroy(blocker);
+	return status;
+}
+
+int enpu_blocker_import(struct enpu_blocker *blocker, int fd,
+			uint32_t *handle)
+{
+	return enpu_prime_import(fd, blocker->dmabuf, handle);
+}
+
+int enpu_blocker_release(struct enpu_blocker *blocker)
+{
+	int status = 0;
+
+	if (!blocker->signalled && blocker->vgem >= 0)
+		status = vgem_fence_signal(blocker->vgem, blocker->fence);
+	blocker->signalled = 1;
+	return status;
+}
+
+void enpu_blocker_destroy(struct enpu_blocker *blocker)
+{
+	if (blocker->vgem >= 0)
+		enpu_blocker_release(blocker);
+	if (blocker->dmabuf >= 0)
+		close(blocker->dmabuf);
+	if (blocker->vgem >= 0)
+		close(blocker->vgem);
+	blocker->dmabuf = blocker->vgem = -1;
+}
+
+int enpu_blocked_submit(int fd, uint32_t context, uint32_t handle,
+			uint32_t out_syncobj)
+{
+	struct drm_enpu_submit_bo bo = { handle, DRM_ENPU_SUBMIT_BO_READ };
+	struct drm_enpu_submit submit = {
+		.bos = (uintptr_t)&bo,
+		.bo_count = 1,
+		.bo_stride = sizeof(bo),
+		.in_fence_stride = sizeof(struct drm_enpu_fence),
+		.out_syncobj = out_syncobj,
+		.context = context,
+	};
+
+	return enpu_raw_submit(fd, &submit);
+}
+
+static void param_path(const char *name, size_t size, char *path)
+{
+	snprintf(path, size, "/sys/module/enpu/parameters/%s", name);
+}
+
+int enpu_param_read(const char *name, unsigned int *value)
+{
+	char path[256];
+	FILE *file;
+	int status = 0;
+
+	param_path(name, sizeof(path), path);
+	file = fopen(path, "r");
+	if (!file)
+		return -errno;
+	if (fscanf(file, "%u", value) != 1)
+		status = -EPROTO;
+	fclose(file);
+	return status;
+}
+
+int enpu_param_write(const char *name, unsigned int value)
+{
+	char path[256];
+	FILE *file;
+
+	param_path(name, sizeof(path), path);
+	file = fopen(path, "w");
+	if (!file)
+		return -errno;
+	fprintf(file, "%u\n", value);
+	return fclose(file) ? -errno : 0;
 }

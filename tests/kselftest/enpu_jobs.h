@@ -78,4 +78,32 @@ struct enpu_recovery_counters {
 /* debugfs `recovery`: resets=<n> hangs=<n> lost_irqs=<n>. */
 int enpu_recovery_counters(struct enpu_recovery_counters *counters);
 
+/*
+ * A vgem buffer with an unsignalled vgem write fence, exported once so
+ * that any ENPU file can import it: a job that lists it (READ) waits in
+ * the kernel until enpu_blocker_release() signals the fence (vgem's own
+ * timeout signals it after 10 s otherwise).
+ */
+struct enpu_blocker {
+	int vgem;
+	uint32_t vgem_handle;
+	uint32_t fence;
+	int dmabuf;
+	int signalled;
+};
+
+int enpu_blocker_create(struct enpu_blocker *blocker);
+/* The blocker's BO as a handle of the ENPU file fd. */
+int enpu_blocker_import(struct enpu_blocker *blocker, int fd,
+			uint32_t *handle);
+int enpu_blocker_release(struct enpu_blocker *blocker);
+void enpu_blocker_destroy(struct enpu_blocker *blocker);
+/* An empty job on context that reads the blocker's BO (imported as handle). */
+int enpu_blocked_submit(int fd, uint32_t context, uint32_t handle,
+			uint32_t out_syncobj);
+
+/* /sys/module/enpu/parameters/<name>. */
+int enpu_param_read(const char *name, unsigned int *value);
+int enpu_param_write(const char *name, unsigned int value);
+
 #endif /* ENPU_JOBS_H */

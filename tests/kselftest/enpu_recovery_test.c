@@ -208,8 +208,9 @@ TEST_F_TIMEOUT(recovery, kill_9_with_100_jobs_queued, 120)
 	ASSERT_LE(0, child);
 	if (child == 0) {
 		struct enpu_job_bos bos = { 0 };
+		enpu_context *second;
 		enpu_cmdbuf *cmdbuf;
-		uint32_t index;
+		uint32_t index, second_id = 0;
 		char why[256];
 		int fd;
 
@@ -218,13 +219,18 @@ TEST_F_TIMEOUT(recovery, kill_9_with_100_jobs_queued, 120)
 		    enpu_job_bo_add(&bos, 1 << 20, DRM_ENPU_SUBMIT_BO_WRITE,
 				    NULL, 0, &index) ||
 		    enpu_bo_export(bos.bo[index], &fd) ||
+		    enpu_context_create(bos.device, DRM_ENPU_PRIORITY_NORMAL,
+					&second) ||
+		    enpu_context_id(second, &second_id) ||
 		    enpu_cmdbuf_create(&cmdbuf) ||
 		    enpu_cmdbuf_nop(cmdbuf, 20 * 1000 * 1000) ||
 		    enpu_cmdbuf_dma_fill(cmdbuf, index, 0, 1 << 20, 1))
 			_exit(2);
 		close(fd);
+		/* Two contexts: one may hold max_jobs_per_context (64). */
 		for (int i = 0; i < 100; i++)
-			if (enpu_job_submit(&bos, cmdbuf, 0, 0, NULL))
+			if (enpu_job_submit(&bos, cmdbuf, i % 2 ? second_id : 0,
+					    0, NULL))
 				_exit(3);
 		if (write(ready[1], "r", 1) != 1)
 			_exit(4);
