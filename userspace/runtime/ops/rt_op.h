@@ -221,8 +221,20 @@ int rt_tensor_read_ints(struct rt_kernel *k, const struct rt_tensor *t,
 			size_t max, int64_t *values, size_t *count);
 /* Value of element @i converted to double, for any numeric dtype. */
 double rt_tensor_get_double(const struct rt_tensor *t, size_t i);
-/* Stores @v into element @i with C conversion (no rounding rule). */
+/*
+ * Stores @v into element @i: C conversion for floats (float16/bfloat16
+ * round to nearest even); integers truncate toward zero, NaN and values
+ * outside int64 saturate, then wrap to the type's width (never undefined).
+ */
 void rt_tensor_set_double(struct rt_tensor *t, size_t i, double v);
+/* Element @i of an integer or bool tensor, exact (floats truncate). */
+int64_t rt_tensor_get_int(const struct rt_tensor *t, size_t i);
+int rt_dtype_is_integer(int32_t dtype);	/* int8..uint64, not bool */
+int rt_dtype_is_float(int32_t dtype);	/* float, double, float16, bf16 */
+/* Maps @axis in [-rank, rank) to [0, rank); errors name the axis. */
+int rt_axis(struct rt_kernel *k, int64_t axis, int32_t rank, int64_t *out);
+/* Row-major element strides of @t's dims. */
+void rt_contiguous_strides(const struct rt_tensor *t, int64_t *strides);
 /* Requires exactly @dtype; message names the input index and both types. */
 int rt_expect_dtype(struct rt_kernel *k, const struct rt_tensor *t,
 		    int input_index, int32_t dtype);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* Tensor helpers every op uses: sizes, shapes, broadcasting, conversions. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "half.h"
 #include "rt_op.h"
 
 size_t rt_dtype_size(int32_t dtype)
@@ -127,8 +129,33 @@ double rt_tensor_get_double(const struct rt_tensor *t, size_t i)
 	case ENPU_RT_UINT32: return ((const uint32_t *)d)[i];
 	case ENPU_RT_UINT64: return (double)((const uint64_t *)d)[i];
 	case ENPU_RT_BOOL: return ((const uint8_t *)d)[i] != 0;
+	case ENPU_RT_FLOAT16: return rt_f16_to_f32(((const uint16_t *)d)[i]);
+	case ENPU_RT_BFLOAT16: return rt_bf16_to_f32(((const uint16_t *)d)[i]);
 	default: return 0;
 	}
+}
+
+/*
+ * double -> integer without C's undefined behaviour outside the range:
+ * NaN gives the type's minimum (what x86 conversions give), other values
+ * truncate toward zero, saturate to int64 and then wrap to the width.
+ */
+static int64_t to_int64(double v)
+{
+	if (isnan(v) || v <= -9223372036854775808.0)
+		return INT64_MIN;
+	if (v >= 9223372036854775808.0)
+		return INT64_MAX;
+	return (int64_t)v;
+}
+
+static uint64_t to_uint64(double v)
+{
+	if (v >= 18446744073709551616.0)
+		return UINT64_MAX;
+	if (v >= 0)
+		return (uint64_t)v;
+	return (uint64_t)to_int64(v);
 }
 
 void rt_tensor_set_double(struct rt_tensor *t, size_t i, double v)
@@ -138,16 +165,78 @@ void rt_tensor_set_double(struct rt_tensor *t, size_t i, double v)
 	switch (t->dtype) {
 	case ENPU_RT_FLOAT: ((float *)d)[i] = (float)v; break;
 	case ENPU_RT_DOUBLE: ((double *)d)[i] = v; break;
-	case ENPU_RT_UINT8: ((uint8_t *)d)[i] = (uint8_t)v; break;
-	case ENPU_RT_INT8: ((int8_t *)d)[i] = (int8_t)v; break;
-	case ENPU_RT_UINT16: ((uint16_t *)d)[i] = (uint16_t)v; break;
-	case ENPU_RT_INT16: ((int16_t *)d)[i] = (int16_t)v; break;
-	case ENPU_RT_INT32: ((int32_t *)d)[i] = (int32_t)v; break;
-	case ENPU_RT_INT64: ((int64_t *)d)[i] = (int64_t)v; break;
-	case ENPU_RT_UINT32: ((uint32_t *)d)[i] = (uint32_t)v; break;
-	case ENPU_RT_UINT64: ((uint64_t *)d)[i] = (uint64_t)v; break;
+	case ENPU_RT_UINT8: ((uint8_t *)d)[i] = (uint8_t)to_int64(v); break;
+	case ENPU_RT_INT8: ((int8_t *)d)[i] = (int8_t)to_int64(v); break;
+	case ENPU_RT_UINT16: ((uint16_t *)d)[i] = (uint16_t)to_int64(v); break;
+	case ENPU_RT_INT16: ((int16_t *)d)[i] = (int16_t)to_int64(v); break;
+	case ENPU_RT_INT32: ((int32_t *)d)[i] = (int32_t)to_int64(v); break;
+	case ENPU_RT_INT64: ((int64_t *)d)[i] = to_int64(v); break;
+	case ENPU_RT_UINT32: ((uint32_t *)d)[i] = (uint32_t)to_uint64(v); break;
+	case ENPU_RT_UINT64: ((uint64_t *)d)[i] = to_uint64(v); break;
 	case ENPU_RT_BOOL: ((uint8_t *)d)[i] = v != 0; break;
+	case ENPU_RT_FLOAT16:
+		((uint16_t *)d)[i] = rt_f32_to_f16((float)v);
+		break;
+	case ENPU_RT_BFLOAT16:
+		((uint16_t *)d)[i] = rt_f32_to_bf16((float)v);
+		break;
 	default: break;
+	}
+}
+
+int64_t rt_tensor_get_int(const struct rt_tensor *t, size_t i)
+{
+	const void *d = t->data;
+
+	switch (t->dtype) {
+	case ENPU_RT_INT64: return ((const int64_t *)d)[i];
+	case ENPU_RT_UINT64: return (int64_t)((const uint64_t *)d)[i];
+	case ENPU_RT_INT32: return ((const int32_t *)d)[i];
+	case ENPU_RT_UINT32: return ((const uint32_t *)d)[i];
+	case ENPU_RT_INT16: return ((const int16_t *)d)[i];
+	case ENPU_RT_UINT16: return ((const uint16_t *)d)[i];
+	case ENPU_RT_INT8: return ((const int8_t *)d)[i];
+	case ENPU_RT_UINT8: case ENPU_RT_BOOL: return ((const uint8_t *)d)[i];
+	default: return to_int64(rt_tensor_get_double(t, i));
+	}
+}
+
+int rt_dtype_is_integer(int32_t dtype)
+{
+	switch (dtype) {
+	case ENPU_RT_INT8: case ENPU_RT_UINT8: case ENPU_RT_INT16:
+	case ENPU_RT_UINT16: case ENPU_RT_INT32: case ENPU_RT_UINT32:
+	case ENPU_RT_INT64: case ENPU_RT_UINT64:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int rt_dtype_is_float(int32_t dtype)
+{
+	return dtype == ENPU_RT_FLOAT || dtype == ENPU_RT_DOUBLE ||
+	       dtype == ENPU_RT_FLOAT16 || dtype == ENPU_RT_BFLOAT16;
+}
+
+int rt_axis(struct rt_kernel *k, int64_t axis, int32_t rank, int64_t *out)
+{
+	*out = 0;
+	if (axis < -(int64_t)rank || axis >= rank)
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "axis %" PRId64 " is out of range for rank %d",
+				   axis, rank);
+	*out = axis < 0 ? axis + rank : axis;
+	return 0;
+}
+
+void rt_contiguous_strides(const struct rt_tensor *t, int64_t *strides)
+{
+	int64_t stride = 1;
+
+	for (int d = t->rank - 1; d >= 0; d--) {
+		strides[d] = stride;
+		stride *= t->dims[d];
 	}
 }
 
