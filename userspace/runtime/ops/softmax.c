@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Softmax and LogSoftmax.
+ * Softmax, LogSoftmax and Hardmax.
  *
  * Before opset 13 the input is coerced to 2-D at `axis` (default 1): every
  * row of prod(dims[axis:]) elements is normalized as one. From opset 13
@@ -258,7 +258,40 @@ static int softmax_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	return 0;
 }
 
+/* Hardmax: 1 at the first maximum of each normalized group, 0 elsewhere. */
+static int hardmax_run(struct rt_kernel *k, const struct rt_tensor *const *in,
+		       size_t n_in, struct rt_tensor *const *out, size_t n_out)
+{
+	struct softmax_view v;
+	int status = softmax_view_of(k, in[0], &v);
+
+	(void)n_in;
+	(void)n_out;
+	if (status)
+		return status;
+	memset(out[0]->data, 0, out[0]->byte_size);
+	for (size_t o = 0; o < v.outer; o++)
+	for (size_t i = 0; i < v.inner; i++) {
+		size_t base = o * v.n * v.inner + i, best = 0;
+		double top = -INFINITY;
+
+		for (size_t j = 0; j < v.n; j++) {
+			double x = rt_tensor_get_double(in[0], base + j * v.inner);
+
+			if (x > top) {
+				top = x;
+				best = j;
+			}
+		}
+		if (v.n)
+			rt_tensor_set_double(out[0], base + best * v.inner, 1);
+	}
+	return 0;
+}
+
 const struct rt_op_def rt_ops_softmax[] = {
+	{ "Hardmax", "", 1, 21, 1, 1, 1, 1, 0, softmax_infer, NULL,
+	  hardmax_run, NULL },
 	{ "Softmax", "", 1, 21, 1, 1, 1, 1, 0, softmax_infer, NULL,
 	  softmax_run, NULL },
 	{ "LogSoftmax", "", 1, 21, 1, 1, 1, 1, 0, softmax_infer, NULL,
