@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * Resize (opsets 11 to 17) on float tensors of any rank: nearest (all four
+ * Resize (every opset: 10, 11-17, 18+ with `axes` and
+ * keep_aspect_ratio_policy) and Upsample (7: scales attribute, 9: scales
+ * input) on tensors of any rank and numeric type: nearest (all four
  * rounding modes), n-linear and cubic interpolation, with the coordinate
  * transformations half_pixel, pytorch_half_pixel, align_corners,
- * asymmetric, tf_half_pixel_for_nn and tf_crop_and_resize.
+ * asymmetric, tf_half_pixel_for_nn, tf_crop_and_resize and (18)
+ * half_pixel_symmetric. Resize-10 and Upsample are asymmetric with floor
+ * rounding for nearest. Integer outputs of linear or cubic interpolation
+ * round half to even and saturate. antialias=1 (18) is refused.
  *
  * Interpolation is separable: for every axis and output index a short list
  * of (input index, weight) taps is computed once, and each output element
@@ -26,6 +31,7 @@ enum coordinate_mode {
 	COORD_ASYMMETRIC,
 	COORD_TF_HALF_PIXEL_FOR_NN,
 	COORD_TF_CROP_AND_RESIZE,
+	COORD_HALF_PIXEL_SYMMETRIC,
 };
 enum nearest_mode {
 	NEAREST_ROUND_PREFER_FLOOR,
@@ -71,19 +77,43 @@ static int read_attributes(struct rt_kernel *k, struct resize_config *c)
 	static const char *const coordinates[] = {
 		"half_pixel", "pytorch_half_pixel", "align_corners",
 		"asymmetric", "tf_half_pixel_for_nn", "tf_crop_and_resize",
+		"half_pixel_symmetric",
 	};
 	static const char *const nearest[] = {
 		"round_prefer_floor", "round_prefer_ceil", "floor", "ceil",
 	};
+	static const char *const legacy_modes[] = {
+		"nearest", "linear", "bilinear",
+	};
 	int mode = 0, coordinate = 0, rounding = 0, status;
 
+	if (k->opset < 11) {
+		/* Resize-10, Upsample: asymmetric, nearest rounds down. */
+		status = pick(k, "mode", "nearest", legacy_modes, 3, &mode);
+		c->mode = mode ? MODE_LINEAR : MODE_NEAREST;
+		c->coordinates = COORD_ASYMMETRIC;
+		c->nearest = NEAREST_FLOOR;
+		c->cubic_a = -0.75f;
+		c->exclude_outside = 0;
+		c->extrapolation = 0;
+		return status;
+	}
 	status = pick(k, "mode", "nearest", modes, 3, &mode);
 	if (!status)
 		status = pick(k, "coordinate_transformation_mode", "half_pixel",
-			      coordinates, 6, &coordinate);
+			      coordinates, k->opset >= 18 ? 7 : 6,
+			      &coordinate);
 	if (!status)
 		status = pick(k, "nearest_mode", "round_prefer_floor", nearest,
 			      4, &rounding);
+	if (!status && k->opset >= 18) {
+		int64_t antialias;
+
+		status = rt_attr_int(k, "antialias", 0, &antialias);
+		if (!status && antialias)
+			return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+					   "antialias=1 is not supported");
+	}
 	if (!status)
 		status = rt_attr_float(k, "cubic_coeff_a", -0.75f, &c->cubic_a);
 	if (!status)
@@ -103,6 +133,175 @@ static int present(const struct rt_tensor *const *in, size_t n_in, size_t i)
 	return i < n_in && in[i] && rt_tensor_elements(in[i]) > 0;
 }
 
+/* Output size and scale of axis @d from a scale factor. */
+static int axis_from_scale(struct rt_kernel *k, const struct rt_tensor *x,
+			   int d, double s, struct resize_config *c)
+{
+	double extent = c->roi_end[d] - c->roi_start[d];
+
+	if (!(s > 0) || !isfinite(s))
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "scale %g on axis %d is not positive", s, d);
+	c->scale[d] = s;
+	c->dims[d] = (int64_t)floor((double)x->dims[d] * extent * s);
+	return 0;
+}
+
+static void full_roi(struct resize_config *c, int rank)
+{
+	for (int d = 0; d < rank; d++) {
+		c->roi_start[d] = 0;
+		c->roi_end[d] = 1;
+		c->scale[d] = 1;
+	}
+}
+
+/* Upsample-7 (scales attribute), Upsample-9 and Resize-10 (input 1). */
+static int configure_legacy(struct rt_kernel *k,
+			    const struct rt_tensor *const *in, size_t n_in,
+			    struct resize_config *c)
+{
+	const struct rt_tensor *x = in[0];
+	const float *attr;
+	size_t count;
+	int status;
+
+	full_roi(c, x->rank);
+	if (n_in < 2 || !in[1]) {
+		status = rt_attr_floats(k, "scales", &attr, &count);
+		if (status)
+			return status;
+		if (!attr || count != (size_t)x->rank)
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "scales must have %d values",
+					   x->rank);
+		for (int d = 0; d < x->rank && !status; d++)
+			status = axis_from_scale(k, x, d, attr[d], c);
+		return status;
+	}
+	if (in[1]->dtype != ENPU_RT_FLOAT ||
+	    rt_tensor_elements(in[1]) != (size_t)x->rank)
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "scales must be %d floats", x->rank);
+	if (!in[1]->data)
+		return RT_OP_NEEDS_VALUES;
+	status = 0;
+	for (int d = 0; d < x->rank && !status; d++)
+		status = axis_from_scale(k, x, d,
+					 ((const float *)in[1]->data)[d], c);
+	return status;
+}
+
+/*
+ * Resize-18+: scales or sizes for the `axes` listed (all by default);
+ * with sizes, keep_aspect_ratio_policy not_larger / not_smaller uses one
+ * scale for all of them (the smallest / largest size ratio).
+ */
+static int configure_axes(struct rt_kernel *k,
+			  const struct rt_tensor *const *in, size_t n_in,
+			  struct resize_config *c)
+{
+	static const char *const policies[] = {
+		"stretch", "not_larger", "not_smaller",
+	};
+	const struct rt_tensor *x = in[0];
+	int has_scales = present(in, n_in, 2), has_sizes = present(in, n_in, 3);
+	int64_t axes[RT_MAX_RANK], values[RT_MAX_RANK];
+	const int64_t *attr;
+	size_t count, n_axes;
+	int policy = 0, status;
+
+	status = rt_attr_ints(k, "axes", &attr, &n_axes);
+	if (!status)
+		status = pick(k, "keep_aspect_ratio_policy", "stretch",
+			      policies, 3, &policy);
+	if (status)
+		return status;
+	if (!attr)
+		n_axes = (size_t)x->rank;
+	if (n_axes > (size_t)x->rank)
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "%zu axes for rank %d", n_axes, x->rank);
+	for (size_t i = 0; i < n_axes; i++) {
+		status = rt_axis(k, attr ? attr[i] : (int64_t)i, x->rank,
+				 &axes[i]);
+		if (status)
+			return status;
+	}
+	if (has_scales == has_sizes)
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "exactly one of scales and sizes must be "
+				   "given");
+	full_roi(c, x->rank);
+	for (int d = 0; d < x->rank; d++)
+		c->dims[d] = x->dims[d];
+	if (c->coordinates == COORD_TF_CROP_AND_RESIZE) {
+		const struct rt_tensor *roi = n_in > 1 ? in[1] : NULL;
+
+		if (!roi || rt_tensor_elements(roi) != 2 * n_axes)
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "tf_crop_and_resize needs a roi of "
+					   "%zu values", 2 * n_axes);
+		if (!roi->data)
+			return RT_OP_NEEDS_VALUES;
+		for (size_t i = 0; i < n_axes; i++) {
+			c->roi_start[axes[i]] = rt_tensor_get_double(roi, i);
+			c->roi_end[axes[i]] = rt_tensor_get_double(roi,
+								   n_axes + i);
+		}
+	}
+	if (has_scales) {
+		const struct rt_tensor *scales = in[2];
+
+		if (scales->dtype != ENPU_RT_FLOAT ||
+		    rt_tensor_elements(scales) != n_axes)
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "scales must be %zu floats", n_axes);
+		if (!scales->data)
+			return RT_OP_NEEDS_VALUES;
+		for (size_t i = 0; i < n_axes && !status; i++)
+			status = axis_from_scale(k, x, (int)axes[i],
+				((const float *)scales->data)[i], c);
+		return status;
+	}
+	if (!in[3]->data)
+		return RT_OP_NEEDS_VALUES;
+	status = rt_tensor_read_ints(k, in[3], RT_MAX_RANK, values, &count);
+	if (status)
+		return status;
+	if (count != n_axes)
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "sizes has %zu values for %zu axes", count,
+				   n_axes);
+	if (policy) {
+		double pick_scale = policy == 1 ? INFINITY : 0;
+
+		for (size_t i = 0; i < n_axes; i++) {
+			double r = (double)values[i] /
+				   (double)x->dims[axes[i]];
+
+			pick_scale = policy == 1 ? fmin(pick_scale, r) :
+				     fmax(pick_scale, r);
+		}
+		for (size_t i = 0; i < n_axes; i++) {
+			c->scale[axes[i]] = pick_scale;
+			c->dims[axes[i]] = (int64_t)nearbyint(pick_scale *
+				(double)x->dims[axes[i]]);
+		}
+		return 0;
+	}
+	for (size_t i = 0; i < n_axes; i++) {
+		if (values[i] < 0)
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "size %lld is negative",
+					   (long long)values[i]);
+		c->dims[axes[i]] = values[i];
+		c->scale[axes[i]] = x->dims[axes[i]] ?
+			(double)values[i] / (double)x->dims[axes[i]] : 1.0;
+	}
+	return 0;
+}
+
 static int configure(struct rt_kernel *k, const struct rt_tensor *const *in,
 		     size_t n_in, struct resize_config *c)
 {
@@ -114,10 +313,14 @@ static int configure(struct rt_kernel *k, const struct rt_tensor *const *in,
 	status = read_attributes(k, c);
 	if (status)
 		return status;
-	if (x->dtype != ENPU_RT_FLOAT)
+	if (!rt_dtype_is_float(x->dtype) && !rt_dtype_is_integer(x->dtype))
 		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
-				   "input type %s is not supported (float only)",
+				   "input type %s is not supported",
 				   rt_dtype_name(x->dtype));
+	if (k->opset < 11)
+		return configure_legacy(k, in, n_in, c);
+	if (k->opset >= 18)
+		return configure_axes(k, in, n_in, c);
 	if (has_scales == has_sizes)
 		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
 				   "exactly one of scales and sizes must be "
@@ -204,7 +407,7 @@ static int resize_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
 	(void)n_out;
 	if (status)
 		return status;
-	return rt_tensor_set_shape(k, out[0], ENPU_RT_FLOAT, in[0]->rank,
+	return rt_tensor_set_shape(k, out[0], in[0]->dtype, in[0]->rank,
 				   c.dims);
 }
 
@@ -232,6 +435,12 @@ static double source_coordinate(const struct resize_config *c, int axis,
 		return x / scale;
 	case COORD_TF_HALF_PIXEL_FOR_NN:
 		return (x + 0.5) / scale;
+	case COORD_HALF_PIXEL_SYMMETRIC: {
+		double adjustment = (double)c->dims[axis] / out_len;
+		double offset = (double)in_len / 2 * (1 - adjustment);
+
+		return offset + (x + 0.5) / scale - 0.5;
+	}
 	case COORD_TF_CROP_AND_RESIZE:
 		start = c->roi_start[axis];
 		end = c->roi_end[axis];
@@ -329,8 +538,8 @@ static int resize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		      size_t n_in, struct rt_tensor *const *out, size_t n_out)
 {
 	const struct rt_tensor *x = in[0];
-	const float *src = x->data;
-	float *dst = out[0]->data;
+	const float *src = x->dtype == ENPU_RT_FLOAT ? x->data : NULL;
+	float *dst = x->dtype == ENPU_RT_FLOAT ? out[0]->data : NULL;
 	struct tap *taps[RT_MAX_RANK], *all;
 	int64_t stride[RT_MAX_RANK], index[RT_MAX_RANK] = { 0 };
 	struct resize_config c;
@@ -370,7 +579,10 @@ static int resize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 			if (!taps[d][index[d]].count)
 				outside = 1;
 		if (outside) {
-			dst[e] = c.extrapolation;
+			if (dst)
+				dst[e] = c.extrapolation;
+			else
+				rt_tensor_set_rounded(out[0], e, c.extrapolation);
 		} else {
 			/* Odometer over the product of the axes' taps. */
 			for (;;) {
@@ -384,7 +596,8 @@ static int resize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 					weight *= t->weight[choice[d]];
 					offset += t->index[choice[d]] * stride[d];
 				}
-				sum += weight * src[offset];
+				sum += weight * (src ? src[offset] :
+					rt_tensor_get_double(x, (size_t)offset));
 				for (d = rank - 1; d >= 0; d--) {
 					if (++choice[d] < taps[d][index[d]].count)
 						break;
@@ -393,7 +606,10 @@ static int resize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 				if (d < 0)
 					break;
 			}
-			dst[e] = (float)sum;
+			if (dst)
+				dst[e] = (float)sum;
+			else
+				rt_tensor_set_rounded(out[0], e, sum);
 		}
 		for (int d = rank - 1; d >= 0; d--) {
 			if (++index[d] < c.dims[d])
@@ -408,10 +624,14 @@ static int resize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 const struct rt_op_def rt_ops_resize[] = {
 	{
 		.op_type = "Resize", .domain = "",
-		.opset_min = 11, .opset_max = 17,
+		.opset_min = 11, .opset_max = 21,
 		.min_inputs = 1, .max_inputs = 4,
 		.min_outputs = 1, .max_outputs = 1,
 		.infer = resize_infer, .run = resize_run,
 	},
+	{ "Resize", "", 10, 10, 2, 2, 1, 1, 0, resize_infer, NULL,
+	  resize_run, NULL },
+	{ "Upsample", "", 7, 9, 1, 2, 1, 1, 0, resize_infer, NULL,
+	  resize_run, NULL },
 	{ 0 },
 };

@@ -227,6 +227,8 @@ double rt_tensor_get_double(const struct rt_tensor *t, size_t i);
  * outside int64 saturate, then wrap to the type's width (never undefined).
  */
 void rt_tensor_set_double(struct rt_tensor *t, size_t i, double v);
+/* Integers: round half to even and saturate (NaN -> 0); floats as above. */
+void rt_tensor_set_rounded(struct rt_tensor *t, size_t i, double v);
 /* Element @i of an integer or bool tensor, exact (floats truncate). */
 int64_t rt_tensor_get_int(const struct rt_tensor *t, size_t i);
 int rt_dtype_is_integer(int32_t dtype);	/* int8..uint64, not bool */

@@ -184,6 +184,28 @@ void rt_tensor_set_double(struct rt_tensor *t, size_t i, double v)
 	}
 }
 
+void rt_tensor_set_rounded(struct rt_tensor *t, size_t i, double v)
+{
+	double lo, hi;
+
+	if (!rt_dtype_is_integer(t->dtype)) {
+		rt_tensor_set_double(t, i, v);
+		return;
+	}
+	switch (t->dtype) {
+	case ENPU_RT_INT8: lo = INT8_MIN; hi = INT8_MAX; break;
+	case ENPU_RT_UINT8: lo = 0; hi = UINT8_MAX; break;
+	case ENPU_RT_INT16: lo = INT16_MIN; hi = INT16_MAX; break;
+	case ENPU_RT_UINT16: lo = 0; hi = UINT16_MAX; break;
+	case ENPU_RT_INT32: lo = INT32_MIN; hi = INT32_MAX; break;
+	case ENPU_RT_UINT32: lo = 0; hi = UINT32_MAX; break;
+	case ENPU_RT_UINT64: lo = 0; hi = 18446744073709551615.0; break;
+	default: lo = -9223372036854775808.0; hi = 9223372036854775807.0; break;
+	}
+	v = nearbyint(v);
+	rt_tensor_set_double(t, i, isnan(v) ? 0 : v < lo ? lo : v > hi ? hi : v);
+}
+
 int64_t rt_tensor_get_int(const struct rt_tensor *t, size_t i)
 {
 	const void *d = t->data;

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ConvTranspose, float32, 1 to 3 spatial axes: for each image and group,
+ * cols = W_g^T x X_g (a [C_out/g * kernel] x [input pixels] product on
+ * rt_conv_sgemm) and then col2im adds every column into the output
+ * window it came from. The transposed weights are built once at prepare
+ * when W is a constant.
+ *
+ * Output size per axis: stride * (in - 1) + output_padding +
+ * dilation * (kernel - 1) + 1 - pad_begin - pad_end, or output_shape
+ * when given (or in * stride with auto_pad SAME_*), the total padding
+ * then split as the ONNX reference does: SAME_UPPER begins with
+ * floor(total / 2), the others end with it. Bias is added last.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conv_window.h"
+
+#define AXES RT_SPATIAL_MAX
+
+struct convt_shape {
+	int axes;			/* spatial axes used, 1..3 */
+	int64_t batch, in_channels, out_channels, group;
+	int64_t in[AXES], out[AXES], kernel[AXES], stride[AXES];
+	int64_t dilation[AXES], pad_begin[AXES];
+	size_t kernel_volume, in_volume, out_volume;
+};
+
+static int ints_attr(struct rt_kernel *k, const char *name, int axes,
+		     int64_t fallback, int64_t *values, int pairs)
+{
+	const int64_t *v;
+	size_t count;
+	int status = rt_attr_ints(k, name, &v, &count);
+
+	if (status)
+		return status;
+	for (int i = 0; i < axes * pairs; i++)
+		values[i] = fallback;
+	if (!v)
+		return 0;
+	if (count != (size_t)(axes * pairs))
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "%s has %zu values for %d spatial axes",
+				   name, count, axes);
+	memcpy(values, v, count * sizeof(*v));
+	return 0;
+}
+
+static int convt_shape_of(struct rt_kernel *k, const struct rt_tensor *x,
+			  const struct rt_tensor *w, struct convt_shape *s)
+{
+	int64_t strides[AXES], dilations[AXES], pads[2 * AXES];
+	int64_t out_pad[AXES], kernel[AXES], out_shape[AXES];
+	const int64_t *given;
+	size_t given_count;
+	const char *auto_pad;
+	int axes = x->rank - 2, status;
+
+	memset(s, 0, sizeof(*s));
+	if (x->dtype != ENPU_RT_FLOAT || w->dtype != ENPU_RT_FLOAT)
+		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+				   "types %s, %s are not supported (float only)",
+				   rt_dtype_name(x->dtype),
+				   rt_dtype_name(w->dtype));
+	if (axes < 1 || axes > AXES || w->rank != x->rank)
+		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+				   "input rank %d, weight rank %d: 1 to 3 "
+				   "spatial axes", x->rank, w->rank);
+	status = rt_attr_int(k, "group", 1, &s->group);
+	if (!status)
+		status = ints_attr(k, "strides", axes, 1, strides, 1);
+	if (!status)
+		status = ints_attr(k, "dilations", axes, 1, dilations, 1);
+	if (!status)
+		status = ints_attr(k, "pads", axes, 0, pads, 2);
+	if (!status)
+		status = ints_attr(k, "output_padding", axes, 0, out_pad, 1);
+	if (!status)
+		status = ints_attr(k, "kernel_shape", axes, 0, kernel, 1);
+	if (!status)
+		status = rt_attr_string(k, "auto_pad", "NOTSET", &auto_pad);
+	if (!status)
+		status = rt_attr_ints(k, "output_shape", &given, &given_count);
+	if (status)
+		return status;
+	s->axes = axes;
+	s->batch = x->dims[0];
+	s->in_channels = x->dims[1];
+	if (s->group < 1 || s->in_channels % s->group ||
+	    w->dims[0] != s->in_channels)
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "weight [%" PRId64 ", ...] and group %" PRId64
+				   " do not match %" PRId64 " input channels",
+				   w->dims[0], s->group, s->in_channels);
+	s->out_channels = w->dims[1] * s->group;
+	if (given && given_count != (size_t)axes &&
+	    given_count != (size_t)x->rank)
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "output_shape has %zu values", given_count);
+	for (int i = 0; i < axes; i++)
+		out_shape[i] = given ? given[given_count - (size_t)axes + (size_t)i] : 0;
+	s->kernel_volume = s->in_volume = s->out_volume = 1;
+	for (int j = 0; j < AXES; j++) {
+		int i = j - (AXES - axes);	/* model axis, <0: padding axis */
+		int64_t span, total;
+
+		if (i < 0) {
+			s->in[j] = s->out[j] = s->kernel[j] = 1;
+			s->stride[j] = s->dilation[j] = 1;
+			continue;
+		}
+		s->in[j] = x->dims[2 + i];
+		s->kernel[j] = kernel[i] ? kernel[i] : w->dims[2 + i];
+		if (s->kernel[j] != w->dims[2 + i] || strides[i] < 1 ||
+		    dilations[i] < 1 || out_pad[i] < 0 ||
+		    out_pad[i] >= (strides[i] > dilations[i] ? strides[i] :
+				   dilations[i]))
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "kernel, stride, dilation or "
+					   "output_padding of axis %d is invalid",
+					   i);
+		s->stride[j] = strides[i];
+		s->dilation[j] = dilations[i];
+		span = dilations[i] * (s->kernel[j] - 1) + 1;
+		total = strides[i] * (s->in[j] - 1) + out_pad[i] + span;
+		if (given || strcmp(auto_pad, "NOTSET")) {
+			int64_t want = given ? out_shape[i] : s->in[j] * strides[i];
+			int64_t padding = total - want;
+
+			/* Floor division: the padding may be negative. */
+			int64_t half = padding >= 0 ? padding / 2 :
+				       -((1 - padding) / 2);
+
+			if (strcmp(auto_pad, "SAME_UPPER"))
+				s->pad_begin[j] = padding - half;
+			else
+				s->pad_begin[j] = half;
+			if (!strcmp(auto_pad, "VALID") && !given) {
+				s->pad_begin[j] = 0;
+				want = total;
+			}
+			s->out[j] = want;
+		} else {
+			s->pad_begin[j] = pads[i];
+			s->out[j] = total - pads[i] - pads[axes + i];
+		}
+		if (s->out[j] < 1)
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "output axis %d would be %" PRId64, i,
+					   s->out[j]);
+		s->kernel_volume *= (size_t)s->kernel[j];
+		s->in_volume *= (size_t)s->in[j];
+		s->out_volume *= (size_t)s->out[j];
+	}
+	return 0;
+}
+
+static int convt_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
+		       size_t n_in, struct rt_tensor *const *out, size_t n_out)
+{
+	struct convt_shape s;
+	int64_t dims[RT_MAX_RANK];
+	int status = convt_shape_of(k, in[0], in[1], &s);
+
+	(void)n_out;
+	if (status)
+		return status;
+	if (n_in > 2 && in[2] && rt_tensor_elements(in[2]) !=
+	    (size_t)s.out_channels)
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "bias must have %" PRId64 " elements",
+				   s.out_channels);
+	dims[0] = s.batch;
+	dims[1] = s.out_channels;
+	for (int i = 0; i < s.axes; i++)
+		dims[2 + i] = s.out[AXES - s.axes + i];
+	return rt_tensor_set_shape(k, out[0], ENPU_RT_FLOAT, in[0]->rank, dims);
+}
+
+/* W [C_in][C_out/g][kv] -> per group Wt [C_out/g * kv][C_in/g]. */
+static float *transpose_weights(const struct convt_shape *s, const float *w)
+{
+	size_t cin = (size_t)(s->in_channels / s->group);
+	size_t cout = (size_t)(s->out_channels / s->group), kv = s->kernel_volume;
+	float *t = malloc((size_t)s->in_channels * cout * kv * sizeof(*t) + 1);
+
+	if (!t)
+		return NULL;
+	for (size_t g = 0; g < (size_t)s->group; g++)
+	for (size_t ic = 0; ic < cin; ic++)
+	for (size_t oc = 0; oc < cout; oc++)
+	for (size_t q = 0; q < kv; q++)
+		t[g * cout * kv * cin + (oc * kv + q) * cin + ic] =
+			w[((g * cin + ic) * cout + oc) * kv + q];
+	return t;
+}
+
+static int convt_prepare(struct rt_kernel *k, const struct rt_tensor *const *in,
+			 size_t n_in)
+{
+	struct convt_shape s;
+
+	(void)n_in;
+	if (!in[1]->data || in[0]->rank < 0)
+		return 0;
+	if (convt_shape_of(k, in[0], in[1], &s))
+		return 0;	/* infer reports it */
+	k->state = transpose_weights(&s, in[1]->data);
+	if (!k->state)
+		return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY, "out of memory");
+	return 0;
+}
+
+static void convt_release(struct rt_kernel *k)
+{
+	free(k->state);
+	k->state = NULL;
+}
+
+/* Adds cols [C_out/g][kv][P_in] into y [C_out/g][out volume]. */
+static void col2im(const struct convt_shape *s, size_t channels,
+		   const float *cols, float *y)
+{
+	for (size_t c = 0; c < channels; c++)
+	for (int64_t k0 = 0; k0 < s->kernel[0]; k0++)
+	for (int64_t k1 = 0; k1 < s->kernel[1]; k1++)
+	for (int64_t k2 = 0; k2 < s->kernel[2]; k2++) {
+		size_t q = (size_t)((k0 * s->kernel[1] + k1) * s->kernel[2] + k2);
+		const float *row = cols + (c * s->kernel_volume + q) * s->in_volume;
+		float *plane = y + c * s->out_volume;
+
+		for (int64_t i0 = 0; i0 < s->in[0]; i0++) {
+			int64_t o0 = i0 * s->stride[0] + k0 * s->dilation[0] -
+				     s->pad_begin[0];
+
+			if (o0 < 0 || o0 >= s->out[0])
+				continue;
+			for (int64_t i1 = 0; i1 < s->in[1]; i1++) {
+				int64_t o1 = i1 * s->stride[1] + k1 * s->dilation[1] -
+					     s->pad_begin[1];
+				const float *src;
+				float *dst;
+
+				if (o1 < 0 || o1 >= s->out[1])
+					continue;
+				src = row + (size_t)((i0 * s->in[1] + i1) * s->in[2]);
+				dst = plane + (size_t)((o0 * s->out[1] + o1) * s->out[2]);
+				for (int64_t i2 = 0; i2 < s->in[2]; i2++) {
+					int64_t o2 = i2 * s->stride[2] +
+						     k2 * s->dilation[2] -
+						     s->pad_begin[2];
+
+					if (o2 >= 0 && o2 < s->out[2])
+						dst[o2] += src[i2];
+				}
+			}
+		}
+	}
+}
+
+static int convt_run(struct rt_kernel *k, const struct rt_tensor *const *in,
+		     size_t n_in, struct rt_tensor *const *out, size_t n_out)
+{
+	const struct rt_tensor *x = in[0];
+	const float *bias = n_in > 2 && in[2] ? in[2]->data : NULL;
+	struct convt_shape s;
+	float *wt = k->state, *cols;
+	float *y = out[0]->data;
+	size_t cin, cout, rows;
+	int status = convt_shape_of(k, x, in[1], &s);
+
+	(void)n_out;
+	if (status)
+		return status;
+	cin = (size_t)(s.in_channels / s.group);
+	cout = (size_t)(s.out_channels / s.group);
+	rows = cout * s.kernel_volume;
+	if (!wt)
+		wt = transpose_weights(&s, in[1]->data);
+	cols = malloc(rows * s.in_volume * sizeof(*cols) + 1);
+	if (!wt || !cols) {
+		if (wt != k->state)
+			free(wt);
+		free(cols);
+		return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY, "out of memory");
+	}
+	memset(y, 0, out[0]->byte_size);
+	for (int64_t n = 0; n < s.batch; n++)
+	for (int64_t g = 0; g < s.group; g++) {
+		const float *xg = (const float *)x->data +
+				  ((size_t)n * (size_t)s.in_channels +
+				   (size_t)g * cin) * s.in_volume;
+		float *yg = y + ((size_t)n * (size_t)s.out_channels +
+				 (size_t)g * cout) * s.out_volume;
+
+		rt_conv_sgemm(rows, cin, s.in_volume, wt + (size_t)g * rows * cin,
+			      cin, xg, s.in_volume, NULL, cols, s.in_volume);
+		col2im(&s, cout, cols, yg);
+	}
+	if (bias)
+		for (int64_t n = 0; n < s.batch; n++)
+		for (int64_t c = 0; c < s.out_channels; c++) {
+			float *plane = y + ((size_t)n * (size_t)s.out_channels +
+					    (size_t)c) * s.out_volume;
+
+			for (size_t i = 0; i < s.out_volume; i++)
+				plane[i] += bias[c];
+		}
+	if (wt != k->state)
+		free(wt);
+	free(cols);
+	rt_activation_apply_f32(&k->activation, y,
+				out[0]->byte_size / sizeof(float));
+	return 0;
+}
+
+const struct rt_op_def rt_ops_conv_transpose[] = {
+	{ "ConvTranspose", "", 1, 21, 2, 3, 1, 1, 0, convt_infer,
+	  convt_prepare, convt_run, convt_release },
+	{ 0 },
+};
