@@ -217,15 +217,15 @@ static void test_unsupported_report_truncates(struct test_state *t)
 	struct model_builder mb;
 	enpu_rt_session *s = NULL;
 	const int64_t dims[] = { 4 };
-	char error[4096], prev[16] = "x", next[16], name[32];
+	char error[4096], prev[16] = "x", next[16], name[48];
 
 	mb_init(&mb, 13);
 	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, dims);
 	for (int i = 0; i < 400; i++) {
 		Onnx__NodeProto *n;
 
-		snprintf(next, sizeof(next), "v%d", i);
-		snprintf(name, sizeof(name), "a_rather_long_node_name_%d", i);
+		snprintf(next, sizeof(next), "v%d", i % 1000);
+		snprintf(name, sizeof(name), "a_rather_long_node_name_%d", i % 1000);
 		char io[40];
 
 		snprintf(io, sizeof(io), "%s", prev);

@@ -313,6 +313,30 @@ static int binary_setup(struct rt_kernel *k, const struct rt_tensor *const *in,
 		return rt_op_error(k, ENPU_RT_UNSUPPORTED, "no kernel");
 	c->op = (*def)->op;
 	c->ca = class_of(t);
+	if (k->opset < 7 && n_in == 2) {
+		/*
+		 * Opsets 1-6 broadcast only with broadcast=1, B onto A's
+		 * trailing axes unless `axis` says otherwise: numpy's rule
+		 * for the trailing case; other alignments are refused.
+		 */
+		const struct rt_attr *axis = rt_attr_find(k, "axis");
+		int64_t broadcast;
+		int status = rt_attr_int(k, "broadcast", 0, &broadcast);
+
+		if (status)
+			return status;
+		if (axis && axis->i != in[0]->rank - in[1]->rank &&
+		    rt_tensor_elements(in[1]) != 1)
+			return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+					   "legacy broadcast at axis %" PRId64
+					   " is not supported", axis->i);
+		if (!broadcast && (in[0]->rank != in[1]->rank ||
+				   memcmp(in[0]->dims, in[1]->dims,
+					  (size_t)in[0]->rank *
+					  sizeof(in[0]->dims[0]))))
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "shapes differ and broadcast=0");
+	}
 	for (size_t i = 1; i < n_in; i++)
 		if (in[i]->dtype != t && c->op != OP_POW)
 			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
@@ -516,17 +540,17 @@ static int where_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 #define VARIADIC_MAX 4096
 
 const struct rt_op_def rt_ops_math_binary[] = {
-	BINARY("Pow", 7, 2),
+	BINARY("Pow", 1, 2),
 	BINARY("Mod", 10, 2),
 	BINARY("BitShift", 11, 2),
-	BINARY("Equal", 7, 2),
-	BINARY("Less", 7, 2),
-	BINARY("Greater", 7, 2),
+	BINARY("Equal", 1, 2),
+	BINARY("Less", 1, 2),
+	BINARY("Greater", 1, 2),
 	BINARY("LessOrEqual", 12, 2),
 	BINARY("GreaterOrEqual", 12, 2),
-	BINARY("And", 7, 2),
-	BINARY("Or", 7, 2),
-	BINARY("Xor", 7, 2),
+	BINARY("And", 1, 2),
+	BINARY("Or", 1, 2),
+	BINARY("Xor", 1, 2),
 	BINARY("Max", 6, VARIADIC_MAX),
 	BINARY("Min", 6, VARIADIC_MAX),
 	BINARY("Sum", 6, VARIADIC_MAX),

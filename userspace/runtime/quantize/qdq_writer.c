@@ -177,7 +177,8 @@ static Onnx__TensorProto *new_tensor(struct q_model *m, const char *name,
 	tp->name = (char *)name;
 	tp->has_data_type = 1;
 	tp->data_type = dtype;
-	memcpy(d, dims, rank * sizeof(*d));
+	if (rank)
+		memcpy(d, dims, rank * sizeof(*d));
 	tp->n_dims = rank;
 	tp->dims = d;
 	memcpy(raw, data, bytes);
