@@ -9,6 +9,8 @@
  *         CPU (zero-copy: stays 0)
  *   last_job_sg     BO table and segments of the last submitted job
  *   recovery        "resets=<n> hangs=<n> lost_irqs=<n>" since probe
+ *   irq_stats       the most work the completion path did at once
+ *                   (struct enpu_irq_stats) and its batch limits
  *
  * Lock order: enpu_device.nop_lock, then the queue locks (enpu_queue.c).
  * The mailbox lock is taken by ping without any other lock held.
@@ -35,9 +37,6 @@
 #define ENPU_NOP_CYCLES		1000
 #define ENPU_NOP_TIMEOUT_MS	1000
 #define ENPU_PING_TIMEOUT_MS	100
-/* Keeps debugfs tags apart from the tags of user jobs. */
-#define ENPU_NOP_TAG_BASE	BIT_ULL(63)
-
 /*
  * The command stream is device memory, little endian whatever the CPU; the
  * uapi struct uses plain types because userspace shares it.
@@ -69,32 +68,42 @@ static int enpu_debugfs_nop_locked(struct seq_file *m,
 		seq_printf(m, "device not ready (status %u)\n", status);
 		return -EIO;
 	}
+	ret = enpu_queue_register_waiter(edev, &waiter);
+	if (ret)
+		return ret;
 
 	enpu_debugfs_write_nop(edev->nop_cmd);
-	desc.tag = ENPU_NOP_TAG_BASE | ++edev->nop_seq;
+	/* QUIET: it gives up after a timeout, a late entry is no error. */
+	desc.tag = enpu_queue_tag(&waiter, ENPU_TAG_COOKIE_QUIET |
+				  (lower_32_bits(++edev->nop_seq) &
+				   ~ENPU_TAG_COOKIE_QUIET));
 	enpu_queue_add_waiter(edev, &waiter, desc.tag);
 	submitted = ktime_get();
 	ret = enpu_queue_submit(edev, 0, &desc, NULL);
 	if (ret) {
 		enpu_queue_remove_waiter(edev, &waiter);
-		return ret;
+		goto out;
 	}
 
 	if (!wait_for_completion_timeout(&waiter.done,
 					 msecs_to_jiffies(ENPU_NOP_TIMEOUT_MS))) {
 		/* Lost interrupt? The entry may be in the ring regardless. */
-		if (enpu_queue_drain_completions(edev))
+		if (enpu_queue_drain_all(edev))
 			dev_warn(edev->dev, "NOP completion found without its interrupt\n");
 		if (enpu_queue_remove_waiter(edev, &waiter)) {
 			dev_err(edev->dev, "NOP job timed out\n");
-			return -ETIMEDOUT;
+			ret = -ETIMEDOUT;
+			goto out;
 		}
 	}
 
 	seq_printf(m, "status=%u latency_ns=%lld irqs=%lld\n", waiter.status,
 		   ktime_to_ns(ktime_sub(waiter.completed_at, submitted)),
 		   (long long)atomic64_read(&edev->irq_count[ENPU_VEC_JOB_DONE]));
-	return 0;
+out:
+	/* Its entry may still come: the id is free, the tag unknown then. */
+	enpu_queue_unregister_waiter(edev, &waiter);
+	return ret;
 }
 
 static int enpu_debugfs_nop(struct seq_file *m, struct enpu_device *edev)
@@ -208,6 +217,20 @@ static int enpu_debugfs_recovery(struct seq_file *m, struct enpu_device *edev)
 	return 0;
 }
 
+static int enpu_debugfs_irq_stats(struct seq_file *m, struct enpu_device *edev)
+{
+	struct enpu_irq_stats *stats = &edev->irq_stats;
+
+	seq_printf(m, "hard_max_ns=%lld hard_max_entries=%d cq_batch=%d thread_runs=%lld thread_entries=%lld pump_max_jobs=%d pump_batch=%d pump_deferred=%lld\n",
+		   (long long)atomic64_read(&stats->hard_max_ns),
+		   atomic_read(&stats->hard_max_entries), ENPU_CQ_BATCH,
+		   (long long)atomic64_read(&stats->thread_runs),
+		   (long long)atomic64_read(&stats->thread_entries),
+		   atomic_read(&stats->pump_max_jobs), ENPU_PUMP_BATCH,
+		   (long long)atomic64_read(&stats->pump_deferred));
+	return 0;
+}
+
 typedef int (*enpu_debugfs_show_t)(struct seq_file *m,
 				   struct enpu_device *edev);
 
@@ -238,6 +261,7 @@ ENPU_DEBUGFS_SHOW(regs, enpu_debugfs_dump_regs)
 ENPU_DEBUGFS_SHOW(cpu_copy_bytes, enpu_debugfs_cpu_copy_bytes)
 ENPU_DEBUGFS_SHOW(last_job_sg, enpu_debugfs_last_job_sg)
 ENPU_DEBUGFS_SHOW(recovery, enpu_debugfs_recovery)
+ENPU_DEBUGFS_SHOW(irq_stats, enpu_debugfs_irq_stats)
 
 #ifdef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
 
@@ -255,6 +279,7 @@ static const struct drm_debugfs_info enpu_debugfs_files[] = {
 	{ "cpu_copy_bytes", enpu_debugfs_cpu_copy_bytes_show },
 	{ "last_job_sg", enpu_debugfs_last_job_sg_show },
 	{ "recovery", enpu_debugfs_recovery_show },
+	{ "irq_stats", enpu_debugfs_irq_stats_show },
 };
 
 #else
@@ -273,6 +298,7 @@ static const struct drm_info_list enpu_debugfs_files[] = {
 	{ "cpu_copy_bytes", enpu_debugfs_cpu_copy_bytes_show },
 	{ "last_job_sg", enpu_debugfs_last_job_sg_show },
 	{ "recovery", enpu_debugfs_recovery_show },
+	{ "irq_stats", enpu_debugfs_irq_stats_show },
 };
 
 /**

@@ -17,7 +17,12 @@
  *                             at a time (enpu_job.c)
  *   enpu_device.submit_lock   submission ring producers, IRQ-safe (enpu_queue.c)
  *   enpu_device.cq_lock       completion waiters, IRQ-safe (enpu_queue.c)
- * submit_lock and cq_lock are never nested in each other. No driver lock
+ * enpu_device.cq_drain_lock (IRQ-safe) is outermost of all the spinlocks
+ * above: it is held across one batch of completions and their callbacks
+ * (fence signalling, hence the fence and queue locks), so that batches
+ * are completed in ring order; nothing takes it with another lock held.
+ * submit_lock and cq_lock are never nested in each other; cq_table's
+ * xarray lock is taken alone. No driver lock
  * is held while a job's fence is signalled except that fence's own lock.
  * enpu_mailbox.lock (enpu_mailbox.c) takes no other lock; the only lock
  * held while a mailbox command runs is enpu_recovery.lock.
@@ -31,6 +36,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 #include <drm/drm_device.h>
 
 #include "enpu_job.h"
@@ -92,6 +98,48 @@ struct enpu_mailbox {
 };
 
 /**
+ * struct enpu_irq_stats - the most work done at once on the completion path
+ * @hard_max_ns: longest run of the job-done hard-IRQ handler.
+ * @hard_max_entries: most completion entries one hard-IRQ run consumed
+ *	(at most ENPU_CQ_BATCH).
+ * @thread_runs: runs of the job-done thread (entries were left after the
+ *	hard-IRQ batch).
+ * @thread_entries: entries the thread consumed.
+ * @pump_max_jobs: most descriptors one pump call wrote (at most
+ *	ENPU_PUMP_BATCH).
+ * @pump_deferred: pump calls that stopped at their batch and left the rest
+ *	to a worker.
+ *
+ * debugfs irq_stats prints them; they are maxima and counters since
+ * probe, written racily (they are statistics, not state).
+ */
+struct enpu_irq_stats {
+	atomic64_t hard_max_ns;
+	atomic_t hard_max_entries;
+	atomic64_t thread_runs;
+	atomic64_t thread_entries;
+	atomic_t pump_max_jobs;
+	atomic64_t pump_deferred;
+};
+
+/* Raises @stat to @value if it is below. */
+static inline void enpu_stat_max(atomic_t *stat, int value)
+{
+	int old = atomic_read(stat);
+
+	while (old < value && !atomic_try_cmpxchg(stat, &old, value))
+		;
+}
+
+static inline void enpu_stat_max64(atomic64_t *stat, s64 value)
+{
+	s64 old = atomic64_read(stat);
+
+	while (old < value && !atomic64_try_cmpxchg(stat, &old, value))
+		;
+}
+
+/**
  * struct enpu_device - driver state of one NPU
  * @drm: the DRM device; the structure is allocated with it.
  * @dev: bus device, for DMA and logging.
@@ -103,8 +151,12 @@ struct enpu_mailbox {
  * @fw_api_version: API version of the running firmware.
  * @mbox: mailbox channel.
  * @submit_lock: serialises writers of the submission rings; IRQ-safe.
- * @cq_lock: protects @cq_waiters; taken in hard IRQ context.
- * @cq_waiters: struct enpu_cq_waiter waiting for a completion tag.
+ * @cq_lock: protects the pending state of the waiters in @cq_table;
+ *	taken in hard IRQ context.
+ * @cq_drain_lock: one completion batch (entries and callbacks) at a time.
+ * @cq_table: id -> registered struct enpu_cq_waiter; the low half of a
+ *	completion tag is the id (enpu_queue.h).
+ * @irq_stats: completion-path work bounds actually seen.
  * @irq_count: interrupts taken, per ENPU_VEC_* cause.
  * @cq_unknown_tags: completions whose tag no waiter had.
  * @last_error_code: ENPU_REG_ERROR_CODE at the last error interrupt.
@@ -141,8 +193,10 @@ struct enpu_device {
 	struct enpu_mailbox mbox;
 
 	spinlock_t submit_lock;		/* SQ_TAIL writers; IRQ-safe */
-	spinlock_t cq_lock;		/* cq_waiters, CQ_HEAD; IRQ-safe */
-	struct list_head cq_waiters;
+	spinlock_t cq_lock;		/* waiter state, CQ_HEAD; IRQ-safe */
+	spinlock_t cq_drain_lock;	/* one completion batch at a time */
+	struct xarray cq_table;
+	struct enpu_irq_stats irq_stats;
 
 	atomic64_t irq_count[ENPU_NUM_VECTORS];
 	atomic64_t cq_unknown_tags;

@@ -132,9 +132,6 @@ struct enpu_job_dep {
 	bool propagate_error;
 };
 
-/* dep_xa mark of explicit in-fences (XA_MARK_0 is the allocator's). */
-#define ENPU_DEP_EXPLICIT	XA_MARK_1
-
 /**
  * struct enpu_job - one submitted job
  * @ref: the ioctl holds one reference until it returns, the queue one
@@ -148,10 +145,11 @@ struct enpu_job_dep {
  * @fence: the job's fence; allocated at submit start, initialised when
  *	the job enters the FIFO (@fence_live).
  * @fence_live: @fence was initialised (release with dma_fence_put()).
- * @dep_xa: dependencies while they are collected, deduplicated per fence
- *	context.
- * @deps: dependencies once armed.
+ * @deps: dependencies: appended while collected, then sorted by fence
+ *	context and reduced to the latest fence of each (O(n log n) with the
+ *	reservations held, not a scan per fence), then armed.
  * @dep_count: entries in @deps.
+ * @dep_room: entries @deps has room for.
  * @deps_armed: callbacks were added to @deps (they must be removed before
  *	the job is freed, in case one never ran).
  * @deps_pending: unsignalled dependencies, plus one until the job is in
@@ -164,9 +162,11 @@ struct enpu_job_dep {
  *	its dependencies; set under the queue lock.
  * @ring_index: the SQ_TAIL value its descriptor was written at.
  * @node: in enpu_job_queue.fifo or .inflight.
- * @waiter: completion-ring waiter, tag = fence seqno.
+ * @waiter: completion-ring waiter, registered for the job's life; tag =
+ *	its id and the low 31 bits of the fence seqno.
  * @buf: the stream + BO table + segments, empty for a job without
  *	either.
+ * @waiter_registered: @waiter has its id (enpu_queue_register_waiter()).
  * @charged: holds a unit of its context's, file's and device's job
  *	quotas; given back when the fence signals (or the submit fails).
  * @cmd_size: bytes of command stream at the start of @buf.
@@ -183,9 +183,9 @@ struct enpu_job {
 	u32 bo_count;
 	struct dma_fence *fence;
 	bool fence_live;
-	struct xarray dep_xa;
 	struct enpu_job_dep *deps;
 	u32 dep_count;
+	u32 dep_room;
 	bool deps_armed;
 	atomic_t deps_pending;
 	int error;
@@ -193,6 +193,7 @@ struct enpu_job {
 	u32 ring_index;
 	struct list_head node;
 	struct enpu_cq_waiter waiter;
+	bool waiter_registered;
 	struct enpu_job_buf buf;
 	bool charged;
 	u32 cmd_size;
@@ -234,8 +235,6 @@ static void enpu_job_release(struct kref *ref)
 {
 	struct enpu_job *job = container_of(ref, struct enpu_job, ref);
 	struct device *dev = job->edev->dev;
-	struct dma_fence *fence;
-	unsigned long index;
 	u32 i;
 
 	for (i = 0; i < job->bo_count && job->bos; i++) {
@@ -262,10 +261,9 @@ static void enpu_job_release(struct kref *ref)
 						  &job->deps[i].cb);
 		dma_fence_put(job->deps[i].fence);
 	}
-	kfree(job->deps);
-	xa_for_each(&job->dep_xa, index, fence)
-		dma_fence_put(fence);
-	xa_destroy(&job->dep_xa);
+	kvfree(job->deps);
+	if (job->waiter_registered)
+		enpu_queue_unregister_waiter(job->edev, &job->waiter);
 
 	enpu_job_buf_free(dev, &job->buf);
 	enpu_job_uncharge(job);
@@ -302,10 +300,13 @@ static struct enpu_job *enpu_job_alloc(struct enpu_device *edev)
 	}
 	kref_init(&job->ref);
 	job->edev = edev;
-	xa_init_flags(&job->dep_xa, XA_FLAGS_ALLOC);
 	INIT_LIST_HEAD(&job->node);
-	INIT_LIST_HEAD(&job->waiter.node);
 	INIT_WORK(&job->free_work, enpu_job_free_work);
+	if (enpu_queue_register_waiter(edev, &job->waiter)) {
+		enpu_job_put(job);
+		return NULL;
+	}
+	job->waiter_registered = true;
 	return job;
 }
 
@@ -474,17 +475,14 @@ static int enpu_job_lookup_bos(struct enpu_job *job, struct drm_file *file,
 
 /*
  * Adds a dependency, consuming the caller's reference. Signalled fences
- * are dropped (an explicit one's error is kept); of two fences of one
- * context only the later is kept, as contexts signal in order, and it
- * propagates errors if either was explicit.
+ * are dropped (an explicit one's error is kept); the rest are appended,
+ * and enpu_job_prepare_deps() keeps one per fence context.
  */
 static int enpu_job_add_dep(struct enpu_job *job, struct dma_fence *fence,
 			    bool explicit_dep)
 {
-	struct dma_fence *entry;
-	unsigned long index;
-	u32 id;
-	int ret;
+	struct enpu_job_dep *deps;
+	u32 room;
 
 	if (dma_fence_is_signaled(fence)) {
 		if (explicit_dep && fence->error)
@@ -492,28 +490,25 @@ static int enpu_job_add_dep(struct enpu_job *job, struct dma_fence *fence,
 		dma_fence_put(fence);
 		return 0;
 	}
-	xa_for_each(&job->dep_xa, index, entry) {
-		if (entry->context != fence->context)
-			continue;
-		if (dma_fence_is_later(fence, entry)) {
-			dma_fence_put(entry);
-			xa_store(&job->dep_xa, index, fence,
-				 GFP_KERNEL_ACCOUNT);
-		} else {
+	if (job->dep_count == job->dep_room) {
+		room = max(16u, job->dep_room * 2);
+		deps = kvmalloc_array(room, sizeof(*deps), GFP_KERNEL_ACCOUNT);
+		if (!deps || room <= job->dep_room) {
+			kvfree(deps);
 			dma_fence_put(fence);
+			return -ENOMEM;
 		}
-		if (explicit_dep)
-			xa_set_mark(&job->dep_xa, index, ENPU_DEP_EXPLICIT);
-		return 0;
+		if (job->dep_count)
+			memcpy(deps, job->deps, job->dep_count * sizeof(*deps));
+		kvfree(job->deps);
+		job->deps = deps;
+		job->dep_room = room;
 	}
-	ret = xa_alloc(&job->dep_xa, &id, fence, xa_limit_32b,
-		       GFP_KERNEL_ACCOUNT);
-	if (ret) {
-		dma_fence_put(fence);
-		return ret;
-	}
-	if (explicit_dep)
-		xa_set_mark(&job->dep_xa, id, ENPU_DEP_EXPLICIT);
+	job->deps[job->dep_count++] = (struct enpu_job_dep){
+		.fence = fence,
+		.job = job,
+		.propagate_error = explicit_dep,
+	};
 	return 0;
 }
 
@@ -808,29 +803,42 @@ static int enpu_job_add_implicit_deps(struct enpu_job *job)
 	return 0;
 }
 
-/* Moves the collected dependencies into an array of callbacks. */
-static int enpu_job_prepare_deps(struct enpu_job *job)
+static int enpu_job_cmp_dep(const void *a, const void *b)
 {
-	struct dma_fence *fence;
-	unsigned long index;
-	u32 count = 0;
+	u64 x = ((const struct enpu_job_dep *)a)->fence->context;
+	u64 y = ((const struct enpu_job_dep *)b)->fence->context;
 
-	xa_for_each(&job->dep_xa, index, fence)
-		count++;
-	if (!count)
-		return 0;
-	job->deps = kcalloc(count, sizeof(*job->deps), GFP_KERNEL_ACCOUNT);
-	if (!job->deps)
-		return -ENOMEM;
-	xa_for_each(&job->dep_xa, index, fence) {
-		job->deps[job->dep_count].fence = fence;
-		job->deps[job->dep_count].job = job;
-		job->deps[job->dep_count].propagate_error =
-			xa_get_mark(&job->dep_xa, index, ENPU_DEP_EXPLICIT);
-		job->dep_count++;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Keeps the latest fence of each fence context (a context signals in
+ * order, so it covers the earlier ones) and error propagation if any of
+ * them was explicit: a sort and one pass, with the reservations held.
+ */
+static void enpu_job_prepare_deps(struct enpu_job *job)
+{
+	struct enpu_job_dep *deps = job->deps, *kept;
+	u32 i, count = 0;
+
+	if (job->dep_count < 2)
+		return;
+	sort(deps, job->dep_count, sizeof(*deps), enpu_job_cmp_dep, NULL);
+	for (i = 0; i < job->dep_count; i++) {
+		kept = count ? &deps[count - 1] : NULL;
+		if (!kept || kept->fence->context != deps[i].fence->context) {
+			deps[count++] = deps[i];
+			continue;
+		}
+		kept->propagate_error |= deps[i].propagate_error;
+		if (dma_fence_is_later(deps[i].fence, kept->fence)) {
+			dma_fence_put(kept->fence);
+			kept->fence = deps[i].fence;
+		} else {
+			dma_fence_put(deps[i].fence);
+		}
 	}
-	xa_destroy(&job->dep_xa);
-	return 0;
+	job->dep_count = count;
 }
 
 /* The job-status table of uapi/enpu_accel.h. */
@@ -876,6 +884,7 @@ static void enpu_job_hw_done(struct enpu_cq_waiter *waiter)
 
 	spin_lock_irqsave(&queue->lock, flags);
 	list_del_init(&job->node);
+	WRITE_ONCE(queue->inflight_count, queue->inflight_count - 1);
 	spin_unlock_irqrestore(&queue->lock, flags);
 
 	error = READ_ONCE(job->error);
@@ -894,8 +903,10 @@ static void enpu_job_hw_done(struct enpu_cq_waiter *waiter)
 static void enpu_job_fill_desc(struct enpu_job *job, struct enpu_job_desc *desc)
 {
 	memset(desc, 0, sizeof(*desc));
-	desc->tag = (u64)job->queue->index << ENPU_JOB_TAG_QUEUE_SHIFT |
-		    (job->fence->seqno & ENPU_JOB_TAG_SEQNO_MASK);
+	/* The id finds the waiter; the seqno tells a stale entry apart. */
+	desc->tag = enpu_queue_tag(&job->waiter,
+				   lower_32_bits(job->fence->seqno) &
+				   ~ENPU_TAG_COOKIE_QUIET);
 	/* Run nothing, but in order (see @error). */
 	if (READ_ONCE(job->error))
 		return;
@@ -917,9 +928,10 @@ static void enpu_job_pump(struct enpu_job_queue *queue)
 {
 	struct enpu_device *edev = queue->edev;
 	struct enpu_job_desc desc;
+	unsigned int written = 0;
 	struct enpu_job *job;
 	unsigned long flags;
-	bool written = false;
+	bool more = false;
 	int ret;
 
 	spin_lock_irqsave(&queue->lock, flags);
@@ -928,6 +940,10 @@ static void enpu_job_pump(struct enpu_job_queue *queue)
 					       node);
 		if (!job)
 			break;
+		if (written == ENPU_PUMP_BATCH) {
+			more = true;
+			break;
+		}
 		/* Acquire: pairs with the dependency callbacks' decrement. */
 		if (!job->skip_deps && atomic_read_acquire(&job->deps_pending))
 			break;
@@ -946,11 +962,23 @@ static void enpu_job_pump(struct enpu_job_queue *queue)
 			break;
 		}
 		list_move_tail(&job->node, &queue->inflight);
-		written = true;
+		WRITE_ONCE(queue->inflight_count, queue->inflight_count + 1);
+		written++;
 	}
 	spin_unlock_irqrestore(&queue->lock, flags);
-	if (written)
+	if (written) {
 		enpu_recovery_arm(edev);
+		enpu_stat_max(&edev->irq_stats.pump_max_jobs, written);
+	}
+	if (more) {
+		atomic64_inc(&edev->irq_stats.pump_deferred);
+		queue_work(edev->job_wq, &queue->pump_work);
+	}
+}
+
+static void enpu_job_pump_work(struct work_struct *work)
+{
+	enpu_job_pump(container_of(work, struct enpu_job_queue, pump_work));
 }
 
 /*
@@ -1067,9 +1095,7 @@ static int enpu_job_lock_and_queue(struct enpu_job *job,
 		if (ret)
 			goto unlock;
 	}
-	ret = enpu_job_prepare_deps(job);
-	if (ret)
-		goto unlock;
+	enpu_job_prepare_deps(job);
 
 	/* Nothing below can fail: the job is committed. */
 	enpu_job_arm_deps(job);
@@ -1255,17 +1281,10 @@ void enpu_job_cancel_context(struct enpu_device *edev,
 unsigned int enpu_job_count_on_device(struct enpu_device *edev)
 {
 	unsigned int q, count = 0;
-	unsigned long flags;
-	struct enpu_job *job;
 
-	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
-		struct enpu_job_queue *queue = &edev->job_queues[q];
-
-		spin_lock_irqsave(&queue->lock, flags);
-		list_for_each_entry(job, &queue->inflight, node)
-			count++;
-		spin_unlock_irqrestore(&queue->lock, flags);
-	}
+	/* A snapshot; each count is only written under its queue lock. */
+	for (q = 0; q < ENPU_MAX_QUEUES; q++)
+		count += READ_ONCE(edev->job_queues[q].inflight_count);
 	return count;
 }
 
@@ -1310,6 +1329,7 @@ static void enpu_job_requeue_queue(struct enpu_job_queue *queue, u32 sq_head,
 		if ((s32)(job->ring_index - sq_head) < 0)
 			*guilty = job;
 		list_move_tail(&job->node, &back);
+		WRITE_ONCE(queue->inflight_count, queue->inflight_count - 1);
 	}
 	list_splice(&back, &queue->fifo);
 	spin_unlock_irqrestore(&queue->lock, flags);
@@ -1394,9 +1414,12 @@ void enpu_job_fail_all(struct enpu_device *edev, int error)
 
 		spin_lock_irqsave(&queue->lock, flags);
 		queue->dead = true;
-		list_for_each_entry_safe(job, next, &queue->inflight, node)
-			if (enpu_queue_remove_waiter(edev, &job->waiter))
-				list_move_tail(&job->node, &jobs);
+		list_for_each_entry_safe(job, next, &queue->inflight, node) {
+			if (!enpu_queue_remove_waiter(edev, &job->waiter))
+				continue;
+			list_move_tail(&job->node, &jobs);
+			WRITE_ONCE(queue->inflight_count, queue->inflight_count - 1);
+		}
 		list_splice_tail_init(&queue->fifo, &jobs);
 		spin_unlock_irqrestore(&queue->lock, flags);
 
@@ -1445,6 +1468,7 @@ int enpu_job_init(struct enpu_device *edev)
 		spin_lock_init(&queue->lock);
 		INIT_LIST_HEAD(&queue->fifo);
 		INIT_LIST_HEAD(&queue->inflight);
+		INIT_WORK(&queue->pump_work, enpu_job_pump_work);
 		queue->edev = edev;
 		queue->index = q;
 	}

@@ -6,6 +6,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "enpu_regs.h"
 
@@ -17,11 +18,11 @@ struct enpu_timeline;
 struct seq_file;
 
 /*
- * A job's completion tag: its queue in bits 56-57, its seqno below. Bit 63
- * is left to the debugfs NOP job.
+ * Descriptors one pump call writes before it leaves the rest to a worker:
+ * pumps run with interrupts off, from the job-done interrupt and from
+ * other drivers' fence callbacks.
  */
-#define ENPU_JOB_TAG_QUEUE_SHIFT	56
-#define ENPU_JOB_TAG_SEQNO_MASK		(BIT_ULL(ENPU_JOB_TAG_QUEUE_SHIFT) - 1)
+#define ENPU_PUMP_BATCH		16
 
 /**
  * struct enpu_job_queue - the jobs of one hardware queue
@@ -32,6 +33,9 @@ struct seq_file;
  *	(or it was cancelled), so the queue's fences signal in seqno order.
  * @inflight: jobs written to the ring, in ring order, waiting for their
  *	completion.
+ * @inflight_count: entries in @inflight; read without the lock by the
+ *	watchdog.
+ * @pump_work: continues a pump that stopped at its batch limit.
  * @timeline: the fence context of the queue.
  * @edev: the device.
  * @index: hardware queue number.
@@ -44,6 +48,8 @@ struct enpu_job_queue {
 	spinlock_t lock;	/* fifo, inflight, stopped, dead, seqno order */
 	struct list_head fifo;
 	struct list_head inflight;
+	unsigned int inflight_count;
+	struct work_struct pump_work;
 	struct enpu_timeline *timeline;
 	struct enpu_device *edev;
 	unsigned int index;

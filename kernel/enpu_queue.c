@@ -6,17 +6,28 @@
  * each tag. The job path (enpu_job.c) and, later, the scheduler sit on
  * top of this.
  *
+ * Work done with interrupts off is bounded: a completion finds its waiter
+ * in O(1) through the waiter's id in the low half of its tag (an IRQ-safe
+ * xarray of registered waiters, cq_table), not by scanning the waiters,
+ * and a drain consumes at most a batch of entries per call; the job-done
+ * handler drains one batch in hard-IRQ context and leaves the rest to its
+ * thread (enpu_irq.c).
+ *
  * Both locks are spinlocks taken with interrupts disabled: jobs are pushed
  * to the ring from dma_fence callbacks and from the job-done interrupt.
  * submit_lock and cq_lock are never held together; either may be taken
  * under enpu_job_queue.lock (enpu_job.c). Completion callbacks
- * (enpu_cq_waiter.complete_fn) run with neither held.
+ * (enpu_cq_waiter.complete_fn) run with neither held. cq_table's own lock
+ * is taken alone (registration) or under nothing; lookups are lockless
+ * (RCU) under cq_lock.
  */
 #include <linux/device.h>
 #include <linux/errno.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/lockdep.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 
 #include "enpu_hw.h"
 #include "enpu_queue.h"
@@ -32,15 +43,57 @@ int enpu_queue_init(struct enpu_device *edev)
 {
 	spin_lock_init(&edev->submit_lock);
 	spin_lock_init(&edev->cq_lock);
-	INIT_LIST_HEAD(&edev->cq_waiters);
+	spin_lock_init(&edev->cq_drain_lock);
+	xa_init_flags(&edev->cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	return 0;
+}
+
+/**
+ * enpu_queue_register_waiter() - give a waiter its id
+ * @edev: the device.
+ * @waiter: caller-owned, zeroed or unregistered.
+ *
+ * Process context. The id stays the waiter's until
+ * enpu_queue_unregister_waiter(); ids are reused lowest first, so the
+ * table stays as small as the number of live waiters.
+ *
+ * Return: 0, or -ENOMEM / -EBUSY when no id is left.
+ */
+int enpu_queue_register_waiter(struct enpu_device *edev,
+			       struct enpu_cq_waiter *waiter)
+{
+	waiter->pending = false;
+	/* Ids below 2^31: a bit-flipped tag never names a live waiter. */
+	return xa_alloc_irq(&edev->cq_table, &waiter->id, waiter,
+			    XA_LIMIT(0, INT_MAX), GFP_KERNEL_ACCOUNT);
+}
+
+/**
+ * enpu_queue_unregister_waiter() - give the id back
+ * @edev: the device.
+ * @waiter: registered, and not pending any more.
+ *
+ * Returns once no drain still looks at @waiter, so its memory may be
+ * freed afterwards.
+ */
+void enpu_queue_unregister_waiter(struct enpu_device *edev,
+				  struct enpu_cq_waiter *waiter)
+{
+	unsigned long flags;
+
+	xa_erase_irq(&edev->cq_table, waiter->id);
+	/* A drain that found it before the erase holds cq_lock. */
+	spin_lock_irqsave(&edev->cq_lock, flags);
+	WARN_ON_ONCE(waiter->pending);
+	spin_unlock_irqrestore(&edev->cq_lock, flags);
 }
 
 /**
  * enpu_queue_add_waiter() - start waiting for a completion tag
  * @edev: the device.
- * @waiter: caller-owned; stays registered until completed or removed.
- * @tag: the tag of the job about to be submitted.
+ * @waiter: registered (enpu_queue_register_waiter()), not pending; stays
+ *	pending until completed or removed.
+ * @tag: the tag of the job about to be submitted, from enpu_queue_tag().
  *
  * Must be called before the job is submitted: the interrupt can arrive
  * before enpu_queue_submit() returns. @waiter->complete_fn must be set (or
@@ -51,10 +104,11 @@ void enpu_queue_add_waiter(struct enpu_device *edev,
 {
 	unsigned long flags;
 
+	WARN_ON_ONCE((tag & ENPU_TAG_ID_MASK) != waiter->id);
 	waiter->tag = tag;
 	init_completion(&waiter->done);
 	spin_lock_irqsave(&edev->cq_lock, flags);
-	list_add_tail(&waiter->node, &edev->cq_waiters);
+	waiter->pending = true;
 	spin_unlock_irqrestore(&edev->cq_lock, flags);
 }
 
@@ -73,9 +127,8 @@ bool enpu_queue_remove_waiter(struct enpu_device *edev,
 	bool pending;
 
 	spin_lock_irqsave(&edev->cq_lock, flags);
-	pending = !list_empty(&waiter->node);
-	if (pending)
-		list_del_init(&waiter->node);
+	pending = waiter->pending;
+	waiter->pending = false;
 	spin_unlock_irqrestore(&edev->cq_lock, flags);
 	return pending;
 }
@@ -152,15 +205,15 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
 	struct enpu_cq_waiter *waiter;
 
 	lockdep_assert_held(&edev->cq_lock);
-	list_for_each_entry(waiter, &edev->cq_waiters, node) {
-		if (waiter->tag != tag)
-			continue;
+	/* O(1): the tag names its waiter's slot. */
+	waiter = xa_load(&edev->cq_table, tag & ENPU_TAG_ID_MASK);
+	if (waiter && waiter->pending && waiter->tag == tag) {
 		waiter->queue = readl(cqe + ENPU_CQE_QUEUE);
 		waiter->status = readl(cqe + ENPU_CQE_STATUS);
 		waiter->cycles = lo_hi_readq(cqe + ENPU_CQE_CYCLES);
 		waiter->info = readl(cqe + ENPU_CQE_INFO);
 		waiter->completed_at = now;
-		list_del_init(&waiter->node);
+		waiter->pending = false;
 		if (waiter->complete_fn)
 			list_add_tail(&waiter->done_node, callbacks);
 		else
@@ -171,35 +224,41 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
 	dev_warn_ratelimited(edev->dev,
 			     "completion for unknown tag 0x%llx dropped\n", tag);
 	/*
-	 * The job it belonged to would never complete. Tags whose top byte
-	 * is 0x80 are the debugfs NOP's, which gives up waiting after a
-	 * timeout (its late completion is harmless).
+	 * The job it belonged to would never complete. ENPU_TAG_QUIET
+	 * waiters (the debugfs NOP) give up after a timeout; their late
+	 * completion is harmless.
 	 */
-	if (tag >> 56 != 0x80)
+	if (!(tag & ENPU_TAG_QUIET))
 		enpu_recovery_trigger(edev, ENPU_RECOVERY_UNKNOWN_TAG);
 }
 
 /**
- * enpu_queue_drain_completions() - consume every published completion
+ * enpu_queue_drain_completions() - consume published completions
  * @edev: the device.
+ * @budget: at most this many entries.
  *
- * Called from the job-done interrupt, and by waiters that suspect a lost
- * interrupt. The device writes entries before CQ_TAIL; reading CQ_TAIL
- * with readl() (acquire) before the entries pairs with that. Waiters with
- * a complete_fn are called after cq_lock is dropped, in ring order.
+ * Called from the job-done interrupt and its thread, and by waiters that
+ * suspect a lost interrupt. The device writes entries before CQ_TAIL;
+ * reading CQ_TAIL with readl() (acquire) before the entries pairs with
+ * that. Waiters with a complete_fn are called after cq_lock is dropped,
+ * in ring order. Interrupts stay off for @budget lookups of O(1) each.
  *
  * Return: the number of entries consumed.
  */
-unsigned int enpu_queue_drain_completions(struct enpu_device *edev)
+unsigned int enpu_queue_drain_completions(struct enpu_device *edev,
+					  unsigned int budget)
 {
 	struct enpu_cq_waiter *waiter, *next;
 	u32 mask = edev->id.cq_entries - 1;
 	LIST_HEAD(callbacks);
 	unsigned int consumed = 0;
-	unsigned long flags;
-	ktime_t now = ktime_get();
+	unsigned long flags, drain_flags;
+	ktime_t now;
 	u32 head, tail;
 
+	/* Batches complete in ring order, whoever drains them. */
+	spin_lock_irqsave(&edev->cq_drain_lock, drain_flags);
+	now = ktime_get();
 	spin_lock_irqsave(&edev->cq_lock, flags);
 	head = enpu_read(edev, ENPU_REG_CQ_HEAD);
 	tail = enpu_read(edev, ENPU_REG_CQ_TAIL);
@@ -210,7 +269,7 @@ unsigned int enpu_queue_drain_completions(struct enpu_device *edev)
 				    tail, tail - head, head);
 		head = tail;
 	}
-	for (; head != tail; head++, consumed++)
+	for (; head != tail && consumed < budget; head++, consumed++)
 		enpu_queue_complete_one(edev, edev->regs + ENPU_CQ_OFFSET +
 					(head & mask) * ENPU_CQE_SIZE, now,
 					&callbacks);
@@ -222,5 +281,38 @@ unsigned int enpu_queue_drain_completions(struct enpu_device *edev)
 		list_del(&waiter->done_node);
 		waiter->complete_fn(waiter);
 	}
+	spin_unlock_irqrestore(&edev->cq_drain_lock, drain_flags);
 	return consumed;
+}
+
+/**
+ * enpu_queue_completions_waiting() - are there entries nobody consumed?
+ * @edev: the device.
+ *
+ * Return: true when CQ_TAIL is ahead of CQ_HEAD.
+ */
+bool enpu_queue_completions_waiting(struct enpu_device *edev)
+{
+	return enpu_read(edev, ENPU_REG_CQ_TAIL) !=
+	       enpu_read(edev, ENPU_REG_CQ_HEAD);
+}
+
+/**
+ * enpu_queue_drain_all() - consume every published completion
+ * @edev: the device.
+ *
+ * Process context: batch by batch, rescheduling in between.
+ *
+ * Return: the number of entries consumed.
+ */
+unsigned int enpu_queue_drain_all(struct enpu_device *edev)
+{
+	unsigned int total = 0, consumed;
+
+	do {
+		consumed = enpu_queue_drain_completions(edev, ENPU_CQ_BATCH);
+		total += consumed;
+		cond_resched();
+	} while (consumed == ENPU_CQ_BATCH);
+	return total;
 }

@@ -3,6 +3,7 @@
 #ifndef ENPU_QUEUE_H
 #define ENPU_QUEUE_H
 
+#include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -33,18 +34,36 @@ struct enpu_job_desc {
 struct enpu_cq_waiter;
 
 /*
+ * A completion tag: the waiter's id (from enpu_queue_register_waiter())
+ * in the low 32 bits, which is what the completion is looked up by, and
+ * a caller-chosen cookie above it that tells a stale or corrupted entry
+ * from the waiter's own. A cookie with bit 31 set (ENPU_TAG_QUIET) marks
+ * a waiter that may give up waiting (the debugfs NOP): its late
+ * completion is dropped without asking for recovery.
+ */
+#define ENPU_TAG_ID_MASK	GENMASK_ULL(31, 0)
+#define ENPU_TAG_COOKIE_QUIET	BIT(31)
+#define ENPU_TAG_QUIET		((u64)ENPU_TAG_COOKIE_QUIET << 32)
+
+/* Completion entries consumed per call before the caller looks again. */
+#define ENPU_CQ_BATCH		32
+
+/*
  * Called once the completion entry of the waiter's tag has been consumed,
  * outside enpu_device.cq_lock, in the context that drained the ring (the
- * job-done interrupt, or a waiter that suspected a lost interrupt).
+ * job-done interrupt or its thread, or a waiter that suspected a lost
+ * interrupt).
  */
 typedef void (*enpu_cq_complete_t)(struct enpu_cq_waiter *waiter);
 
 /**
  * struct enpu_cq_waiter - someone waiting for the completion of one tag
- * @node: in enpu_device.cq_waiters until completed or removed.
+ * @id: its slot in enpu_device.cq_table, for as long as it is registered.
+ * @pending: waiting for @tag; set by enpu_queue_add_waiter(), cleared by
+ *	the completion or enpu_queue_remove_waiter(), under cq_lock.
  * @done_node: on the draining context's private list between the moment
  *	the entry is consumed and the call of @complete_fn.
- * @tag: the job tag to wait for.
+ * @tag: the job tag to wait for; its low 32 bits are @id.
  * @done: completed from the job-done interrupt when @complete_fn is NULL.
  * @complete_fn: called instead of completing @done, if set.
  * @completed_at: ktime_get() when the completion entry was consumed.
@@ -54,7 +73,8 @@ typedef void (*enpu_cq_complete_t)(struct enpu_cq_waiter *waiter);
  * @cycles: device cycles the job took.
  */
 struct enpu_cq_waiter {
-	struct list_head node;
+	u32 id;
+	bool pending;
 	struct list_head done_node;
 	u64 tag;
 	struct completion done;
@@ -66,13 +86,33 @@ struct enpu_cq_waiter {
 	u64 cycles;
 };
 
+/**
+ * enpu_queue_tag() - the tag of a registered waiter with a cookie
+ * @waiter: registered with enpu_queue_register_waiter().
+ * @cookie: anything; bit 31 is ENPU_TAG_QUIET.
+ *
+ * Return: the tag to put into the descriptor and enpu_queue_add_waiter().
+ */
+static inline u64 enpu_queue_tag(const struct enpu_cq_waiter *waiter,
+				 u32 cookie)
+{
+	return (u64)cookie << 32 | waiter->id;
+}
+
 int enpu_queue_init(struct enpu_device *edev);
+int enpu_queue_register_waiter(struct enpu_device *edev,
+			       struct enpu_cq_waiter *waiter);
+void enpu_queue_unregister_waiter(struct enpu_device *edev,
+				  struct enpu_cq_waiter *waiter);
 void enpu_queue_add_waiter(struct enpu_device *edev,
 			   struct enpu_cq_waiter *waiter, u64 tag);
 bool enpu_queue_remove_waiter(struct enpu_device *edev,
 			      struct enpu_cq_waiter *waiter);
 int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
 		      const struct enpu_job_desc *desc, u32 *ring_index);
-unsigned int enpu_queue_drain_completions(struct enpu_device *edev);
+unsigned int enpu_queue_drain_completions(struct enpu_device *edev,
+					  unsigned int budget);
+bool enpu_queue_completions_waiting(struct enpu_device *edev);
+unsigned int enpu_queue_drain_all(struct enpu_device *edev);
 
 #endif /* ENPU_QUEUE_H */

@@ -89,7 +89,7 @@ static void enpu_recovery_reset(struct enpu_device *edev, bool blame,
 	for (q = 0; q < ENPU_MAX_QUEUES; q++)
 		sq_head[q] = enpu_read(edev, ENPU_REG_SQ_HEAD(q));
 	/* Jobs that did complete are signalled, not run twice. */
-	enpu_queue_drain_completions(edev);
+	enpu_queue_drain_all(edev);
 
 	/* The reset masks every vector, the mailbox's included. */
 	enpu_mailbox_use_polling(edev);
@@ -133,7 +133,7 @@ static void enpu_recovery_check(struct enpu_device *edev)
 	if (irqs == rec->last_irqs &&
 	    enpu_read(edev, ENPU_REG_CQ_TAIL) !=
 	    enpu_read(edev, ENPU_REG_CQ_HEAD) &&
-	    enpu_queue_drain_completions(edev)) {
+	    enpu_queue_drain_all(edev)) {
 		atomic64_inc(&rec->lost_irqs);
 		dev_warn_ratelimited(edev->dev,
 				     "completions without a job-done interrupt, drained by the watchdog\n");
