@@ -4,6 +4,7 @@
  * handlers stay thin and call into the file that owns the concept.
  */
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -127,6 +128,12 @@ static void __exit enpu_exit(void)
 	enpu_platform_unregister();
 	enpu_pci_unregister();
 	enpu_context_cache_fini();
+	/*
+	 * The last fence's RCU callback may still be running the
+	 * instructions after its module_put() (enpu_fence.c); this returns
+	 * once it and every earlier callback (kfree_rcu of timelines) is done.
+	 */
+	rcu_barrier();
 }
 module_exit(enpu_exit);
 

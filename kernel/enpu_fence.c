@@ -5,7 +5,28 @@
  * timeline signal in seqno order as dma_fence requires. A fence may outlive
  * the device (it sits in other drivers' dma_resv and in syncobjs), so its
  * lock and name live in a reference-counted timeline, not in the device.
+ *
+ * A fence may also outlive every file of the driver (a sync_file, a
+ * syncobj fd, another driver's reservation), and its ops, release
+ * function and names are this module's code and data. So every live
+ * fence holds a module reference: taken when the fence is initialised
+ * (always from SUBMIT, whose open file already holds the module, so
+ * __module_get() cannot race an unload) and dropped when the fence's
+ * memory is freed; rmmod / modprobe -r refuse with "in use" meanwhile.
+ *
+ * Dropping that reference is the classic problem of a module putting its
+ * own last reference: after module_put() the module may be unloaded
+ * while its code is still running the rest of the function. The put is
+ * therefore the last statement of an RCU callback (the fence memory is
+ * freed there too, after readers of dma_fence_get_rcu() are done, which
+ * is what dma_fence_free() would have done), and module exit calls
+ * rcu_barrier() (enpu_drv.c), which returns only once every callback
+ * queued before it has returned, including one that is still executing
+ * its last instructions after module_put(). Later kernels let a signalled
+ * fence stop pointing at its driver's ops instead; 6.1 has no such help.
  */
+#include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "enpu_fence.h"
@@ -35,13 +56,23 @@ static const char *enpu_fence_timeline_name(struct dma_fence *fence)
 	return to_enpu_fence(fence)->timeline->name;
 }
 
+/* RCU callback: frees the fence, then lets the module go. */
+static void enpu_fence_free_rcu(struct rcu_head *rcu)
+{
+	struct dma_fence *fence = container_of(rcu, struct dma_fence, rcu);
+
+	kfree(to_enpu_fence(fence));
+	/* Last: module exit's rcu_barrier() waits for this to return. */
+	module_put(THIS_MODULE);
+}
+
 static void enpu_fence_release(struct dma_fence *fence)
 {
 	struct enpu_fence *efence = to_enpu_fence(fence);
 
 	if (efence->timeline)
 		enpu_timeline_put(efence->timeline);
-	dma_fence_free(fence);
+	call_rcu(&fence->rcu, enpu_fence_free_rcu);
 }
 
 static const struct dma_fence_ops enpu_fence_ops = {
@@ -109,11 +140,15 @@ struct dma_fence *enpu_fence_alloc(void)
  * @fence: from enpu_fence_alloc().
  * @timeline: the queue's timeline; the caller holds the lock that orders
  *	the queue's jobs, which also protects @timeline->seqno.
+ *
+ * The fence holds a reference to the module from here until it is freed.
+ * The caller must hold the module already (an ioctl of an open file).
  */
 void enpu_fence_init(struct dma_fence *fence, struct enpu_timeline *timeline)
 {
 	struct enpu_fence *efence = to_enpu_fence(fence);
 
+	__module_get(THIS_MODULE);
 	kref_get(&timeline->ref);
 	efence->timeline = timeline;
 	dma_fence_init(fence, &enpu_fence_ops, &timeline->lock,

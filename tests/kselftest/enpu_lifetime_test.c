@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What keeps the driver module loaded. For every kind of reference a
+ * user can keep after closing every ENPU file — an open file, a BO
+ * mapping, an exported dma-buf, a sync_file of a job fence, a syncobj fd
+ * holding a job fence, a job fence left in an imported vgem buffer's
+ * reservation, a job still running — `rmmod enpu` must refuse (the module
+ * stays, nothing crashes, the reference still works: a sync_file still
+ * reports "enpu" as its driver), and once the reference is gone the
+ * module unloads and loads again. Before issue 8 (defect 4) a job fence
+ * kept nothing alive: rmmod succeeded and the next use of the fence ran
+ * freed module code. Reloads the module, so it runs near the end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sync_file.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "enpu_buffers.h"
+#include "enpu_jobs.h"
+#include "enpu_selftest.h"
+#include "kselftest_harness.h"
+
+#define NODE_WAIT_MS 10000
+#define UNLOAD_WAIT_MS 10000
+#define RUNNING_NOP_CYCLES 1500000000u	/* 1.5 s at 1 GHz */
+
+/* One kind of reference: what was kept, and how to let go of it. */
+struct reference {
+	int fd;			/* a file descriptor to close, or -1 */
+	void *map;		/* a mapping to unmap, or NULL */
+	size_t map_size;
+	int vgem;		/* the vgem file of a vgem buffer, or -1 */
+	int wait_ms;		/* time for a running job to finish */
+};
+
+static int module_loaded(void)
+{
+	return access("/sys/module/enpu", F_OK) == 0;
+}
+
+static int wait_for_device_count(int wanted)
+{
+	for (int waited = 0; waited <= NODE_WAIT_MS; waited += 50) {
+		if (enpu_selftest_count_devices() == wanted)
+			return waited;
+		enpu_sleep_ms(50);
+	}
+	return -1;
+}
+
+/* rmmod until it works: fences are freed an RCU grace period late. */
+static int unload_within(int ms)
+{
+	for (int waited = 0; waited <= ms; waited += 50) {
+		if (enpu_run("rmmod enpu 2>/dev/null") == 0)
+			return 0;
+		enpu_sleep_ms(50);
+	}
+	return -EBUSY;
+}
+
+FIXTURE(lifetime)
+{
+	enpu_device *device;
+	int fd;
+	struct reference ref;
+};
+
+FIXTURE_SETUP(lifetime)
+{
+	char why[256];
+
+	if (geteuid() != 0)
+		SKIP(return, "needs root for rmmod");
+	self->ref = (struct reference){ .fd = -1, .vgem = -1 };
+	ASSERT_EQ(0, enpu_selftest_open(&self->device, sizeof(why), why))
+		TH_LOG("%s", why);
+	ASSERT_EQ(0, enpu_device_fd(self->device, &self->fd));
+}
+
+FIXTURE_TEARDOWN(lifetime)
+{
+	if (self->device)
+		enpu_device_close(self->device);
+	if (self->ref.fd >= 0)
+		close(self->ref.fd);
+	if (self->ref.map)
+		munmap(self->ref.map, self->ref.map_size);
+	if (self->ref.vgem >= 0)
+		close(self->ref.vgem);
+	/* Leave the driver loaded for whatever runs next. */
+	if (!module_loaded()) {
+		enpu_run("modprobe enpu");
+		wait_for_device_count(1);
+	}
+}
+
+/* A job on fd's context 0 with its fence in a new syncobj. */
+static int submit_nop(int fd, uint32_t cycles, uint32_t *syncobj)
+{
+	struct enpu_cmd_nop nop = {
+		.hdr = { ENPU_CMD_NOP, 0, sizeof(nop) },
+		.cycles = cycles,
+	};
+	struct drm_enpu_submit submit = {
+		.commands = (uintptr_t)&nop,
+		.commands_size = sizeof(nop),
+		.bo_stride = sizeof(struct drm_enpu_submit_bo),
+		.in_fence_stride = sizeof(struct drm_enpu_fence),
+	};
+
+	if (drmSyncobjCreate(fd, 0, syncobj))
+		return -errno;
+	submit.out_syncobj = *syncobj;
+	return enpu_raw_submit(fd, &submit);
+}
+
+/*
+ * With every ENPU file closed and only self->ref left: rmmod is refused
+ * and the module stays; once check() (if any) used the reference and it
+ * is released, the module unloads and loads again with a working device.
+ */
+static void kept_alive(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(lifetime) *self,
+		       void (*check)(struct __test_metadata *_metadata,
+				     FIXTURE_DATA(lifetime) *self))
+{
+	enpu_device_close(self->device);
+	self->device = NULL;
+	EXPECT_NE(0, enpu_run("rmmod enpu 2>/dev/null"))
+		TH_LOG("rmmod succeeded while the reference was held");
+	EXPECT_TRUE(module_loaded());
+	if (check)
+		check(_metadata, self);
+	if (self->ref.wait_ms)
+		enpu_sleep_ms(self->ref.wait_ms);
+	if (self->ref.fd >= 0)
+		close(self->ref.fd);
+	if (self->ref.map)
+		munmap(self->ref.map, self->ref.map_size);
+	if (self->ref.vgem >= 0)
+		close(self->ref.vgem);
+	self->ref = (struct reference){ .fd = -1, .vgem = -1 };
+	ASSERT_EQ(0, unload_within(UNLOAD_WAIT_MS))
+		TH_LOG("rmmod still refused once the reference was gone");
+	EXPECT_FALSE(module_loaded());
+	ASSERT_EQ(0, enpu_run("modprobe enpu"));
+	ASSERT_LE(0, wait_for_device_count(1));
+}
+
+TEST_F_TIMEOUT(lifetime, an_open_file, 60)
+{
+	ASSERT_EQ(0, enpu_reopen(self->device, &self->ref.fd));
+	kept_alive(_metadata, self, NULL);
+}
+
+TEST_F_TIMEOUT(lifetime, a_bo_mapping, 60)
+{
+	uint32_t handle;
+
+	ASSERT_EQ(0, enpu_raw_bo_create(self->fd, ENPU_PAGE_SIZE, 0, &handle,
+					NULL));
+	self->ref.map = enpu_raw_bo_map(self->fd, handle, ENPU_PAGE_SIZE);
+	ASSERT_NE(NULL, self->ref.map);
+	self->ref.map_size = ENPU_PAGE_SIZE;
+	kept_alive(_metadata, self, NULL);
+}
+
+TEST_F_TIMEOUT(lifetime, an_exported_dmabuf, 60)
+{
+	uint32_t handle;
+
+	ASSERT_EQ(0, enpu_raw_bo_create(self->fd, ENPU_PAGE_SIZE, 0, &handle,
+					NULL));
+	ASSERT_EQ(0, enpu_prime_export(self->fd, handle, &self->ref.fd));
+	kept_alive(_metadata, self, NULL);
+}
+
+/* The fence's ops are the module's: its driver name must still read. */
+static void sync_file_works(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(lifetime) *self)
+{
+	struct sync_fence_info info = { 0 };
+	struct sync_file_info file = {
+		.num_fences = 1,
+		.sync_fence_info = (uintptr_t)&info,
+	};
+
+	ASSERT_EQ(0, ioctl(self->ref.fd, SYNC_IOC_FILE_INFO, &file));
+	EXPECT_STREQ(ENPU_DRIVER_NAME, info.driver_name);
+	EXPECT_EQ(1, file.status);
+}
+
+TEST_F_TIMEOUT(lifetime, a_sync_file_of_a_job_fence, 60)
+{
+	uint32_t syncobj;
+	int job_status = 1;
+
+	ASSERT_EQ(0, submit_nop(self->fd, 1000, &syncobj));
+	ASSERT_EQ(0, enpu_job_wait(self->device, syncobj, 10 * ENPU_SECOND_NS,
+				   0, &job_status));
+	EXPECT_EQ(0, job_status);
+	ASSERT_EQ(0, drmSyncobjExportSyncFile(self->fd, syncobj,
+					      &self->ref.fd));
+	kept_alive(_metadata, self, sync_file_works);
+}
+
+TEST_F_TIMEOUT(lifetime, a_syncobj_fd_holding_a_job_fence, 60)
+{
+	uint32_t syncobj;
+
+	ASSERT_EQ(0, submit_nop(self->fd, 1000, &syncobj));
+	ASSERT_EQ(0, drmSyncobjHandleToFD(self->fd, syncobj, &self->ref.fd));
+	kept_alive(_metadata, self, NULL);
+}
+
+/*
+ * A job writes an imported vgem buffer, so its fence sits in the vgem
+ * BO's dma_resv, which outlives every ENPU file and handle.
+ */
+TEST_F_TIMEOUT(lifetime, a_job_fence_in_a_vgem_reservation, 60)
+{
+	struct drm_enpu_submit_bo bo = { 0, DRM_ENPU_SUBMIT_BO_WRITE };
+	struct enpu_cmd_dma_fill fill = {
+		.hdr = { ENPU_CMD_DMA_FILL, 0, sizeof(fill) },
+		.size = ENPU_PAGE_SIZE,
+		.value = 0x42,
+	};
+	uint32_t vgem_handle, syncobj;
+	uint64_t size;
+	int dmabuf, job_status = 1;
+
+	ASSERT_EQ(0, vgem_open(&self->ref.vgem));
+	ASSERT_EQ(0, vgem_create(self->ref.vgem, ENPU_PAGE_SIZE, &vgem_handle,
+				 &size));
+	ASSERT_EQ(0, drmPrimeHandleToFD(self->ref.vgem, vgem_handle,
+					DRM_CLOEXEC, &dmabuf));
+	ASSERT_EQ(0, enpu_prime_import(self->fd, dmabuf, &bo.handle));
+	close(dmabuf);
+	ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobj));
+	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, &bo, 1, &fill,
+					    sizeof(fill), 0, syncobj));
+	ASSERT_EQ(0, enpu_job_wait(self->device, syncobj, 10 * ENPU_SECOND_NS,
+				   0, &job_status));
+	EXPECT_EQ(0, job_status);
+	kept_alive(_metadata, self, NULL);
+}
+
+/* Closing the file leaves a job on the ring running to its end. */
+TEST_F_TIMEOUT(lifetime, a_running_job, 60)
+{
+	uint32_t syncobj;
+
+	ASSERT_EQ(0, submit_nop(self->fd, RUNNING_NOP_CYCLES, &syncobj));
+	enpu_sleep_ms(100);
+	self->ref.wait_ms = 2000;
+	kept_alive(_metadata, self, NULL);
+}
+
+TEST_HARNESS_MAIN
