@@ -8,12 +8,15 @@
 #include <linux/errno.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/time64.h>
 
 #include "enpu_accel.h"
 #include "enpu_hw.h"
 #include "enpu_mailbox.h"
 
 #define ENPU_RESET_TIMEOUT_MS	1000
+/* The oldest interface the driver drives (its register map is newer). */
+#define ENPU_HW_MINOR_REQUIRED	2
 
 /**
  * enpu_hw_check_signature() - is this register window an ENPU we support?
@@ -95,12 +98,16 @@ int enpu_hw_identify(struct enpu_device *edev)
 	id->sq_entries = enpu_read(edev, ENPU_REG_SQ_ENTRIES);
 	id->cq_entries = enpu_read(edev, ENPU_REG_CQ_ENTRIES);
 
-	/* Jobs carry 1.2 layer commands and address BOs through 1.1 tables. */
+	/*
+	 * Jobs carry 1.2 layer commands and address BOs through 1.1 tables;
+	 * 1.3 adds HEARTBEAT_PERIOD_US, which a 1.2 device does without
+	 * (enpu_hw_heartbeat_period_us()).
+	 */
 	if (id->hw_version < ENPU_HW_VERSION(ENPU_HW_VERSION_MAJOR,
-					     ENPU_HW_VERSION_MINOR)) {
+					     ENPU_HW_MINOR_REQUIRED)) {
 		dev_err(edev->dev, "ENPU interface %u.%u, driver needs %u.%u\n",
 			id->hw_version >> 16, id->hw_version & 0xffff,
-			ENPU_HW_VERSION_MAJOR, ENPU_HW_VERSION_MINOR);
+			ENPU_HW_VERSION_MAJOR, ENPU_HW_MINOR_REQUIRED);
 		return -ENODEV;
 	}
 	ret = enpu_hw_check_geometry(edev);
@@ -112,6 +119,25 @@ int enpu_hw_identify(struct enpu_device *edev)
 		 id->hw_version >> 16, id->hw_version & 0xffff, id->device_id,
 		 id->num_queues, id->sram_kb, id->caps);
 	return 0;
+}
+
+/**
+ * enpu_hw_heartbeat_period_us() - wall time of one HEARTBEAT increment
+ * @edev: the device.
+ *
+ * A 1.3 device says how fast its heartbeat ticks now (the vnpu's depends
+ * on its speed factor, silicon's is 1 ms); a 1.2 device ticks once per
+ * millisecond as its specification says. A period of 0 is read as 1 ms.
+ *
+ * Return: microseconds.
+ */
+u32 enpu_hw_heartbeat_period_us(struct enpu_device *edev)
+{
+	u32 period = 0;
+
+	if (edev->id.hw_version >= ENPU_HW_VERSION(ENPU_HW_VERSION_MAJOR, 3))
+		period = enpu_read(edev, ENPU_REG_HEARTBEAT_PERIOD_US);
+	return period ?: USEC_PER_MSEC;
 }
 
 /**

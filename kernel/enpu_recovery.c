@@ -6,9 +6,12 @@
  *   - drains the completion ring itself when entries wait there and no
  *     job-done interrupt came since the last tick (a lost interrupt);
  *   - declares a hang when the device says HUNG, when HEARTBEAT did not
- *     move since the last tick, or when no job completed for
- *     job_timeout_ms (a job that never completes, e.g. its completion
- *     entry was corrupted);
+ *     move for ENPU_HEARTBEAT_STALL_TICKS of the device's own heartbeat
+ *     period (HEARTBEAT_PERIOD_US, so a device running slower than real
+ *     time is not taken for a hung one), at least
+ *     ENPU_HEARTBEAT_STALL_MIN_MS, or when no job completed while the
+ *     heartbeat advanced by job_timeout_ms device milliseconds (a job
+ *     that never completes, e.g. its completion entry was lost);
  *   - recovers from ERROR (also asked for by the error interrupt) and
  *     from a completion entry whose tag matches no job.
  *
@@ -31,8 +34,11 @@
 #include <linux/bitops.h>
 #include <linux/device.h>
 #include <linux/interrupt.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
+#include <linux/time64.h>
 #include <drm/drm_managed.h>
 
 #include "enpu_device.h"
@@ -45,6 +51,13 @@
 #include "enpu_recovery.h"
 
 #define ENPU_WATCHDOG_PERIOD_MS	100
+/*
+ * A heartbeat that stays still for this many of its periods is stopped;
+ * never less than the minimum, which leaves room for a host that is slow
+ * to run the vnpu's heartbeat thread.
+ */
+#define ENPU_HEARTBEAT_STALL_TICKS	8
+#define ENPU_HEARTBEAT_STALL_MIN_MS	300
 
 /* enpu_recovery.flags */
 #define ENPU_RECOVERY_ARMED		0	/* timer running or work will re-arm */
@@ -55,7 +68,7 @@
 static unsigned int job_timeout_ms = 10000;
 module_param(job_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(job_timeout_ms,
-		 "ms without any job completing, while jobs are on the device, before the watchdog declares a hang (0: heartbeat only)");
+		 "device ms (heartbeat ticks) without any job completing, while jobs are on the device, before the watchdog declares a hang (0: heartbeat only)");
 
 static struct enpu_device *to_edev(struct enpu_recovery *rec)
 {
@@ -125,8 +138,8 @@ static void enpu_recovery_check(struct enpu_device *edev)
 {
 	struct enpu_recovery *rec = &edev->recovery;
 	u64 irqs = atomic64_read(&edev->irq_count[ENPU_VEC_JOB_DONE]);
-	u64 completed;
-	u32 status, heartbeat;
+	u32 status, heartbeat, timeout;
+	u64 completed, stall_ms;
 	ktime_t now;
 
 	lockdep_assert_held(&rec->lock);
@@ -148,10 +161,19 @@ static void enpu_recovery_check(struct enpu_device *edev)
 	heartbeat = enpu_read(edev, ENPU_REG_HEARTBEAT);
 	completed = atomic64_read(&edev->jobs_completed);
 	now = ktime_get();
+	stall_ms = max_t(u64, ENPU_HEARTBEAT_STALL_MIN_MS,
+			 DIV_ROUND_UP_ULL((u64)enpu_hw_heartbeat_period_us(edev) *
+					  ENPU_HEARTBEAT_STALL_TICKS,
+					  USEC_PER_MSEC));
+	if (!rec->tick_valid || heartbeat != rec->last_heartbeat) {
+		rec->last_heartbeat = heartbeat;
+		rec->heartbeat_moved = now;
+	}
 	if (!rec->tick_valid || completed != rec->last_completed) {
 		rec->last_completed = completed;
-		rec->last_progress = now;
+		rec->progress_heartbeat = heartbeat;
 	}
+	timeout = READ_ONCE(job_timeout_ms);
 
 	if (status == ENPU_STATUS_HUNG) {
 		enpu_recovery_hang(edev, "device hung");
@@ -160,13 +182,12 @@ static void enpu_recovery_check(struct enpu_device *edev)
 				    "device error");
 	} else if (status != ENPU_STATUS_READY) {
 		enpu_recovery_reset(edev, false, "device not ready");
-	} else if (rec->tick_valid && heartbeat == rec->last_heartbeat) {
+	} else if (rec->tick_valid &&
+		   ktime_ms_delta(now, rec->heartbeat_moved) > stall_ms) {
 		enpu_recovery_hang(edev, "heartbeat stopped");
-	} else if (job_timeout_ms &&
-		   ktime_ms_delta(now, rec->last_progress) > job_timeout_ms) {
+	} else if (timeout && heartbeat - rec->progress_heartbeat > timeout) {
 		enpu_recovery_hang(edev, "no job completed in time");
 	} else {
-		rec->last_heartbeat = heartbeat;
 		rec->tick_valid = true;
 	}
 }

@@ -33,9 +33,11 @@ enum enpu_recovery_reason {
  * @wq: ordered workqueue running @work.
  * @flags: ENPU_RECOVERY_* bits: armed timer, requested reasons, dead.
  * @last_heartbeat: HEARTBEAT at the previous tick.
+ * @heartbeat_moved: when @last_heartbeat last changed (wall time).
  * @last_irqs: job-done interrupts counted at the previous tick.
  * @last_completed: enpu_device.jobs_completed at the last progress.
- * @last_progress: when @last_completed last changed.
+ * @progress_heartbeat: HEARTBEAT when @last_completed last changed; the
+ *	job timeout counts device time (heartbeat ticks) from there.
  * @tick_valid: the fields above describe a tick with jobs on the device.
  * @resets: device resets done by recovery.
  * @hangs: hangs detected (heartbeat stopped, HUNG, or no progress).
@@ -49,9 +51,10 @@ struct enpu_recovery {
 	struct workqueue_struct *wq;
 	unsigned long flags;
 	u32 last_heartbeat;
+	ktime_t heartbeat_moved;
 	u64 last_irqs;
 	u64 last_completed;
-	ktime_t last_progress;
+	u32 progress_heartbeat;
 	bool tick_valid;
 	atomic64_t resets;
 	atomic64_t hangs;

@@ -16,7 +16,7 @@
 
 #define ENPU_SIGNATURE			0x55504e45u	/* "ENPU" */
 #define ENPU_HW_VERSION_MAJOR		1
-#define ENPU_HW_VERSION_MINOR		2
+#define ENPU_HW_VERSION_MINOR		3	/* of this map */
 #define ENPU_HW_VERSION(maj, min)	(((maj) << 16) | (min))
 
 /* BAR2 layout (the ivshmem shared-memory region, ENPU_BAR2_SIZE bytes). */
@@ -55,6 +55,12 @@
 #define ENPU_REG_ERROR_CODE		0x050	/* ENPU_ERR_* of the last error */
 #define ENPU_REG_ERROR_INFO		0x054	/* error-specific detail */
 #define ENPU_REG_RESET_COUNT		0x058
+/*
+ * 1.3: wall-clock microseconds one HEARTBEAT increment takes as the
+ * device runs now (1000 on silicon; 1000 / speed on the vnpu), so the
+ * driver's watchdog can tell a slow device from a stopped one.
+ */
+#define ENPU_REG_HEARTBEAT_PERIOD_US	0x05c
 
 #define ENPU_STATUS_OFF			0	/* not yet initialised */
 #define ENPU_STATUS_WAIT_FW		1	/* reset done, needs firmware */

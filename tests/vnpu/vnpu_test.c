@@ -167,8 +167,11 @@ static void identification_registers_describe_an_enpu(struct rig *r)
 
 	CHECK(rd(r, ENPU_REG_SIGNATURE) == ENPU_SIGNATURE, "signature %#x",
 	      rd(r, ENPU_REG_SIGNATURE));
-	CHECK(rd(r, ENPU_REG_HW_VERSION) == 0x10002, "hw version %#x, want 1.2",
+	CHECK(rd(r, ENPU_REG_HW_VERSION) == 0x10003, "hw version %#x, want 1.3",
 	      rd(r, ENPU_REG_HW_VERSION));
+	/* 1.3: one heartbeat tick is 1 ms of wall time at speed 1. */
+	CHECK(rd(r, ENPU_REG_HEARTBEAT_PERIOD_US) == 1000,
+	      "heartbeat period %u us", rd(r, ENPU_REG_HEARTBEAT_PERIOD_US));
 	CHECK(rd(r, ENPU_REG_DEVICE_ID) == 1, "device id %u", rd(r, ENPU_REG_DEVICE_ID));
 	CHECK(rd(r, ENPU_REG_NUM_QUEUES) == 4, "queues %u", rd(r, ENPU_REG_NUM_QUEUES));
 	CHECK(rd(r, ENPU_REG_SQ_ENTRIES) == ENPU_SQ_ENTRIES, "sq entries");
@@ -202,7 +205,7 @@ static void facts_file_matches_registers(struct rig *r)
 	CHECK(read_file(r->facts_path, facts, sizeof(facts)), "no facts file");
 	snprintf(want, sizeof(want), "device_id=%u\n", rd(r, ENPU_REG_DEVICE_ID));
 	CHECK(strstr(facts, want), "missing %s", want);
-	CHECK(strstr(facts, "hw_version=65538\n"), "hw_version 1.2");
+	CHECK(strstr(facts, "hw_version=65539\n"), "hw_version 1.3");
 	CHECK(strstr(facts, "num_queues=4\n"), "num_queues");
 	CHECK(strstr(facts, "clock_min_khz=200000\n"), "clock_min_khz");
 	CHECK(strstr(facts, "clock_max_khz=1000000\n"), "clock_max_khz");
@@ -496,6 +499,9 @@ static void job_time_is_cycles_over_clock_over_speed(struct rig *r)
 	/* 400e6 cycles at 200 MHz = 2 s of device time, 100 ms at speed 20 */
 	CHECK(ctl(r, "speed 20", reply, sizeof(reply)) == 0 &&
 	      !strncmp(reply, "ok", 2), "speed: %s", reply);
+	CHECK(rd(r, ENPU_REG_HEARTBEAT_PERIOD_US) == 50,
+	      "heartbeat period %u us at speed 20",
+	      rd(r, ENPU_REG_HEARTBEAT_PERIOD_US));
 	ms = timed_job(r, 400000000, 0x701);
 	CHECK(ms >= 95 && ms < 1500, "job took %ld ms, expected ~100", ms);
 	CHECK(ctl(r, "speed 1", reply, sizeof(reply)) == 0, "speed 1");

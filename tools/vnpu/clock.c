@@ -6,8 +6,19 @@
  * (device_ns * kHz), which is exact at every OPP, and a job that is cut
  * short (hang, reset, later preemption) has consumed exactly the work its
  * elapsed device time allowed.
+ *
+ * The heartbeat counts device milliseconds while the device is READY and
+ * not hung, on a thread of its own: the event loop computes a layer in one
+ * go, and a layer can take the host seconds, during which a heartbeat
+ * driven by the loop would stop and the driver would take a healthy
+ * device for a hung one. Silicon's firmware heartbeat keeps ticking while
+ * a layer runs; so does this one. HEARTBEAT_PERIOD_US (interface 1.3)
+ * tells the driver how much wall time one tick takes at the current
+ * speed, so that its watchdog can wait long enough on a slow device.
  */
+#include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -73,14 +84,6 @@ void device_advance(struct vnpu *v)
 		v->perf_busy_ns += busy_ns;
 	}
 
-	if (engine_runs(v)) {
-		v->heartbeat_acc_ns += device_ns;
-		if (v->heartbeat_acc_ns >= NS_PER_MS) {
-			v->heartbeat += (uint32_t)(v->heartbeat_acc_ns / NS_PER_MS);
-			v->heartbeat_acc_ns %= NS_PER_MS;
-			shm_write32(v->shm, ENPU_REG_HEARTBEAT, v->heartbeat);
-		}
-	}
 	thermal_advance(v, device_ns, busy_ns);
 	if (busy_ns)
 		regs_publish_perf(v);
@@ -121,5 +124,115 @@ void device_set_speed(struct vnpu *v, double speed)
 {
 	device_advance(v);
 	v->speed = speed;
+	heartbeat_update(v);
 	vnpu_log(v, "speed factor %g", speed);
+}
+
+/* With hb->lock held: counts the device time since the last call. */
+static void heartbeat_advance(struct vnpu *v)
+{
+	struct vnpu_heartbeat *hb = &v->hb;
+	uint64_t now = monotonic_ns();
+	double ticks;
+
+	if (hb->running) {
+		hb->acc_ns += (double)(now - hb->last_wall_ns) * hb->speed;
+		ticks = floor(hb->acc_ns / NS_PER_MS);
+		if (ticks >= 1) {
+			hb->acc_ns -= ticks * NS_PER_MS;
+			hb->count += (uint32_t)fmod(ticks, 4294967296.0);
+			shm_write32(v->shm, ENPU_REG_HEARTBEAT, hb->count);
+		}
+	}
+	hb->last_wall_ns = now;
+}
+
+static void *heartbeat_thread(void *arg)
+{
+	struct vnpu *v = arg;
+	struct timespec tick = { 0, NS_PER_MS };
+
+	for (;;) {
+		nanosleep(&tick, NULL);
+		pthread_mutex_lock(&v->hb.lock);
+		if (v->hb.stop) {
+			pthread_mutex_unlock(&v->hb.lock);
+			return NULL;
+		}
+		heartbeat_advance(v);
+		pthread_mutex_unlock(&v->hb.lock);
+	}
+}
+
+int heartbeat_init(struct vnpu *v)
+{
+	v->hb.last_wall_ns = monotonic_ns();
+	v->hb.speed = v->speed;
+	return pthread_mutex_init(&v->hb.lock, NULL);
+}
+
+int heartbeat_start(struct vnpu *v)
+{
+	int err = pthread_create(&v->hb.thread, NULL, heartbeat_thread, v);
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	v->hb.started = true;
+	return 0;
+}
+
+void heartbeat_stop(struct vnpu *v)
+{
+	if (!v->hb.started)
+		return;
+	pthread_mutex_lock(&v->hb.lock);
+	v->hb.stop = true;
+	pthread_mutex_unlock(&v->hb.lock);
+	pthread_join(v->hb.thread, NULL);
+	v->hb.started = false;
+}
+
+/*
+ * The heartbeat runs while READY and not hung, at the current speed.
+ * Called by the event loop after every change of status, hang or speed.
+ */
+void heartbeat_update(struct vnpu *v)
+{
+	double period_us = 1000.0 / v->speed;
+
+	pthread_mutex_lock(&v->hb.lock);
+	heartbeat_advance(v);
+	v->hb.running = v->status == ENPU_STATUS_READY && !v->hung;
+	v->hb.speed = v->speed;
+	pthread_mutex_unlock(&v->hb.lock);
+	if (period_us < 1)
+		period_us = 1;
+	if (period_us > UINT32_MAX)
+		period_us = UINT32_MAX;
+	shm_write32(v->shm, ENPU_REG_HEARTBEAT_PERIOD_US,
+		    (uint32_t)lround(period_us));
+}
+
+/* HEARTBEAT = 0, at RESET and at every successful BOOT. */
+void heartbeat_restart(struct vnpu *v)
+{
+	pthread_mutex_lock(&v->hb.lock);
+	heartbeat_advance(v);
+	v->hb.count = 0;
+	v->hb.acc_ns = 0;
+	shm_write32(v->shm, ENPU_REG_HEARTBEAT, 0);
+	pthread_mutex_unlock(&v->hb.lock);
+}
+
+uint32_t heartbeat_read(struct vnpu *v)
+{
+	uint32_t count;
+
+	pthread_mutex_lock(&v->hb.lock);
+	heartbeat_advance(v);
+	count = v->hb.count;
+	pthread_mutex_unlock(&v->hb.lock);
+	return count;
 }

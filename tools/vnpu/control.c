@@ -70,7 +70,8 @@ static int command(struct vnpu *v, struct control_client *c, char *line)
 		return reply(c, "error too many arguments to '%s'", verb);
 	if (!strcmp(verb, "status")) {
 		reply(c, "ok state=%s heartbeat=%u jobs=%u temp_mc=%u opp=%u",
-		      status_name(v->status), v->heartbeat, v->perf_jobs_done,
+		      status_name(v->status), heartbeat_read(v),
+		      v->perf_jobs_done,
 		      thermal_mc(v), v->opp);
 	} else if (!strcmp(verb, "hang")) {
 		/* A hung sequencer raises nothing: the driver must notice the

@@ -61,9 +61,7 @@ uint32_t firmware_boot(struct vnpu *v, uint64_t addr, uint32_t size,
 
 	shm_write32(v->shm, ENPU_REG_FW_VERSION, header.fw_version);
 	shm_write32(v->shm, ENPU_REG_FW_API_VERSION, header.api_version);
-	v->heartbeat = 0;
-	v->heartbeat_acc_ns = 0;
-	shm_write32(v->shm, ENPU_REG_HEARTBEAT, 0);
+	heartbeat_restart(v);
 	fw_log_printf(v, "ENPU firmware %u.%u.%u (API %u) running",
 		      header.fw_version >> 16, (header.fw_version >> 8) & 0xff,
 		      header.fw_version & 0xff, header.api_version);

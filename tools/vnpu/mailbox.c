@@ -17,10 +17,8 @@ void device_reset(struct vnpu *v)
 	queues_abort(v);
 	v->hung = false;
 	v->irq_mask = 0;
-	v->heartbeat = 0;
-	v->heartbeat_acc_ns = 0;
 	v->reset_count++;
-	shm_write32(v->shm, ENPU_REG_HEARTBEAT, 0);
+	heartbeat_restart(v);
 	shm_write32(v->shm, ENPU_REG_FW_VERSION, 0);
 	shm_write32(v->shm, ENPU_REG_FW_API_VERSION, 0);
 	shm_write32(v->shm, ENPU_REG_ERROR_CODE, ENPU_ERR_NONE);

@@ -5,9 +5,9 @@
  *
  * One thread, one epoll loop over: the ivshmem server socket, the QEMU
  * connection, the four doorbell eventfds, the control socket and its
- * clients, a 1 ms wall-clock tick (heartbeat, thermal, retries), a job
- * timer that fires when the running job's device time is up, and a
- * signalfd for SIGTERM/SIGINT.
+ * clients, a 1 ms wall-clock tick (thermal, retries), a job timer that
+ * fires when the running job's device time is up, and a signalfd for
+ * SIGTERM/SIGINT. The heartbeat has a thread of its own (clock.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -317,6 +317,8 @@ static void cleanup(struct vnpu *v)
 {
 	unsigned int i;
 
+	/* Before the shared memory it writes goes away. */
+	heartbeat_stop(v);
 	control_close_all(v);
 	if (v->listen_fd >= 0) {
 		close(v->listen_fd);
@@ -395,7 +397,15 @@ int main(int argc, char **argv)
 	}
 	if (setup_shared_memory(v) || setup_events(v))
 		goto out;
+	if (heartbeat_init(v)) {
+		fprintf(stderr, "vnpu: heartbeat lock setup failed\n");
+		goto out;
+	}
 	regs_power_on(v);
+	if (heartbeat_start(v)) {
+		fprintf(stderr, "vnpu: heartbeat thread: %s\n", strerror(errno));
+		goto out;
+	}
 	if (v->cfg.facts_path && facts_write(v)) {
 		fprintf(stderr, "vnpu: cannot write --facts %s\n",
 			v->cfg.facts_path);

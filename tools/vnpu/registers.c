@@ -75,6 +75,7 @@ void regs_set_status(struct vnpu *v, uint32_t status)
 			 status_name(status));
 	v->status = status;
 	shm_write32(v->shm, ENPU_REG_STATUS, status);
+	heartbeat_update(v);
 }
 
 /* Error code and info are published before STATUS so that a driver that

@@ -14,6 +14,7 @@
 #ifndef VNPU_H
 #define VNPU_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -89,6 +90,25 @@ struct vnpu_cqe {
 	uint32_t info;
 };
 
+/*
+ * The heartbeat (clock.c) runs on a thread of its own, like a firmware
+ * heartbeat on its own core: a layer that keeps the event loop busy for
+ * seconds of host compute does not stop it. This is the only state the
+ * two threads share; the heartbeat thread is the only writer of
+ * HEARTBEAT, the event loop of HEARTBEAT_PERIOD_US.
+ */
+struct vnpu_heartbeat {
+	pthread_mutex_t lock;
+	pthread_t thread;
+	bool started;
+	bool stop;
+	bool running;		/* READY and not hung */
+	double speed;
+	double acc_ns;		/* device ns not yet a whole tick */
+	uint64_t last_wall_ns;
+	uint32_t count;
+};
+
 struct control_client {
 	int fd;
 	size_t used;
@@ -123,13 +143,12 @@ struct vnpu {
 	double speed;
 	uint64_t last_wall_ns;
 	double device_carry_ns;
-	uint64_t heartbeat_acc_ns;
+	struct vnpu_heartbeat hb;
 
 	/* device state; the shm copy of each (dev) register mirrors these */
 	uint32_t status;
 	bool hung;
 	uint32_t irq_mask;
-	uint32_t heartbeat;
 	uint32_t reset_count;
 	bool fw_booted;			/* once booted, facts keep the version */
 	uint32_t fw_version;
@@ -221,6 +240,12 @@ uint64_t monotonic_ns(void);
 void device_advance(struct vnpu *v);
 void device_settle(struct vnpu *v);
 void device_set_speed(struct vnpu *v, double speed);
+int heartbeat_init(struct vnpu *v);
+int heartbeat_start(struct vnpu *v);
+void heartbeat_stop(struct vnpu *v);
+void heartbeat_update(struct vnpu *v);
+void heartbeat_restart(struct vnpu *v);
+uint32_t heartbeat_read(struct vnpu *v);
 
 /* thermal.c */
 uint32_t opp_khz(uint32_t index);

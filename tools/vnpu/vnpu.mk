@@ -11,7 +11,7 @@ VNPU_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(VNPU_SRCS))
 VNPU_CFLAGS = $(USER_CFLAGS) -Ikernel -Ifirmware-loader -Itools/fwpack \
 	-Iuserspace/runtime/cpu \
 	$(shell pkg-config --cflags libcrypto) -MMD -MP
-VNPU_LIBS = $(shell pkg-config --libs libcrypto) -lm
+VNPU_LIBS = $(shell pkg-config --libs libcrypto) -lm -pthread
 
 ALL_TARGETS += $(B)/bin/vnpu
 

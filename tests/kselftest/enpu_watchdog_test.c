@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The watchdog must not take a healthy device for a hung one (issue 8,
+ * defect 9): a vnpu running 1000 times slower than real time (its
+ * heartbeat ticks once per wall second) finishes a 3 s job with status 0
+ * and no reset, and so does one layer that keeps the vnpu's event loop
+ * computing for far longer than a watchdog period (its heartbeat thread
+ * keeps ticking meanwhile), with the layer's output exact. Needs the
+ * rig's --fault-relay (the speed is changed through the control socket).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xf86drm.h>
+
+#include "enpu_buffers.h"
+#include "enpu_jobs.h"
+#include "enpu_selftest.h"
+#include "kselftest_harness.h"
+
+/* Well below the 0.01 at which the old 100 ms sampling failed. */
+#define SLOW_SPEED "0.001"
+#define SLOW_JOB_CYCLES 3000000u	/* 3 ms of device time at 1 GHz */
+
+FIXTURE(watchdog)
+{
+	enpu_device *device;
+	struct enpu_job_bos bos;
+	int slowed;
+};
+
+FIXTURE_SETUP(watchdog)
+{
+	char why[256], reply[256];
+	int status = enpu_fault("status", sizeof(reply), reply);
+
+	if (status == -ENOSYS)
+		SKIP(return, "VM booted without --fault-relay");
+	ASSERT_EQ(0, status) TH_LOG("relay: %d %s", status, reply);
+	ASSERT_EQ(0, enpu_selftest_open(&self->device, sizeof(why), why))
+		TH_LOG("%s", why);
+	self->bos.device = self->device;
+}
+
+FIXTURE_TEARDOWN(watchdog)
+{
+	if (self->slowed)
+		enpu_fault("speed 1", 0, NULL);
+	enpu_job_bos_release(&self->bos);
+	if (self->device)
+		enpu_device_close(self->device);
+}
+
+/* "NAME 0x<offset> 0x<value>" of debugfs regs. */
+static long long debugfs_register(const char *name)
+{
+	char dir[256], text[16384], *line;
+	unsigned int offset, value;
+
+	if (enpu_debugfs_dir(sizeof(dir), dir) ||
+	    enpu_debugfs_read(dir, "regs", sizeof(text), text))
+		return -1;
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char key[64];
+
+		if (sscanf(line, "%63s 0x%x 0x%x", key, &offset, &value) == 3 &&
+		    !strcmp(key, name))
+			return value;
+	}
+	return -1;
+}
+
+TEST_F_TIMEOUT(watchdog, a_slow_device_is_not_hung, 120)
+{
+	struct enpu_recovery_counters before, after;
+	enpu_cmdbuf *cmdbuf;
+	int job_status = 1;
+	int64_t start, took;
+	char reply[256];
+
+	ASSERT_EQ(0, enpu_recovery_counters(&before));
+	ASSERT_EQ(0, enpu_fault("speed " SLOW_SPEED, sizeof(reply), reply))
+		TH_LOG("%s", reply);
+	self->slowed = 1;
+	TH_LOG("HEARTBEAT_PERIOD_US at speed " SLOW_SPEED ": %lld",
+	       debugfs_register("HEARTBEAT_PERIOD_US"));
+	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
+	ASSERT_EQ(0, enpu_cmdbuf_nop(cmdbuf, SLOW_JOB_CYCLES));
+	start = enpu_now_ns();
+	ASSERT_EQ(0, enpu_job_run(&self->bos, cmdbuf, 0, 60 * ENPU_SECOND_NS,
+				  &job_status));
+	took = enpu_now_ns() - start;
+	TH_LOG("3 ms of device time took %lld ms", (long long)(took / 1000000));
+	EXPECT_EQ(0, job_status);
+	ASSERT_EQ(0, enpu_recovery_counters(&after));
+	EXPECT_EQ(before.resets, after.resets);
+	EXPECT_EQ(before.hangs, after.hangs);
+	/* It really ran slowly: the watchdog ticked many times meanwhile. */
+	EXPECT_LE(2000, took / 1000000);
+	enpu_cmdbuf_destroy(cmdbuf);
+}
+
+/*
+ * One CONV2D with INT32 output, all inputs and weights 1: every output
+ * value is the number of input values its window covers, which needs no
+ * reference kernel. Channel counts double until the layer keeps the
+ * vnpu busy for at least LONG_LAYER_MS (its host compute, not its device
+ * time, which stays below a millisecond), so the test keeps testing what
+ * it says when the vnpu gets faster.
+ */
+#define LONG_LAYER_MS 500
+#define SIDE 32u
+#define CIN 64u
+
+static int run_conv(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(watchdog) *self, uint32_t cout,
+		    int64_t *took_ns)
+{
+	size_t in_bytes = (size_t)SIDE * SIDE * CIN;
+	size_t w_bytes = (size_t)cout * CIN * 9;
+	size_t out_bytes = (size_t)SIDE * SIDE * cout * 4;
+	uint32_t in, w, out;
+	struct enpu_conv2d_layer layer;
+	enpu_cmdbuf *cmdbuf;
+	int job_status = 1, status;
+	int64_t start;
+
+	enpu_job_bos_release(&self->bos);
+	if (enpu_job_bo_add(&self->bos, in_bytes, DRM_ENPU_SUBMIT_BO_READ,
+			    NULL, 1, &in) ||
+	    enpu_job_bo_add(&self->bos, w_bytes, DRM_ENPU_SUBMIT_BO_READ,
+			    NULL, 1, &w) ||
+	    enpu_job_bo_add(&self->bos, out_bytes, DRM_ENPU_SUBMIT_BO_WRITE,
+			    NULL, 0, &out))
+		return -ENOMEM;
+	memset(&layer, 0, sizeof(layer));
+	layer.input = (struct enpu_layer_tensor){
+		.buf = { in, 0, 0 }, .batch = 1, .height = SIDE, .width = SIDE,
+		.channels = CIN, .dtype = ENPU_DTYPE_UINT8,
+	};
+	layer.output = (struct enpu_layer_tensor){
+		.buf = { out, 0, 0 }, .batch = 1, .height = SIDE,
+		.width = SIDE, .channels = cout, .dtype = ENPU_DTYPE_INT32,
+	};
+	layer.weights = (struct enpu_layer_ref){ w, 0, 0 };
+	layer.bias = (struct enpu_layer_ref){ ENPU_BUF_NONE, 0, 0 };
+	layer.requant.per_channel = (struct enpu_layer_ref){ ENPU_BUF_NONE, 0,
+							     0 };
+	layer.kernel_height = layer.kernel_width = 3;
+	layer.stride_height = layer.stride_width = 1;
+	layer.dilation_height = layer.dilation_width = 1;
+	layer.pad_top = layer.pad_left = layer.pad_bottom = layer.pad_right = 1;
+	layer.groups = 1;
+	if (enpu_cmdbuf_create(&cmdbuf))
+		return -ENOMEM;
+	status = enpu_cmdbuf_conv2d(cmdbuf, &layer);
+	start = enpu_now_ns();
+	if (!status)
+		status = enpu_job_run(&self->bos, cmdbuf, 0,
+				      120 * ENPU_SECOND_NS, &job_status);
+	*took_ns = enpu_now_ns() - start;
+	enpu_cmdbuf_destroy(cmdbuf);
+	if (status)
+		return status;
+	EXPECT_EQ(0, job_status) TH_LOG("Cout %u", cout);
+	if (job_status)
+		return job_status;
+	for (uint32_t y = 0; y < SIDE; y++) {
+		for (uint32_t x = 0; x < SIDE; x++) {
+			int32_t rows = 3 - (y == 0) - (y == SIDE - 1);
+			int32_t cols = 3 - (x == 0) - (x == SIDE - 1);
+			const int32_t *pixel = (const int32_t *)
+				self->bos.map[out] + ((size_t)y * SIDE + x) * cout;
+
+			for (uint32_t c = 0; c < cout; c++)
+				if (pixel[c] != rows * cols * (int32_t)CIN) {
+					TH_LOG("output (%u,%u,%u) = %d, want %d",
+					       y, x, c, pixel[c],
+					       rows * cols * (int32_t)CIN);
+					return -EIO;
+				}
+		}
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(watchdog, a_long_layer_is_not_a_hang, 300)
+{
+	struct enpu_recovery_counters before, after;
+	int64_t took = 0;
+	uint32_t cout;
+
+	ASSERT_EQ(0, enpu_recovery_counters(&before));
+	for (cout = 64; cout <= 4096; cout *= 2) {
+		ASSERT_EQ(0, run_conv(_metadata, self, cout, &took));
+		TH_LOG("one CONV2D 1x%ux%ux%u -> %u channels, %llu MACs: %lld ms",
+		       SIDE, SIDE, CIN, cout,
+		       (unsigned long long)SIDE * SIDE * cout * 9 * CIN,
+		       (long long)(took / 1000000));
+		if (took / 1000000 >= LONG_LAYER_MS)
+			break;
+	}
+	EXPECT_LE(LONG_LAYER_MS, took / 1000000)
+		TH_LOG("no layer kept the vnpu busy for %d ms", LONG_LAYER_MS);
+	ASSERT_EQ(0, enpu_recovery_counters(&after));
+	EXPECT_EQ(before.resets, after.resets);
+	EXPECT_EQ(before.hangs, after.hangs);
+}
+
+TEST_HARNESS_MAIN
