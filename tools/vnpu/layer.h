@@ -82,9 +82,17 @@ uint32_t dtype_size(uint32_t dtype);
 uint64_t tensor_elements(const struct layer_tensor *t);
 void dtype_range(uint32_t dtype, int32_t *lo, int32_t *hi);
 
-/* layer_exec.c */
+/* layer_exec.c. A layer runs as one or more ranges of output elements
+ * (tiles, NHWC order): the first call gathers its operands into a host
+ * state that later ranges of the same command reuse. layer_run() is the
+ * whole layer at once. */
+struct layer_state;
 uint32_t layer_run(const struct layer *l, const struct vnpu_job *job,
 		   const struct guest_ram *ram);
+uint32_t layer_run_range(const struct layer *l, const struct vnpu_job *job,
+			 const struct guest_ram *ram, struct layer_state **state,
+			 uint64_t first, uint64_t end);
+void layer_state_free(struct layer_state *state);
 
 /*
  * The arithmetic, on dense host buffers (pixel_stride = channels): every
@@ -96,22 +104,29 @@ struct requant_channel {
 	int32_t shift;
 };
 
-/* layer_conv.c: acc[pixel][o] (wrap-around int32) for conv and FC. */
+/* layer_conv.c: acc[pixel][o] (wrap-around int32) for conv and FC, for
+ * the output elements [first, end); the buffers are the whole tensors. */
+void conv_regroup_weights(const struct layer *l, const int8_t *weights,
+			  int32_t *taps);
 void conv_accumulate(const struct layer *l, const int32_t *input,
-		     const int8_t *weights, const int32_t *bias,
-		     uint32_t out_h, uint32_t out_w, int32_t *acc);
+		     const int8_t *weights, const int32_t *taps,
+		     const int32_t *bias, uint64_t first, uint64_t end,
+		     int32_t *acc);
 void fc_accumulate(const struct layer *l, const int32_t *input,
-		   const int8_t *weights, const int32_t *bias, int32_t *acc);
-void requantize_all(const struct layer *l, int32_t *values, uint64_t pixels,
-		    uint32_t channels, const struct requant_channel *rq,
+		   const int8_t *weights, const int32_t *bias, uint64_t first,
+		   uint64_t end, int32_t *acc);
+void requantize_all(const struct layer *l, int32_t *values, uint64_t first,
+		    uint64_t end, const struct requant_channel *rq,
 		    bool per_channel);
 
 /* layer_eltwise.c */
 void eltwise_compute(const struct layer *l, const int32_t *a,
-		     const int32_t *b, int32_t *out);
+		     const int32_t *b, uint64_t first, uint64_t end,
+		     int32_t *out);
 
 /* layer_pool.c */
 void pool_compute(const struct layer *l, const int32_t *input,
-		  const struct enpu_pool_param *params, int32_t *out);
+		  const struct enpu_pool_param *params, uint64_t first,
+		  uint64_t end, int32_t *out);
 
 #endif /* VNPU_LAYER_H */

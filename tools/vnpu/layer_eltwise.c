@@ -41,17 +41,18 @@ static uint64_t index_of(const struct layer_tensor *t, uint64_t n, uint64_t y,
 	return ((n * t->h + y) * t->w + x) * t->c + c;
 }
 
+/* Output elements [first, end) in NHWC order. */
 void eltwise_compute(const struct layer *l, const int32_t *a,
-		     const int32_t *b, int32_t *out)
+		     const int32_t *b, uint64_t first, uint64_t end,
+		     int32_t *out)
 {
 	const struct layer_tensor *o = &l->out;
 	bool add = l->opcode == ENPU_CMD_ADD;
-	uint64_t at = 0;
 
-	for (uint64_t n = 0; n < o->n; n++)
-	for (uint64_t y = 0; y < o->h; y++)
-	for (uint64_t x = 0; x < o->w; x++)
-	for (uint64_t c = 0; c < o->c; c++, at++) {
+	for (uint64_t at = first; at < end; at++) {
+		uint64_t c = at % o->c, pixel = at / o->c;
+		uint64_t x = pixel % o->w, y = pixel / o->w % o->h;
+		uint64_t n = pixel / o->w / o->h;
 		int64_t da = a[index_of(&l->in, n, y, x, c)] - l->in.zero_point;
 		int64_t db = b[index_of(&l->in2, n, y, x, c)] -
 			     l->in2.zero_point;

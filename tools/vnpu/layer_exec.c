@@ -7,6 +7,13 @@
  * lists (re-checked on every use, as for DMA commands). Simple and exact
  * beats clever here: the device's speed is the timing model's, not the
  * host's.
+ *
+ * A preemptible job runs a layer in tiles (ranges of output elements,
+ * engine.c): the first tile gathers the operands into a struct
+ * layer_state, every tile computes and scatters only its own elements,
+ * and the state is dropped when the command ends or the job is preempted
+ * (a resumed job gathers again; in-layer preemption points exist only
+ * when the output shares no BO with an input, so the inputs are the same).
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -16,7 +23,7 @@
 
 struct scratch {
 	uint64_t used;		/* bytes handed out, against the cap */
-	void *blocks[8];
+	void *blocks[16];
 	unsigned int count;
 };
 
@@ -84,31 +91,47 @@ static bool tensor_gather(const struct layer_tensor *t,
 	return true;
 }
 
-/* Narrows @values to the tensor's type and writes its channels of every
- * pixel, leaving the rest of each pixel_stride alone. */
-static bool tensor_scatter(const struct layer_tensor *t,
-			   const struct vnpu_job *job,
-			   const struct guest_ram *ram, struct scratch *s,
-			   const int32_t *values, bool *host_trouble)
+/* Writes channels [c0, c0 + count) of pixel @pixel from @raw (the dense
+ * tensor as stored). */
+static bool scatter_run(const struct layer_tensor *t, const struct vnpu_job *job,
+			const struct guest_ram *ram, const uint8_t *raw,
+			uint64_t pixel, uint32_t c0, uint64_t count)
 {
 	uint32_t es = dtype_size(t->dtype);
-	uint64_t count = tensor_elements(t), i;
-	uint8_t *raw;
 
-	if (t->dtype == ENPU_DTYPE_INT32) {
-		raw = (uint8_t *)values;
-	} else {
-		raw = scratch_get(s, count, 1);
-		if (!raw) {
-			*host_trouble = true;
-			return true;
-		}
-		for (i = 0; i < count; i++)
-			raw[i] = (uint8_t)values[i];
+	return dma_scatter(ram, &job->bos[t->bo],
+			   t->offset + (pixel * t->pixel_stride + c0) * es,
+			   count * es, count * es, 1,
+			   raw + (pixel * t->c + c0) * es);
+}
+
+/* Writes the elements [first, end) (NHWC order) of the dense @raw: only
+ * those channels of each pixel, leaving the rest of each pixel_stride
+ * (and of partly covered pixels) alone. */
+static bool tensor_scatter(const struct layer_tensor *t,
+			   const struct vnpu_job *job,
+			   const struct guest_ram *ram, const uint8_t *raw,
+			   uint64_t first, uint64_t end)
+{
+	uint32_t es = dtype_size(t->dtype), c0 = first % t->c, c1 = end % t->c;
+	uint64_t p0 = first / t->c, p1 = end / t->c;
+
+	if (first >= end)
+		return true;
+	if (p0 == p1)
+		return scatter_run(t, job, ram, raw, p0, c0, c1 - c0);
+	if (c0) {
+		if (!scatter_run(t, job, ram, raw, p0, c0, t->c - c0))
+			return false;
+		p0++;
 	}
-	return dma_scatter(ram, &job->bos[t->bo], t->offset,
-			   (uint64_t)t->c * es, (uint64_t)t->pixel_stride * es,
-			   pixels_of(t), raw);
+	if (p1 > p0 &&
+	    !dma_scatter(ram, &job->bos[t->bo],
+			 t->offset + p0 * t->pixel_stride * es,
+			 (uint64_t)t->c * es, (uint64_t)t->pixel_stride * es,
+			 p1 - p0, raw + p0 * t->c * es))
+		return false;
+	return !c1 || scatter_run(t, job, ram, raw, p1, 0, c1);
 }
 
 static void *array_gather(struct layer_ref r, uint64_t bytes,
@@ -159,129 +182,207 @@ static uint32_t load_requant(const struct layer *l, const struct vnpu_job *job,
 	return ENPU_JOB_STATUS_OK;
 }
 
-static uint32_t run_conv_or_fc(const struct layer *l,
-			       const struct vnpu_job *job,
-			       const struct guest_ram *ram, struct scratch *s,
-			       const int32_t *input, int32_t **out)
+/* The operands of one layer command, gathered once for all its tiles. */
+struct layer_state {
+	struct scratch s;
+	int32_t *in, *in2, *out;
+	uint8_t *raw_out;		/* narrowed output; NULL for INT32 */
+	struct requant_channel *rq;
+	bool per_channel;
+	int8_t *weights;
+	int32_t *taps;			/* regrouped conv weights, or NULL */
+	int32_t *bias;
+	struct enpu_pool_param *params;
+};
+
+static uint32_t prepare_conv_or_fc(const struct layer *l,
+				   const struct vnpu_job *job,
+				   const struct guest_ram *ram,
+				   struct layer_state *st)
 {
-	bool fc = l->opcode == ENPU_CMD_FULLY_CONNECTED, per_channel, ok;
+	bool fc = l->opcode == ENPU_CMD_FULLY_CONNECTED, ok;
 	uint64_t weight_bytes = fc ? (uint64_t)l->out.c * l->in.c :
 			(uint64_t)l->out.c * (l->in.c / l->groups) *
 			l->kernel_h * l->kernel_w;
-	struct requant_channel *rq;
-	int32_t *bias = NULL;
-	int8_t *weights;
 	uint32_t status;
 
-	status = load_requant(l, job, ram, s, &rq, &per_channel);
+	status = load_requant(l, job, ram, &st->s, &st->rq, &st->per_channel);
 	if (status != ENPU_JOB_STATUS_OK)
 		return status;
-	weights = array_gather(l->weights, weight_bytes, job, ram, s, &ok);
-	if (weights && ok && l->bias.bo != ENPU_BUF_NONE)
-		bias = array_gather(l->bias, (uint64_t)l->out.c * 4, job, ram, s,
-				    &ok);
-	if (!weights || (l->bias.bo != ENPU_BUF_NONE && ok && !bias))
+	st->weights = array_gather(l->weights, weight_bytes, job, ram, &st->s,
+				   &ok);
+	if (st->weights && ok && l->bias.bo != ENPU_BUF_NONE)
+		st->bias = array_gather(l->bias, (uint64_t)l->out.c * 4, job,
+					ram, &st->s, &ok);
+	if (!st->weights || (l->bias.bo != ENPU_BUF_NONE && ok && !st->bias))
 		return LAYER_HOST_TROUBLE;
 	if (!ok)
 		return ENPU_JOB_STATUS_DMA_FAULT;
-	*out = scratch_get(s, tensor_elements(&l->out), sizeof(int32_t));
-	if (!*out)
-		return LAYER_HOST_TROUBLE;
-	if (fc)
-		fc_accumulate(l, input, weights, bias, *out);
-	else
-		conv_accumulate(l, input, weights, bias, l->out.h, l->out.w,
-				*out);
-	if (l->out.dtype != ENPU_DTYPE_INT32)
-		requantize_all(l, *out, pixels_of(&l->out), l->out.c, rq,
-			       per_channel);
+	/* Without memory for the regrouped taps the slow path still works. */
+	if (!fc) {
+		st->taps = scratch_get(&st->s, weight_bytes, sizeof(int32_t));
+		if (st->taps)
+			conv_regroup_weights(l, st->weights, st->taps);
+	}
 	return ENPU_JOB_STATUS_OK;
 }
 
-static uint32_t run_pool(const struct layer *l, const struct vnpu_job *job,
-			 const struct guest_ram *ram, struct scratch *s,
-			 const int32_t *input, int32_t **out)
+static uint32_t prepare_pool(const struct layer *l, const struct vnpu_job *job,
+			     const struct guest_ram *ram,
+			     struct layer_state *st)
 {
 	uint64_t entries = (uint64_t)l->kernel_h * l->kernel_w, i;
-	struct enpu_pool_param *params = NULL;
+	struct enpu_pool_param *params;
 	bool ok;
 
-	if (l->opcode == ENPU_CMD_AVG_POOL && l->table.bo != ENPU_BUF_NONE) {
-		params = array_gather(l->table, entries * sizeof(*params), job,
-				      ram, s, &ok);
-		if (!params)
-			return LAYER_HOST_TROUBLE;
-		if (!ok)
-			return ENPU_JOB_STATUS_DMA_FAULT;
-		for (i = 0; i < entries; i++)
-			if (params[i].multiplier < 0 ||
-			    params[i].shift < ENPU_REQUANT_SHIFT_MIN ||
-			    params[i].shift > ENPU_REQUANT_SHIFT_MAX ||
-			    params[i].left_shift < 0 ||
-			    params[i].left_shift > 30 || params[i].reserved)
-				return ENPU_JOB_STATUS_INVALID;
-	}
-	*out = scratch_get(s, tensor_elements(&l->out), sizeof(int32_t));
-	if (!*out)
+	if (l->opcode != ENPU_CMD_AVG_POOL || l->table.bo == ENPU_BUF_NONE)
+		return ENPU_JOB_STATUS_OK;
+	params = array_gather(l->table, entries * sizeof(*params), job, ram,
+			      &st->s, &ok);
+	if (!params)
 		return LAYER_HOST_TROUBLE;
-	pool_compute(l, input, params, *out);
+	if (!ok)
+		return ENPU_JOB_STATUS_DMA_FAULT;
+	for (i = 0; i < entries; i++)
+		if (params[i].multiplier < 0 ||
+		    params[i].shift < ENPU_REQUANT_SHIFT_MIN ||
+		    params[i].shift > ENPU_REQUANT_SHIFT_MAX ||
+		    params[i].left_shift < 0 ||
+		    params[i].left_shift > 30 || params[i].reserved)
+			return ENPU_JOB_STATUS_INVALID;
+	st->params = params;
 	return ENPU_JOB_STATUS_OK;
 }
 
-/*
- * Performs a checked layer command. Returns ENPU_JOB_STATUS_OK, INVALID (a
- * parameter table read now holds a value out of range; nothing written),
- * DMA_FAULT (a scatter-gather list changed since the job started), or
- * LAYER_HOST_TROUBLE (the host could not provide scratch memory).
- */
-uint32_t layer_run(const struct layer *l, const struct vnpu_job *job,
-		   const struct guest_ram *ram)
+static bool is_eltwise(const struct layer *l)
 {
-	struct scratch s = { 0 };
-	int32_t *in = NULL, *in2 = NULL, *out = NULL;
-	uint32_t status = ENPU_JOB_STATUS_DMA_FAULT;
-	bool host_trouble = false;
+	return l->opcode == ENPU_CMD_ADD || l->opcode == ENPU_CMD_MUL;
+}
 
-	if (!tensor_gather(&l->in, job, ram, &s, &in))
-		goto done;
-	if (in && (l->opcode == ENPU_CMD_ADD || l->opcode == ENPU_CMD_MUL) &&
-	    !tensor_gather(&l->in2, job, ram, &s, &in2))
-		goto done;
-	if (!in || ((l->opcode == ENPU_CMD_ADD || l->opcode == ENPU_CMD_MUL) &&
-		    !in2)) {
-		status = LAYER_HOST_TROUBLE;
-		goto done;
-	}
+/* Gathers the inputs, checks the run-time tables, allocates the output. */
+static uint32_t layer_prepare(const struct layer *l, const struct vnpu_job *job,
+			      const struct guest_ram *ram,
+			      struct layer_state *st)
+{
+	uint64_t count = tensor_elements(&l->out);
+	uint32_t status = ENPU_JOB_STATUS_OK;
+
+	if (!tensor_gather(&l->in, job, ram, &st->s, &st->in))
+		return ENPU_JOB_STATUS_DMA_FAULT;
+	if (st->in && is_eltwise(l) &&
+	    !tensor_gather(&l->in2, job, ram, &st->s, &st->in2))
+		return ENPU_JOB_STATUS_DMA_FAULT;
+	if (!st->in || (is_eltwise(l) && !st->in2))
+		return LAYER_HOST_TROUBLE;
 	switch (l->opcode) {
 	case ENPU_CMD_CONV2D:
 	case ENPU_CMD_DEPTHWISE_CONV2D:
 	case ENPU_CMD_FULLY_CONNECTED:
-		status = run_conv_or_fc(l, job, ram, &s, in, &out);
-		break;
-	case ENPU_CMD_ADD:
-	case ENPU_CMD_MUL:
-		out = scratch_get(&s, tensor_elements(&l->out),
-				  sizeof(int32_t));
-		status = out ? ENPU_JOB_STATUS_OK : LAYER_HOST_TROUBLE;
-		if (out)
-			eltwise_compute(l, in, in2, out);
+		status = prepare_conv_or_fc(l, job, ram, st);
 		break;
 	case ENPU_CMD_MAX_POOL:
 	case ENPU_CMD_AVG_POOL:
-		status = run_pool(l, job, ram, &s, in, &out);
-		break;
-	default:
-		out = in;	/* COPY: same type and zero point */
-		status = ENPU_JOB_STATUS_OK;
+		status = prepare_pool(l, job, ram, st);
 		break;
 	}
 	if (status != ENPU_JOB_STATUS_OK)
-		goto done;
-	if (!tensor_scatter(&l->out, job, ram, &s, out, &host_trouble))
-		status = ENPU_JOB_STATUS_DMA_FAULT;
-	else if (host_trouble)
-		status = LAYER_HOST_TROUBLE;
-done:
-	scratch_free(&s);
+		return status;
+	if (l->opcode == ENPU_CMD_COPY)
+		st->out = st->in;	/* same type and zero point */
+	else
+		st->out = scratch_get(&st->s, count, sizeof(int32_t));
+	if (l->out.dtype != ENPU_DTYPE_INT32)
+		st->raw_out = scratch_get(&st->s, count, 1);
+	if (!st->out || (l->out.dtype != ENPU_DTYPE_INT32 && !st->raw_out))
+		return LAYER_HOST_TROUBLE;
+	return ENPU_JOB_STATUS_OK;
+}
+
+static void layer_compute(const struct layer *l, struct layer_state *st,
+			  uint64_t first, uint64_t end)
+{
+	switch (l->opcode) {
+	case ENPU_CMD_CONV2D:
+	case ENPU_CMD_DEPTHWISE_CONV2D:
+		conv_accumulate(l, st->in, st->weights, st->taps, st->bias,
+				first, end, st->out);
+		break;
+	case ENPU_CMD_FULLY_CONNECTED:
+		fc_accumulate(l, st->in, st->weights, st->bias, first, end,
+			      st->out);
+		break;
+	case ENPU_CMD_ADD:
+	case ENPU_CMD_MUL:
+		eltwise_compute(l, st->in, st->in2, first, end, st->out);
+		return;
+	case ENPU_CMD_MAX_POOL:
+	case ENPU_CMD_AVG_POOL:
+		pool_compute(l, st->in, st->params, first, end, st->out);
+		return;
+	default:
+		return;		/* COPY */
+	}
+	if (l->out.dtype != ENPU_DTYPE_INT32)
+		requantize_all(l, st->out, first, end, st->rq,
+			       st->per_channel);
+}
+
+void layer_state_free(struct layer_state *state)
+{
+	if (!state)
+		return;
+	scratch_free(&state->s);
+	free(state);
+}
+
+/*
+ * Performs the output elements [first, end) of a checked layer command,
+ * gathering its operands into *@state first if it is NULL (the caller
+ * frees it with layer_state_free() when the command ends). Returns
+ * ENPU_JOB_STATUS_OK, INVALID (a parameter table read at the gather holds
+ * a value out of range; nothing written), DMA_FAULT (a scatter-gather
+ * list changed since the job started), or LAYER_HOST_TROUBLE (the host
+ * could not provide scratch memory).
+ */
+uint32_t layer_run_range(const struct layer *l, const struct vnpu_job *job,
+			 const struct guest_ram *ram, struct layer_state **state,
+			 uint64_t first, uint64_t end)
+{
+	struct layer_state *st = *state;
+	uint64_t i;
+
+	if (!st) {
+		uint32_t status;
+
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return LAYER_HOST_TROUBLE;
+		status = layer_prepare(l, job, ram, st);
+		if (status != ENPU_JOB_STATUS_OK) {
+			layer_state_free(st);
+			return status;
+		}
+		*state = st;
+	}
+	layer_compute(l, st, first, end);
+	if (st->raw_out)
+		for (i = first; i < end; i++)
+			st->raw_out[i] = (uint8_t)st->out[i];
+	if (!tensor_scatter(&l->out, job, ram,
+			    st->raw_out ? st->raw_out : (uint8_t *)st->out,
+			    first, end))
+		return ENPU_JOB_STATUS_DMA_FAULT;
+	return ENPU_JOB_STATUS_OK;
+}
+
+/* The whole layer at once (a job without preemption points inside it). */
+uint32_t layer_run(const struct layer *l, const struct vnpu_job *job,
+		   const struct guest_ram *ram)
+{
+	struct layer_state *st = NULL;
+	uint32_t status = layer_run_range(l, job, ram, &st, 0,
+					  tensor_elements(&l->out));
+
+	layer_state_free(st);
 	return status;
 }

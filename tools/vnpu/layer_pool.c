@@ -107,22 +107,24 @@ static int32_t average_window(const struct layer *l, const int32_t *input,
 			       l->min, l->max);
 }
 
+/* Output elements [first, end) in NHWC order. */
 void pool_compute(const struct layer *l, const int32_t *input,
-		  const struct enpu_pool_param *params, int32_t *out)
+		  const struct enpu_pool_param *params, uint64_t first,
+		  uint64_t end, int32_t *out)
 {
-	uint64_t at = 0;
-
-	for (uint64_t n = 0; n < l->out.n; n++)
-	for (uint32_t y = 0; y < l->out.h; y++)
-	for (uint32_t x = 0; x < l->out.w; x++) {
+	for (uint64_t at = first; at < end; at++) {
+		uint32_t c = (uint32_t)(at % l->out.c);
+		uint64_t pixel = at / l->out.c;
+		uint32_t x = (uint32_t)(pixel % l->out.w);
+		uint32_t y = (uint32_t)(pixel / l->out.w % l->out.h);
+		uint64_t n = pixel / l->out.w / l->out.h;
 		struct window w = {
 			.y0 = (int64_t)y * l->stride_h - l->pad_top,
 			.x0 = (int64_t)x * l->stride_w - l->pad_left,
 		};
 
-		for (uint32_t c = 0; c < l->out.c; c++, at++)
-			out[at] = l->opcode == ENPU_CMD_MAX_POOL ?
-				  max_window(l, input, n, w, c) :
-				  average_window(l, input, params, n, w, c);
+		out[at] = l->opcode == ENPU_CMD_MAX_POOL ?
+			  max_window(l, input, n, w, c) :
+			  average_window(l, input, params, n, w, c);
 	}
 }
