@@ -101,7 +101,8 @@ int enpu_hw_identify(struct enpu_device *edev)
 	/*
 	 * Jobs carry 1.2 layer commands and address BOs through 1.1 tables;
 	 * 1.3 adds HEARTBEAT_PERIOD_US, which a 1.2 device does without
-	 * (enpu_hw_heartbeat_period_us()).
+	 * (enpu_hw_heartbeat_period_us()); preemption (1.4) is used only
+	 * where CAPS advertises it.
 	 */
 	if (id->hw_version < ENPU_HW_VERSION(ENPU_HW_VERSION_MAJOR,
 					     ENPU_HW_MINOR_REQUIRED)) {

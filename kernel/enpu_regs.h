@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * ENPU hardware interface, version 1.0: register block, rings and mailbox
+ * ENPU hardware interface, version 1.4: register block, rings and mailbox
  * as seen in BAR2 of the virtual NPU. The prose specification is
  * docs/hw/vnpu.md; this header is its machine-readable half and is shared
  * by the kernel driver and the device model (tools/vnpu), so the two can
@@ -16,7 +16,7 @@
 
 #define ENPU_SIGNATURE			0x55504e45u	/* "ENPU" */
 #define ENPU_HW_VERSION_MAJOR		1
-#define ENPU_HW_VERSION_MINOR		3	/* of this map */
+#define ENPU_HW_VERSION_MINOR		4	/* of this map */
 #define ENPU_HW_VERSION(maj, min)	(((maj) << 16) | (min))
 
 /* BAR2 layout (the ivshmem shared-memory region, ENPU_BAR2_SIZE bytes). */
@@ -40,6 +40,12 @@
 #define ENPU_REG_MACS_PER_CYCLE		0x018
 #define ENPU_REG_SQ_ENTRIES		0x01c
 #define ENPU_REG_CQ_ENTRIES		0x020
+/* Interface 1.4, preemption (valid when CAPS has ENPU_CAP_PREEMPT). */
+#define ENPU_REG_CTX_SAVE_SIZE		0x024	/* bytes a save area needs */
+#define ENPU_REG_PREEMPT_BOUND_NS	0x028	/* max ns between two points */
+#define ENPU_REG_PREEMPT_POINT_CYCLES	0x02c	/* cost of each point */
+#define ENPU_REG_PREEMPT_SAVE_CYCLES	0x030	/* cost of writing a save */
+#define ENPU_REG_PREEMPT_RESTORE_CYCLES	0x034	/* cost of resuming from one */
 
 #define ENPU_CAP_PREEMPT		(1u << 0)
 #define ENPU_CAP_DMA_COPY		(1u << 1)
@@ -89,7 +95,7 @@
 #define ENPU_MBOX_BOOT			2	/* ARG0/1 = image lo/hi, ARG2 = size */
 #define ENPU_MBOX_RESET			3	/* back to WAIT_FW, rings cleared */
 #define ENPU_MBOX_SET_OPP		4	/* ARG0 = OPP index */
-#define ENPU_MBOX_PREEMPT		5	/* ARG0 = queue */
+#define ENPU_MBOX_PREEMPT		5	/* ARG0 = queue, ARG1/2 = tag */
 #define ENPU_MBOX_SET_IRQ_MASK		6	/* ARG0 = 1 << vector enables */
 
 #define ENPU_ERR_NONE			0
@@ -126,6 +132,7 @@
 #define ENPU_REG_PERF_MACS_HI		0x15c
 #define ENPU_REG_PERF_DMA_BYTES_LO	0x160
 #define ENPU_REG_PERF_DMA_BYTES_HI	0x164
+#define ENPU_REG_PERF_PREEMPTIONS	0x168	/* 1.4: jobs saved */
 
 /*
  * Submission queues: ENPU_SQ_ENTRIES descriptors at ENPU_SQ_OFFSET(q). The
@@ -137,6 +144,17 @@
 #define ENPU_REG_SQ_TAIL(q)		(ENPU_REG_QUEUE_BASE(q) + 0x00) /* drv */
 #define ENPU_REG_SQ_HEAD(q)		(ENPU_REG_QUEUE_BASE(q) + 0x04) /* dev */
 #define ENPU_REG_SQ_PRIORITY(q)		(ENPU_REG_QUEUE_BASE(q) + 0x08) /* drv */
+/*
+ * PREEMPT(q), interface 1.4: the driver writes the tag of the job to stop
+ * (lo, hi), then bumps SQ_PREEMPT_SEQ(q) and rings ENPU_DB_QUEUE. The
+ * device copies the seq to SQ_PREEMPT_ACK(q) when it has looked at the
+ * request; it applies only to a job of queue q with that tag running at
+ * that moment and is otherwise dropped (docs/hw/vnpu.md, Interface 1.4).
+ */
+#define ENPU_REG_SQ_PREEMPT_TAG_LO(q)	(ENPU_REG_QUEUE_BASE(q) + 0x0c) /* drv */
+#define ENPU_REG_SQ_PREEMPT_TAG_HI(q)	(ENPU_REG_QUEUE_BASE(q) + 0x10) /* drv */
+#define ENPU_REG_SQ_PREEMPT_SEQ(q)	(ENPU_REG_QUEUE_BASE(q) + 0x14) /* drv */
+#define ENPU_REG_SQ_PREEMPT_ACK(q)	(ENPU_REG_QUEUE_BASE(q) + 0x18) /* dev */
 
 /*
  * Completion ring: ENPU_CQ_ENTRIES entries at ENPU_CQ_OFFSET, shared by all
@@ -147,7 +165,7 @@
 #define ENPU_REG_CQ_HEAD		0x304	/* drv */
 
 /* Doorbell numbers (guest -> device) written to the ivshmem BAR0. */
-#define ENPU_DB_QUEUE			0	/* some SQ_TAIL moved */
+#define ENPU_DB_QUEUE			0	/* SQ_TAIL or PREEMPT_SEQ moved */
 #define ENPU_DB_CONTROL			1	/* mailbox command pending */
 
 /* MSI-X vectors (device -> guest). */
@@ -206,11 +224,33 @@
 #define ENPU_CQE_CYCLES			0x10	/* u64 device cycles spent */
 #define ENPU_CQE_INFO			0x18	/* u32 e.g. failing command idx */
 #define ENPU_CQE_INFO_DESCRIPTOR	0xffffffffu	/* INVALID: bad descriptor */
+#define ENPU_CQE_INFO_SAVE_AREA		0xfffffffeu	/* INVALID: bad save state */
 
 #define ENPU_JOB_STATUS_OK		0
 #define ENPU_JOB_STATUS_INVALID		1	/* stream rejected by device */
 #define ENPU_JOB_STATUS_DMA_FAULT	2
 #define ENPU_JOB_STATUS_PREEMPTED	3	/* context saved, resubmit */
 #define ENPU_JOB_STATUS_ABORTED		4	/* dropped by reset */
+
+/*
+ * Context-save area (1.4): CTX_SAVE_SIZE bytes at the descriptor's
+ * CTX_SAVE_ADDR, of which the device uses this 64-byte header. MAGIC 0
+ * means "start from the beginning"; the device writes the header when it
+ * preempts the job and clears MAGIC when the job completes otherwise.
+ */
+#define ENPU_SAVE_MAGIC			0x56415345u	/* "ESAV" */
+#define ENPU_SAVE_VERSION		1
+#define ENPU_SAVE_HEADER_SIZE		64
+#define ENPU_SAVE_OFF_MAGIC		0x00	/* u32 */
+#define ENPU_SAVE_OFF_VERSION		0x04	/* u32 */
+#define ENPU_SAVE_OFF_TAG		0x08	/* u64 the saved job's tag */
+#define ENPU_SAVE_OFF_CMD_OFFSET	0x10	/* u32 command to continue */
+#define ENPU_SAVE_OFF_STREAM_SIZE	0x14	/* u32 CMD_SIZE of the job */
+#define ENPU_SAVE_OFF_UNITS_DONE	0x18	/* u64 of that command */
+#define ENPU_SAVE_OFF_STREAM_HASH	0x20	/* u64 FNV-1a of the stream */
+#define ENPU_SAVE_OFF_PREEMPTIONS	0x28	/* u32 times saved so far */
+#define ENPU_SAVE_OFF_RESERVED		0x2c	/* u32, 0 */
+#define ENPU_SAVE_OFF_REQUEST_NS	0x30	/* u64 device ns of PREEMPT */
+#define ENPU_SAVE_OFF_SAVED_NS		0x38	/* u64 device ns of the save */
 
 #endif /* ENPU_REGS_H */

@@ -42,4 +42,8 @@ extern const size_t dma_test_count;
 extern const struct test layer_tests[];
 extern const size_t layer_test_count;
 
+/* vnpu_preempt_test.c: interface 1.3, on a vnpu of their own. */
+int run_preempt_tests(const char *vnpu, unsigned int *passed,
+		      unsigned int *failed);
+
 #endif /* VNPU_CHECK_H */

@@ -36,6 +36,14 @@ void sleep_ms(int ms)
 
 int rig_start(struct rig *r, const char *vnpu, const char *speed)
 {
+	return rig_start_with(r, vnpu, speed, NULL);
+}
+
+int rig_start_with(struct rig *r, const char *vnpu, const char *speed,
+		   const char *const *extra)
+{
+	const char *argv[24];
+	unsigned int argc = 0;
 	uint64_t deadline;
 	int fd;
 
@@ -76,10 +84,18 @@ int rig_start(struct rig *r, const char *vnpu, const char *speed)
 		return -1;
 	}
 	if (r->pid == 0) {
-		execl(vnpu, vnpu, "--socket", r->socket_path, "--ram",
-		      r->ram_path, "--control", r->control_path, "--facts",
-		      r->facts_path, "--log", r->log_path, "--speed", speed,
-		      (char *)NULL);
+		const char *fixed[] = {
+			vnpu, "--socket", r->socket_path, "--ram", r->ram_path,
+			"--control", r->control_path, "--facts", r->facts_path,
+			"--log", r->log_path, "--speed", speed,
+		};
+
+		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+			argv[argc++] = fixed[i];
+		while (extra && *extra && argc < 23)
+			argv[argc++] = *extra++;
+		argv[argc] = NULL;
+		execv(vnpu, (char *const *)argv);
 		perror("exec vnpu");
 		_exit(127);
 	}
@@ -322,6 +338,14 @@ static void submit_desc(struct rig *r, unsigned int q, uint64_t addr,
 			uint32_t size, uint32_t flags, uint64_t tag,
 			uint64_t bo_table_addr, uint32_t bo_count)
 {
+	submit_saved(r, q, addr, size, tag, bo_table_addr, bo_count, 0, 0,
+		     flags);
+}
+
+void submit_saved(struct rig *r, unsigned int q, uint64_t addr, uint32_t size,
+		  uint64_t tag, uint64_t bo_table_addr, uint32_t bo_count,
+		  uint64_t save_addr, uint32_t save_size, uint32_t flags)
+{
 	uint8_t *desc = r->shm + ENPU_SQ_OFFSET(q) +
 			(r->sq_tail[q] % ENPU_SQ_ENTRIES) * ENPU_JOB_DESC_SIZE;
 
@@ -332,6 +356,8 @@ static void submit_desc(struct rig *r, unsigned int q, uint64_t addr,
 	put64(desc + ENPU_JOB_TAG, tag);
 	put64(desc + ENPU_JOB_BO_TABLE_ADDR, bo_table_addr);
 	put32(desc + ENPU_JOB_BO_COUNT, bo_count);
+	put64(desc + ENPU_JOB_CTX_SAVE_ADDR, save_addr);
+	put32(desc + ENPU_JOB_CTX_SAVE_SIZE, save_size);
 	r->sq_tail[q]++;
 	wr(r, ENPU_REG_SQ_TAIL(q), r->sq_tail[q]);
 	ring(r, ENPU_DB_QUEUE);

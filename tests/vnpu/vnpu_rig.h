@@ -49,6 +49,9 @@ struct cqe {
 /* Lifecycle. rig_start returns 0 on success, with a message on stderr on
  * failure. rig_disconnect closes QEMU's side; rig_wait_exit reaps vnpu. */
 int rig_start(struct rig *r, const char *vnpu, const char *speed);
+/* The same with more vnpu arguments (NULL-terminated list). */
+int rig_start_with(struct rig *r, const char *vnpu, const char *speed,
+		   const char *const *extra);
 int rig_connect(struct rig *r);
 void rig_disconnect(struct rig *r);
 int rig_wait_exit(struct rig *r, int timeout_ms);	/* exit status or -1 */
@@ -72,6 +75,10 @@ void submit(struct rig *r, unsigned int q, uint64_t addr, uint32_t size,
 void submit_with_bos(struct rig *r, unsigned int q, uint64_t addr,
 		     uint32_t size, uint64_t tag, uint64_t bo_table_addr,
 		     uint32_t bo_count);
+/* Any descriptor: BO table and context-save area (interface 1.3). */
+void submit_saved(struct rig *r, unsigned int q, uint64_t addr, uint32_t size,
+		  uint64_t tag, uint64_t bo_table_addr, uint32_t bo_count,
+		  uint64_t save_addr, uint32_t save_size, uint32_t flags);
 bool wait_cqe(struct rig *r, struct cqe *out, int timeout_ms);
 void driver_reset_rings(struct rig *r);
 

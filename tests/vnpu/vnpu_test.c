@@ -167,7 +167,7 @@ static void identification_registers_describe_an_enpu(struct rig *r)
 
 	CHECK(rd(r, ENPU_REG_SIGNATURE) == ENPU_SIGNATURE, "signature %#x",
 	      rd(r, ENPU_REG_SIGNATURE));
-	CHECK(rd(r, ENPU_REG_HW_VERSION) == 0x10003, "hw version %#x, want 1.3",
+	CHECK(rd(r, ENPU_REG_HW_VERSION) == 0x10004, "hw version %#x, want 1.4",
 	      rd(r, ENPU_REG_HW_VERSION));
 	/* 1.3: one heartbeat tick is 1 ms of wall time at speed 1. */
 	CHECK(rd(r, ENPU_REG_HEARTBEAT_PERIOD_US) == 1000,
@@ -178,8 +178,7 @@ static void identification_registers_describe_an_enpu(struct rig *r)
 	CHECK(rd(r, ENPU_REG_CQ_ENTRIES) == ENPU_CQ_ENTRIES, "cq entries");
 	CHECK(rd(r, ENPU_REG_SRAM_KB) > 0, "sram");
 	CHECK(rd(r, ENPU_REG_MACS_PER_CYCLE) > 0, "macs per cycle");
-	CHECK(!(rd(r, ENPU_REG_CAPS) & ENPU_CAP_PREEMPT),
-	      "PREEMPT advertised but not implemented");
+	CHECK(rd(r, ENPU_REG_CAPS) & ENPU_CAP_PREEMPT, "PREEMPT not advertised");
 	CHECK(rd(r, ENPU_REG_CAPS) & ENPU_CAP_DMA_COPY, "DMA_COPY not advertised");
 	CHECK(rd(r, ENPU_REG_STATUS) == ENPU_STATUS_WAIT_FW, "status %u",
 	      rd(r, ENPU_REG_STATUS));
@@ -205,7 +204,7 @@ static void facts_file_matches_registers(struct rig *r)
 	CHECK(read_file(r->facts_path, facts, sizeof(facts)), "no facts file");
 	snprintf(want, sizeof(want), "device_id=%u\n", rd(r, ENPU_REG_DEVICE_ID));
 	CHECK(strstr(facts, want), "missing %s", want);
-	CHECK(strstr(facts, "hw_version=65539\n"), "hw_version 1.3");
+	CHECK(strstr(facts, "hw_version=65540\n"), "hw_version 1.4");
 	CHECK(strstr(facts, "num_queues=4\n"), "num_queues");
 	CHECK(strstr(facts, "clock_min_khz=200000\n"), "clock_min_khz");
 	CHECK(strstr(facts, "clock_max_khz=1000000\n"), "clock_max_khz");
@@ -230,8 +229,8 @@ static void mailbox_rejects_bad_commands_and_arguments(struct rig *r)
 {
 	CHECK(mbox(r, 99, 0, 0, 0, NULL, 1000) == ENPU_ERR_BAD_COMMAND, "cmd 99");
 	CHECK(mbox(r, 0, 0, 0, 0, NULL, 1000) == ENPU_ERR_BAD_COMMAND, "cmd 0");
-	CHECK(mbox(r, ENPU_MBOX_PREEMPT, 0, 0, 0, NULL, 1000) == ENPU_ERR_BAD_COMMAND,
-	      "PREEMPT is not implemented in 1.0");
+	CHECK(mbox(r, ENPU_MBOX_PREEMPT, 4, 0, 0, NULL, 1000) ==
+	      ENPU_ERR_BAD_ARGUMENT, "PREEMPT of queue 4");
 	CHECK(mbox(r, ENPU_MBOX_SET_OPP, 5, 0, 0, NULL, 1000) == ENPU_ERR_BAD_ARGUMENT,
 	      "OPP 5");
 	CHECK(mbox(r, ENPU_MBOX_SET_IRQ_MASK, 0x10, 0, 0, NULL, 1000) ==
@@ -858,6 +857,10 @@ int main(int argc, char **argv)
 	run_tests(&r, layer_tests, layer_test_count, &passed, &failed);
 	run_tests(&r, closing_tests, sizeof(closing_tests) / sizeof(closing_tests[0]),
 		  &passed, &failed);
+	if (!run_preempt_tests(vnpu_path, &passed, &failed)) {
+		printf("FAIL preemption tests: their vnpu did not start\n");
+		failed++;
+	}
 	if (failed)
 		setenv("VNPU_TEST_KEEP_LOG", "1", 0);
 	rig_destroy(&r);

@@ -57,18 +57,10 @@ void device_advance(struct vnpu *v)
 		return;
 
 	if (v->job.active && engine_runs(v)) {
-		struct cmdstream_counters counters = {
-			.dma_bytes = v->perf_dma_bytes,
-			.macs = v->perf_macs,
-		};
 		uint32_t khz = opp_khz(v->opp);
 		work_units used;
 
-		used = cmdstream_execute(&v->job, &v->ram,
-					 (work_units)device_ns * khz,
-					 &counters);
-		v->perf_dma_bytes = counters.dma_bytes;
-		v->perf_macs = counters.macs;
+		used = engine_advance(v, (work_units)device_ns * khz);
 		if (v->job.host_trouble) {
 			/* Not the job's fault: the device stops until RESET
 			 * (which drops the job), as for a descriptor the
@@ -80,10 +72,9 @@ void device_advance(struct vnpu *v)
 			device_raise_vector(v, ENPU_VEC_ERROR);
 		}
 		busy_ns = (uint64_t)((used + khz - 1) / khz);
-		v->perf_units += used;
-		v->perf_busy_ns += busy_ns;
 	}
 
+	v->device_ns += device_ns;
 	thermal_advance(v, device_ns, busy_ns);
 	if (busy_ns)
 		regs_publish_perf(v);
@@ -97,7 +88,8 @@ static void schedule_job_timer(struct vnpu *v)
 	memset(&its, 0, sizeof(its));
 	if (v->job.active && engine_runs(v)) {
 		uint32_t khz = opp_khz(v->opp);
-		work_units device_ns = (v->job.left + khz - 1) / khz;
+		work_units device_ns = (engine_work_to_stop(&v->job) + khz - 1) /
+				       khz;
 		double wall = ceil((double)device_ns / v->speed);
 		uint64_t at;
 

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Command-stream parsing and execution (uapi/enpu_cmd.h). The whole stream
- * is validated when the job starts, before any command runs, so a bad
- * stream never half-executes; execution then walks the commands in order,
- * keeping the current command offset, which is where a later preemption
- * will stop.
+ * Command-stream parsing and the effect of commands (uapi/enpu_cmd.h).
+ * The whole stream is validated when the job starts, before any command
+ * runs, so a bad stream never half-executes; engine.c then walks the
+ * commands in order, tile by tile.
  *
- * A command takes its device time first and has its effect when that time
- * is used up: a DMA command moves its bytes at the end of its slice, all
- * at once. A RESET or hang before that point leaves its destination
- * untouched; once a command's time is spent its effect is complete, so
- * every command boundary is a clean point to stop at.
+ * A tile takes its device time first and has its effect when that time
+ * is used up: a DMA tile moves its bytes at its end, all at once. A RESET
+ * or hang before that point leaves its destination untouched; once a
+ * tile's time is spent its effect is complete, so every tile boundary is
+ * a clean point to stop at. A job without a save area runs each command
+ * as one tile, as interfaces 1.0-1.2 did.
  */
 #include <linux/types.h>
 #include <stddef.h>
@@ -161,13 +161,12 @@ static uint32_t command_check(const struct vnpu_job *job, const uint8_t *cmd,
 
 /*
  * Validates job->stream against job->bos. Returns CMDSTREAM_OK and sets
- * the job's work and cycle totals, or returns the byte offset of the first
+ * the job's cycle total, or returns the byte offset of the first
  * bad command with *@status saying how it is bad.
  */
 uint32_t cmdstream_validate(struct vnpu_job *job, uint32_t *status)
 {
 	uint32_t offset = 0, size = job->stream_size;
-	work_units work = 0;
 	uint64_t cycles = 0;
 
 	while (offset < size) {
@@ -189,26 +188,56 @@ uint32_t cmdstream_validate(struct vnpu_job *job, uint32_t *status)
 		if (*status != ENPU_JOB_STATUS_OK)
 			return offset;
 		c = command_cycles(cmd);
-		/* A stream of huge DMA commands can exceed 2^64 cycles; the
-		 * work itself is counted exactly in 128 bits. */
+		/* A stream of huge DMA commands can exceed 2^64 cycles. */
 		cycles = cycles > UINT64_MAX - c ? UINT64_MAX : cycles + c;
-		work += (work_units)c * UNITS_PER_CYCLE;
 		offset += cmd_size;
 	}
-	job->work_total = work;
 	job->cycles_total = cycles;
 	return CMDSTREAM_OK;
 }
 
-static work_units command_work(const struct vnpu_job *job)
+uint32_t cmdstream_command_size(const struct vnpu_job *job, uint32_t offset)
 {
-	return (work_units)command_cycles(job->stream + job->offset) *
-	       UNITS_PER_CYCLE;
+	return le32_get(job->stream + offset + HDR_SIZE);
 }
 
-static uint32_t command_size(const struct vnpu_job *job)
+/*
+ * The command at @offset of a validated stream: its cycles and the units
+ * it can be cut into between preemption points (engine.c): NOP cycles,
+ * DMA bytes, layer output elements. A layer whose output shares a BO with
+ * one of its inputs is one unit: its inputs must all be read before any
+ * output byte is written, so it only stops at its boundaries.
+ */
+void cmdstream_plan(const struct vnpu_job *job, uint32_t offset,
+		    uint64_t *cycles, uint64_t *units)
 {
-	return le32_get(job->stream + job->offset + HDR_SIZE);
+	const uint8_t *cmd = job->stream + offset;
+	uint16_t opcode = le16_get(cmd + HDR_OPCODE);
+	struct layer l;
+
+	*cycles = command_cycles(cmd);
+	if (opcode_is_layer(opcode)) {
+		layer_decode(cmd, &l);
+		*units = tensor_elements(&l.out);
+		if (l.out.bo == l.in.bo ||
+		    ((opcode == ENPU_CMD_ADD || opcode == ENPU_CMD_MUL) &&
+		     l.out.bo == l.in2.bo) ||
+		    (l.weights.bo != ENPU_BUF_NONE && l.out.bo == l.weights.bo) ||
+		    (l.bias.bo != ENPU_BUF_NONE && l.out.bo == l.bias.bo) ||
+		    (l.table.bo != ENPU_BUF_NONE && l.out.bo == l.table.bo))
+			*units = 1;
+		return;
+	}
+	switch (opcode) {
+	case ENPU_CMD_DMA_COPY:
+		*units = le64_get(cmd + COPY_SIZE);
+		return;
+	case ENPU_CMD_DMA_FILL:
+		*units = le64_get(cmd + FILL_SIZE);
+		return;
+	default:
+		*units = *cycles;
+	}
 }
 
 static uint64_t add_saturating(uint64_t a, uint64_t b)
@@ -216,114 +245,69 @@ static uint64_t add_saturating(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* A layer's effect; its bytes and MACs count once it is complete. */
+/* Units [first, end) of a layer; its bytes and MACs count once it is
+ * complete. */
 static uint32_t layer_perform(struct vnpu_job *job, const struct guest_ram *ram,
+			      uint64_t first, uint64_t end,
 			      struct cmdstream_counters *counters)
 {
 	struct layer_cost cost;
 	struct layer l;
+	uint64_t units, cycles;
 	uint32_t status;
 
 	layer_decode(job->stream + job->offset, &l);
-	status = layer_run(&l, job, ram);
+	cmdstream_plan(job, job->offset, &cycles, &units);
+	if (units == 1 && end == 1) {	/* the whole layer in one go */
+		first = 0;
+		end = tensor_elements(&l.out);
+	}
+	status = layer_run_range(&l, job, ram, &job->layer, first, end);
 	if (status != ENPU_JOB_STATUS_OK)
 		return status;
+	if (end < tensor_elements(&l.out))
+		return ENPU_JOB_STATUS_OK;
 	layer_cost(&l, &cost);
 	counters->dma_bytes = add_saturating(counters->dma_bytes, cost.bytes);
 	counters->macs = add_saturating(counters->macs, cost.macs);
 	return ENPU_JOB_STATUS_OK;
 }
 
-/* The effect of the current command, once its device time is spent:
+/*
+ * The effect of units [first, end) of the current command, once their
+ * device time is spent (cmdstream_plan() says what a unit is):
  * ENPU_JOB_STATUS_OK, the status the job fails with, or
- * LAYER_HOST_TROUBLE. */
-static uint32_t command_perform(struct vnpu_job *job,
-				const struct guest_ram *ram,
-				struct cmdstream_counters *counters)
+ * LAYER_HOST_TROUBLE.
+ */
+uint32_t cmdstream_perform(struct vnpu_job *job, const struct guest_ram *ram,
+			   uint64_t first, uint64_t end,
+			   struct cmdstream_counters *counters)
 {
 	const uint8_t *cmd = job->stream + job->offset;
-	uint64_t *dma_bytes = &counters->dma_bytes;
+	uint64_t *dma_bytes = &counters->dma_bytes, size = end - first;
 	struct buf_ref src, dst;
-	uint64_t size;
 
+	if (first >= end)
+		return ENPU_JOB_STATUS_OK;
 	switch (le16_get(cmd + HDR_OPCODE)) {
 	case ENPU_CMD_DMA_COPY:
 		src = ref_get(cmd + COPY_SRC);
 		dst = ref_get(cmd + COPY_DST);
-		size = le64_get(cmd + COPY_SIZE);
-		if (!dma_copy(ram, &job->bos[src.bo], src.offset,
-			      &job->bos[dst.bo], dst.offset, size))
+		if (!dma_copy(ram, &job->bos[src.bo], src.offset + first,
+			      &job->bos[dst.bo], dst.offset + first, size))
 			return ENPU_JOB_STATUS_DMA_FAULT;
 		*dma_bytes += 2 * size;
 		return ENPU_JOB_STATUS_OK;
 	case ENPU_CMD_DMA_FILL:
 		dst = ref_get(cmd + FILL_DST);
-		size = le64_get(cmd + FILL_SIZE);
-		if (!dma_fill(ram, &job->bos[dst.bo], dst.offset, size,
+		if (!dma_fill(ram, &job->bos[dst.bo], dst.offset + first, size,
 			      (uint8_t)le32_get(cmd + FILL_VALUE)))
 			return ENPU_JOB_STATUS_DMA_FAULT;
 		*dma_bytes += size;
 		return ENPU_JOB_STATUS_OK;
 	default:
 		if (opcode_is_layer(le16_get(cmd + HDR_OPCODE)))
-			return layer_perform(job, ram, counters);
+			return layer_perform(job, ram, first, end, counters);
 		return ENPU_JOB_STATUS_OK;
 	}
-}
-
-void cmdstream_start(struct vnpu_job *job)
-{
-	job->offset = 0;
-	job->left = job->work_total;
-	job->cmd_left = job->stream_size ? command_work(job) : 0;
-	job->status = ENPU_JOB_STATUS_OK;
-	job->info = 0;
-}
-
-/*
- * Runs the job for at most @budget work units and returns the units used.
- * The job is finished when job->left is 0; job->status says how. A command
- * whose scatter-gather list the guest broke after the job started ends the
- * job there with DMA_FAULT at that command's offset; a layer whose
- * parameter table holds a value out of range ends it with INVALID there.
- * When the host cannot perform a layer (scratch memory), job->host_trouble
- * is set and the job stops without a status: the caller puts the device
- * in ERROR.
- */
-work_units cmdstream_execute(struct vnpu_job *job, const struct guest_ram *ram,
-			     work_units budget,
-			     struct cmdstream_counters *counters)
-{
-	work_units used = 0;
-
-	while (job->left && used < budget) {
-		work_units take;
-
-		if (!job->cmd_left) {
-			job->offset += command_size(job);
-			job->cmd_left = command_work(job);
-			continue;
-		}
-		take = budget - used;
-		if (take > job->cmd_left)
-			take = job->cmd_left;
-		job->cmd_left -= take;
-		job->left -= take;
-		used += take;
-		if (!job->cmd_left) {
-			uint32_t status = command_perform(job, ram, counters);
-
-			if (status == ENPU_JOB_STATUS_OK)
-				continue;
-			if (status == LAYER_HOST_TROUBLE)
-				job->host_trouble = true;
-			job->status = status;
-			job->info = job->offset;
-			job->left = 0;
-			return used;
-		}
-	}
-	if (!job->left)
-		job->offset = job->stream_size;
-	return used;
 }

@@ -109,6 +109,19 @@ static int command(struct vnpu *v, struct control_client *c, char *line)
 				     SPEED_MAX);
 		device_set_speed(v, f);
 		reply(c, "ok speed=%g", f);
+	} else if (!strcmp(verb, "preempt-stats") && !arg) {
+		char buf[VNPU_CONTROL_LINE - 8];
+
+		engine_stats_preempt(v, buf, sizeof(buf));
+		reply(c, "ok %s", buf);
+	} else if (!strcmp(verb, "cost-stats") && !arg) {
+		char buf[VNPU_CONTROL_LINE - 8];
+
+		engine_stats_cost(v, buf, sizeof(buf));
+		reply(c, "ok %s", buf);
+	} else if (!strcmp(verb, "stats-reset") && !arg) {
+		engine_stats_reset(v);
+		reply(c, "ok");
 	} else {
 		reply(c, "error unknown command '%s'", verb);
 	}

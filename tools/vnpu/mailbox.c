@@ -69,7 +69,7 @@ static uint32_t execute(struct vnpu *v, uint32_t cmd, const uint32_t arg[4],
 		*data = v->irq_mask;
 		return ENPU_ERR_NONE;
 	case ENPU_MBOX_PREEMPT:
-		/* Reserved in interface 1.0 and not advertised in CAPS. */
+		return queues_preempt_mailbox(v, arg, data);
 	default:
 		return ENPU_ERR_BAD_COMMAND;
 	}

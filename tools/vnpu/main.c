@@ -32,7 +32,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: vnpu --socket PATH --ram PATH [--control PATH] [--facts PATH]\n"
-		"            [--speed F] [--log PATH] [--device-id N] [--queues N]\n");
+		"            [--speed F] [--log PATH] [--device-id N] [--queues N]\n"
+		"            [--preempt-bound-us N]\n");
 }
 
 static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
@@ -60,6 +61,7 @@ static int parse_args(struct vnpu_config *cfg, int argc, char **argv)
 		{ "log", required_argument, NULL, 'l' },
 		{ "device-id", required_argument, NULL, 'd' },
 		{ "queues", required_argument, NULL, 'q' },
+		{ "preempt-bound-us", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -70,7 +72,9 @@ static int parse_args(struct vnpu_config *cfg, int argc, char **argv)
 		.speed = 1.0,
 		.device_id = VNPU_DEFAULT_DEVICE_ID,
 		.num_queues = ENPU_MAX_QUEUES,
+		.preempt_bound_ns = VNPU_PREEMPT_BOUND_NS,
 	};
+	uint32_t us;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
 		case 's':
@@ -110,6 +114,14 @@ static int parse_args(struct vnpu_config *cfg, int argc, char **argv)
 					optarg, ENPU_MAX_QUEUES);
 				return -1;
 			}
+			break;
+		case 'p':
+			if (parse_u32(optarg, 1, 10000, &us)) {
+				fprintf(stderr, "vnpu: --preempt-bound-us '%s' must be 1..10000\n",
+					optarg);
+				return -1;
+			}
+			cfg->preempt_bound_ns = us * 1000;
 			break;
 		case 'h':
 			usage(stdout);
@@ -337,8 +349,7 @@ static void cleanup(struct vnpu *v)
 	if (v->shm_fd >= 0)
 		close(v->shm_fd);
 	guest_ram_unmap(&v->ram);
-	free(v->job.stream);
-	free(v->job.bos);
+	queues_release(v);
 	if (v->epoll_fd >= 0)
 		close(v->epoll_fd);
 	if (v->tick_fd >= 0)

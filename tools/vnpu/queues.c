@@ -9,16 +9,32 @@
  * ring is full; nothing new starts until it is published (retried on every
  * doorbell and clock tick, since the driver frees space by moving CQ_HEAD
  * without ringing).
+ *
+ * The device looks at the rings and at PREEMPT requests when it handles
+ * events (queues_run(), from device_settle()): that is the instant a new
+ * descriptor or request becomes visible. Between two such instants the
+ * engine may finish a job and start the next one without a host event
+ * (queues_step() from engine_advance()), but only among descriptors that
+ * were visible already, so no job ever starts before it was submitted.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "enpu_cmd.h"
+#include "layer.h"
 #include "shm_access.h"
 #include "vnpu.h"
 
 #define CQ_RING_INFO 0xffffffffu	/* ERROR_INFO for a bad CQ_HEAD */
 #define QUEUES_BATCH 4096		/* jobs per settle, then yield */
+
+static void job_release(struct vnpu_job *job)
+{
+	layer_state_free(job->layer);
+	free(job->stream);
+	free(job->bos);
+	memset(job, 0, sizeof(*job));
+}
 
 static bool cq_publish(struct vnpu *v, struct vnpu_cqe *cqe)
 {
@@ -57,20 +73,23 @@ static void job_finish(struct vnpu *v, uint32_t status, uint32_t info)
 {
 	struct vnpu_job *job = &v->job;
 
+	bool ran = status == ENPU_JOB_STATUS_OK ||
+		   status == ENPU_JOB_STATUS_PREEMPTED;
+
 	v->pending_cqe = (struct vnpu_cqe){
 		.tag = job->tag,
 		.queue = job->queue,
 		.status = status,
-		.cycles = status == ENPU_JOB_STATUS_OK ? job->cycles_total : 0,
+		.cycles = ran ? job->run_cycles : 0,
 		.info = info,
 	};
-	if (status != ENPU_JOB_STATUS_OK)
+	if (!ran)
 		vnpu_log(v, "job tag=0x%llx queue=%u failed: status=%u info=0x%x",
 			 (unsigned long long)job->tag, job->queue, status, info);
-	free(job->stream);
-	free(job->bos);
-	memset(job, 0, sizeof(*job));
-	v->perf_jobs_done++;
+	engine_job_end(v);
+	job_release(job);
+	if (status != ENPU_JOB_STATUS_PREEMPTED)
+		v->perf_jobs_done++;
 	regs_publish_perf(v);
 	v->cqe_pending = true;
 }
@@ -83,17 +102,11 @@ static int pick_queue(struct vnpu *v)
 
 	for (i = 0; i < nq; i++) {
 		uint32_t q = (v->rr_next + i) % nq;
-		uint32_t tail = shm_read32(v->shm, ENPU_REG_SQ_TAIL(q));
-		uint32_t pending = tail - v->sq_head[q];
+		uint32_t pending = v->sq_visible[q] - v->sq_head[q];
 		uint32_t priority;
 
 		if (!pending)
 			continue;
-		if (pending > ENPU_SQ_ENTRIES) {
-			regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_RING, q);
-			device_raise_vector(v, ENPU_VEC_ERROR);
-			return -2;
-		}
 		priority = shm_read32(v->shm, ENPU_REG_SQ_PRIORITY(q));
 		if (best < 0 || priority > best_priority) {
 			best = (int)q;
@@ -111,9 +124,7 @@ static bool job_start_no_memory(struct vnpu *v, const char *what,
 	vnpu_log(v, "out of memory fetching %s (%u)", what, amount);
 	regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_BAD_JOB, amount);
 	device_raise_vector(v, ENPU_VEC_ERROR);
-	free(v->job.stream);
-	free(v->job.bos);
-	memset(&v->job, 0, sizeof(v->job));
+	job_release(&v->job);
 	return false;
 }
 
@@ -127,13 +138,13 @@ static bool job_start(struct vnpu *v)
 {
 	struct vnpu_job *job = &v->job;
 	uint8_t desc[ENPU_JOB_DESC_SIZE];
-	uint64_t addr, bo_table_addr;
-	uint32_t size, flags, bad, status, bo_count;
+	uint64_t addr, bo_table_addr, save_addr;
+	uint32_t size, flags, bad, status, bo_count, save_size;
 	int q = pick_queue(v);
 
 	if (q < 0)
 		return false;
-	/* The acquire read of SQ_TAIL in pick_queue orders this copy. */
+	/* The acquire read of SQ_TAIL in look_at_rings orders this copy. */
 	memcpy(desc, v->shm + ENPU_SQ_OFFSET((uint32_t)q) +
 		     (size_t)(v->sq_head[q] % ENPU_SQ_ENTRIES) * ENPU_JOB_DESC_SIZE,
 	       sizeof(desc));
@@ -150,8 +161,12 @@ static bool job_start(struct vnpu *v)
 	flags = le32_get(desc + ENPU_JOB_FLAGS);
 	bo_table_addr = le64_get(desc + ENPU_JOB_BO_TABLE_ADDR);
 	bo_count = le32_get(desc + ENPU_JOB_BO_COUNT);
+	save_addr = le64_get(desc + ENPU_JOB_CTX_SAVE_ADDR);
+	save_size = le32_get(desc + ENPU_JOB_CTX_SAVE_SIZE);
+	engine_job_started(v);
 
-	if (flags || size > ENPU_CMD_MAX_STREAM) {
+	if (flags || size > ENPU_CMD_MAX_STREAM ||
+	    (save_addr && save_size < VNPU_CTX_SAVE_SIZE)) {
 		job_finish(v, ENPU_JOB_STATUS_INVALID, ENPU_CQE_INFO_DESCRIPTOR);
 		return true;
 	}
@@ -177,16 +192,81 @@ static bool job_start(struct vnpu *v)
 		return job_start_no_memory(v, "a BO table", bo_count);
 	}
 	job->bo_count = bo_count;
+	if (save_addr && !guest_ram_range_ok(&v->ram, save_addr, save_size)) {
+		job_finish(v, ENPU_JOB_STATUS_DMA_FAULT, ENPU_CQE_INFO_DESCRIPTOR);
+		return true;
+	}
 	bad = cmdstream_validate(job, &status);
 	if (bad != CMDSTREAM_OK) {
 		job_finish(v, status, bad);
 		return true;
 	}
-	cmdstream_start(job);
+	job->save_addr = save_addr;
+	bad = engine_start(v, &status);
+	if (bad != CMDSTREAM_OK) {
+		/* A save area that does not describe this job is left alone. */
+		job->save_addr = 0;
+		job_finish(v, status, bad);
+		return true;
+	}
+	engine_run_instant(v);
 	return true;
 }
 
-void queues_run(struct vnpu *v)
+/* Looks at every PREEMPT request the driver posted since the last look. */
+static void scan_preempt_requests(struct vnpu *v)
+{
+	uint32_t q;
+
+	for (q = 0; q < v->cfg.num_queues; q++) {
+		uint32_t seq = shm_read32(v->shm, ENPU_REG_SQ_PREEMPT_SEQ(q));
+		uint32_t lo, hi;
+
+		if (seq == v->preempt_seen[q])
+			continue;
+		/* The acquire read of SEQ orders these; a driver writing a
+		 * new tag meanwhile bumps SEQ again, which the next look
+		 * sees. */
+		lo = shm_read32(v->shm, ENPU_REG_SQ_PREEMPT_TAG_LO(q));
+		hi = shm_read32(v->shm, ENPU_REG_SQ_PREEMPT_TAG_HI(q));
+		v->preempt_seen[q] = seq;
+		shm_write32(v->shm, ENPU_REG_SQ_PREEMPT_ACK(q), seq);
+		engine_preempt(v, q, (uint64_t)hi << 32 | lo, false);
+	}
+}
+
+/* Takes note of the descriptors the driver published; false on a ring
+ * error (the device is then in ERROR). */
+static bool look_at_rings(struct vnpu *v)
+{
+	uint32_t q;
+
+	for (q = 0; q < v->cfg.num_queues; q++) {
+		uint32_t tail = shm_read32(v->shm, ENPU_REG_SQ_TAIL(q));
+
+		if (tail - v->sq_head[q] > ENPU_SQ_ENTRIES) {
+			regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_RING, q);
+			device_raise_vector(v, ENPU_VEC_ERROR);
+			return false;
+		}
+		v->sq_visible[q] = tail;
+	}
+	return true;
+}
+
+uint32_t queues_preempt_mailbox(struct vnpu *v, const uint32_t arg[4],
+				uint32_t *data)
+{
+	uint64_t tag = (uint64_t)arg[2] << 32 | arg[1];
+
+	if (arg[0] >= v->cfg.num_queues || arg[3])
+		return ENPU_ERR_BAD_ARGUMENT;
+	*data = engine_preempt(v, arg[0], tag, !tag);
+	return ENPU_ERR_NONE;
+}
+
+/* Completes a stopped job and starts the next visible one, repeatedly. */
+void queues_step(struct vnpu *v)
 {
 	unsigned int batch;
 
@@ -199,7 +279,7 @@ void queues_run(struct vnpu *v)
 		if (v->status != ENPU_STATUS_READY || v->hung)
 			return;
 		if (v->job.active) {
-			if (v->job.left)
+			if (!v->job.stopped)
 				return;
 			job_finish(v, v->job.status, v->job.info);
 			continue;
@@ -207,6 +287,22 @@ void queues_run(struct vnpu *v)
 		if (!job_start(v))
 			return;
 	}
+}
+
+void queues_run(struct vnpu *v)
+{
+	if (v->status == ENPU_STATUS_READY && !v->hung &&
+	    !look_at_rings(v))
+		return;
+	/* Jobs first: a request may name a job started in this very look. */
+	queues_step(v);
+	scan_preempt_requests(v);
+}
+
+/* At exit: the running job's host memory. */
+void queues_release(struct vnpu *v)
+{
+	job_release(&v->job);
 }
 
 /* RESET: the running job and any unpublished completion are dropped; the
@@ -218,13 +314,19 @@ void queues_abort(struct vnpu *v)
 	if (v->job.active)
 		vnpu_log(v, "reset aborts job tag=0x%llx on queue %u",
 			 (unsigned long long)v->job.tag, v->job.queue);
-	free(v->job.stream);
-	free(v->job.bos);
-	memset(&v->job, 0, sizeof(v->job));
+	/* A save area keeps its last save: a re-run resumes from there. */
+	job_release(&v->job);
 	v->cqe_pending = false;
+	v->pstats.await_start = false;
 	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
 		v->sq_head[q] = 0;
+		v->sq_visible[q] = 0;
 		shm_write32(v->shm, ENPU_REG_SQ_HEAD(q), 0);
+		/* Requests posted before the reset are void. */
+		v->preempt_seen[q] = shm_read32(v->shm,
+						ENPU_REG_SQ_PREEMPT_SEQ(q));
+		shm_write32(v->shm, ENPU_REG_SQ_PREEMPT_ACK(q),
+			    v->preempt_seen[q]);
 	}
 	v->cq_tail = 0;
 	shm_write32(v->shm, ENPU_REG_CQ_TAIL, 0);

@@ -9,13 +9,10 @@
 #include "shm_access.h"
 #include "vnpu.h"
 
-/*
- * PREEMPT is not advertised: the vnpu answers PREEMPT with
- * ENPU_ERR_BAD_COMMAND. DMA_COPY covers the 1.1 DMA_COPY and DMA_FILL
- * commands.
- */
-#define VNPU_CAPS (ENPU_CAP_DMA_COPY | ENPU_CAP_PERF_COUNTERS | \
-		   ENPU_CAP_THERMAL | ENPU_CAP_DVFS)
+/* DMA_COPY covers the 1.1 DMA_COPY and DMA_FILL commands; PREEMPT is
+ * interface 1.4 (engine.c). */
+#define VNPU_CAPS (ENPU_CAP_PREEMPT | ENPU_CAP_DMA_COPY | \
+		   ENPU_CAP_PERF_COUNTERS | ENPU_CAP_THERMAL | ENPU_CAP_DVFS)
 
 static const char *const status_names[] = {
 	[ENPU_STATUS_OFF] = "OFF",
@@ -54,6 +51,11 @@ void regs_power_on(struct vnpu *v)
 	shm_write32(shm, ENPU_REG_MACS_PER_CYCLE, VNPU_MACS_PER_CYCLE);
 	shm_write32(shm, ENPU_REG_SQ_ENTRIES, ENPU_SQ_ENTRIES);
 	shm_write32(shm, ENPU_REG_CQ_ENTRIES, ENPU_CQ_ENTRIES);
+	shm_write32(shm, ENPU_REG_CTX_SAVE_SIZE, VNPU_CTX_SAVE_SIZE);
+	shm_write32(shm, ENPU_REG_PREEMPT_BOUND_NS, v->cfg.preempt_bound_ns);
+	shm_write32(shm, ENPU_REG_PREEMPT_POINT_CYCLES, VNPU_POINT_CYCLES);
+	shm_write32(shm, ENPU_REG_PREEMPT_SAVE_CYCLES, VNPU_SAVE_CYCLES);
+	shm_write32(shm, ENPU_REG_PREEMPT_RESTORE_CYCLES, VNPU_RESTORE_CYCLES);
 	shm_write32(shm, ENPU_REG_OPP_COUNT, VNPU_OPP_COUNT);
 	for (i = 0; i < VNPU_OPP_COUNT; i++) {
 		shm_write32(shm, ENPU_REG_OPP_KHZ(i), opp_khz(i));
@@ -99,6 +101,7 @@ void regs_publish_perf(struct vnpu *v)
 	shm_write32(shm, ENPU_REG_PERF_JOBS_DONE, v->perf_jobs_done);
 	shm_write64(shm, ENPU_REG_PERF_MACS_LO, v->perf_macs);
 	shm_write64(shm, ENPU_REG_PERF_DMA_BYTES_LO, v->perf_dma_bytes);
+	shm_write32(shm, ENPU_REG_PERF_PREEMPTIONS, v->perf_preemptions);
 }
 
 void device_raise_vector(struct vnpu *v, unsigned int vector)

@@ -29,6 +29,14 @@
 #define VNPU_CONTROL_CLIENTS	8
 #define VNPU_CONTROL_LINE	256
 
+/* Interface 1.4 preemption model (docs/hw/vnpu.md, "Interface 1.4"). */
+#define VNPU_CTX_SAVE_SIZE	4096u	/* bytes a save area must have */
+#define VNPU_PREEMPT_BOUND_NS	16000u	/* default, at the nominal clock */
+#define VNPU_POINT_CYCLES	128u	/* each preemption point */
+#define VNPU_SAVE_CYCLES	1024u	/* writing the save area */
+#define VNPU_RESTORE_CYCLES	1024u	/* resuming from it */
+#define VNPU_PREEMPT_SAMPLES	4096u	/* latency samples kept */
+
 /* Progress is kept in cycle-units: 1 cycle = 1e6 units, so that
  * device_ns * clock_khz is an exact amount of work. */
 typedef unsigned __int128 work_units;
@@ -43,6 +51,7 @@ struct vnpu_config {
 	double speed;
 	uint32_t device_id;
 	uint32_t num_queues;
+	uint32_t preempt_bound_ns;
 };
 
 struct guest_ram {
@@ -62,24 +71,63 @@ struct vnpu_bo {
 
 #define VNPU_MAX_BOS		4096u	/* BO_COUNT limit of the spec */
 
+struct layer_state;
+
+/* Where a job is (engine.c): resuming, running tiles, or saving. */
+enum job_phase {
+	JOB_RESTORE,
+	JOB_RUN,
+	JOB_SAVE,
+};
+
 /* The job the engine is executing; its stream and BO table were copied in
- * at start so the guest cannot change them under the parser. */
+ * at start so the guest cannot change them under the parser. Each command
+ * runs as `tiles` tiles over its `units` (output elements, bytes or NOP
+ * cycles); a job with a save area may stop after any tile. */
 struct vnpu_job {
 	bool active;
+	bool stopped;		/* finished or saved: status says which */
 	uint32_t queue;
 	uint64_t tag;
 	uint8_t *stream;
 	uint32_t stream_size;
+	uint64_t stream_hash;
 	struct vnpu_bo *bos;
 	uint32_t bo_count;
+	uint64_t save_addr;	/* 0: not preemptible */
 	uint32_t offset;	/* current command */
-	work_units cmd_left;	/* work left in the current command */
-	work_units left;	/* work left in the whole job */
-	work_units work_total;
-	uint64_t cycles_total;	/* saturates; reported in the completion */
-	uint32_t status;	/* ENPU_JOB_STATUS_*, set when execution fails */
+	uint64_t cmd_cycles;	/* its cycles */
+	uint64_t units;		/* its units */
+	uint64_t tiles;		/* its tiles */
+	uint64_t tile;		/* the current one */
+	bool in_tile;		/* tile_left holds the current tile's work */
+	work_units tile_left;	/* incl. the point after it */
+	enum job_phase phase;
+	work_units phase_left;	/* of RESTORE or SAVE */
+	work_units left;	/* to the end of the job, if not preempted */
+	uint64_t cycles_total;	/* set by validation: all commands' cycles */
+	uint64_t run_cycles;	/* this run's; reported in the completion */
+	bool preempt_pending;
+	uint64_t preempt_request_ns;
+	uint32_t preemptions;	/* saves of this job so far */
+	struct layer_state *layer;	/* the current layer's host operands */
+	uint32_t status;	/* ENPU_JOB_STATUS_* once stopped */
 	uint32_t info;
 	bool host_trouble;	/* the host could not perform a command */
+};
+
+/* Preemption figures for the control socket (engine.c), since power-on
+ * or the last "stats-reset". Latencies are device ns. */
+struct vnpu_preempt_stats {
+	uint64_t saves, resumes, ignored, points;
+	uint64_t point_cycles, save_cycles, restore_cycles;
+	uint64_t host_ns;	/* host time spent performing commands */
+	uint64_t busy_ns_base;	/* perf_busy_ns at the reset */
+	uint32_t saved_count, start_count;
+	uint64_t to_saved[VNPU_PREEMPT_SAMPLES];	/* request -> saved */
+	uint64_t to_start[VNPU_PREEMPT_SAMPLES];	/* request -> next start */
+	bool await_start;
+	uint64_t await_request_ns;
 };
 
 struct vnpu_cqe {
@@ -140,6 +188,9 @@ struct vnpu {
 	bool quit;
 
 	/* device clock */
+	uint64_t device_ns;		/* device time since power-on */
+	work_units advance_used;	/* inside device_advance(), see engine.c */
+	bool in_advance;
 	double speed;
 	uint64_t last_wall_ns;
 	double device_carry_ns;
@@ -156,8 +207,12 @@ struct vnpu {
 	uint32_t mbox_done_seq;
 	uint32_t opp;
 	uint32_t sq_head[ENPU_MAX_QUEUES];
+	uint32_t sq_visible[ENPU_MAX_QUEUES];	/* SQ_TAIL at the last look */
 	uint32_t cq_tail;
 	uint32_t rr_next;		/* round-robin start among equals */
+	uint32_t preempt_seen[ENPU_MAX_QUEUES];	/* SQ_PREEMPT_SEQ looked at */
+	uint32_t perf_preemptions;
+	struct vnpu_preempt_stats pstats;
 	struct vnpu_job job;
 	bool cqe_pending;		/* finished, waiting for CQ space */
 	struct vnpu_cqe pending_cqe;
@@ -270,21 +325,41 @@ void fw_log_printf(struct vnpu *v, const char *fmt, ...)
 
 /* queues.c */
 void queues_run(struct vnpu *v);
+void queues_step(struct vnpu *v);
 void queues_abort(struct vnpu *v);
+void queues_release(struct vnpu *v);
+uint32_t queues_preempt_mailbox(struct vnpu *v, const uint32_t arg[4],
+				uint32_t *data);
 
 /* cmdstream.c */
 #define CMDSTREAM_OK UINT32_MAX
 uint32_t cmdstream_validate(struct vnpu_job *job, uint32_t *status);
-void cmdstream_start(struct vnpu_job *job);
 struct cmdstream_counters {
 	uint64_t dma_bytes;	/* PERF_DMA_BYTES */
 	uint64_t macs;		/* PERF_MACS */
 };
 bool job_ref_ok(const struct vnpu_job *job, uint32_t bo_index,
 		uint64_t offset, uint64_t size, uint32_t access);
-work_units cmdstream_execute(struct vnpu_job *job, const struct guest_ram *ram,
-			     work_units budget,
-			     struct cmdstream_counters *counters);
+uint32_t cmdstream_command_size(const struct vnpu_job *job, uint32_t offset);
+void cmdstream_plan(const struct vnpu_job *job, uint32_t offset,
+		    uint64_t *cycles, uint64_t *units);
+uint32_t cmdstream_perform(struct vnpu_job *job, const struct guest_ram *ram,
+			   uint64_t first, uint64_t end,
+			   struct cmdstream_counters *counters);
+
+/* engine.c */
+uint32_t engine_start(struct vnpu *v, uint32_t *status);
+work_units engine_advance(struct vnpu *v, work_units budget);
+void engine_run_instant(struct vnpu *v);
+work_units engine_work_to_stop(const struct vnpu_job *job);
+uint64_t engine_now_ns(const struct vnpu *v);
+bool engine_preempt(struct vnpu *v, uint32_t queue, uint64_t tag,
+		    bool any_tag);
+void engine_job_end(struct vnpu *v);
+void engine_job_started(struct vnpu *v);
+void engine_stats_reset(struct vnpu *v);
+int engine_stats_preempt(const struct vnpu *v, char *buf, size_t size);
+int engine_stats_cost(const struct vnpu *v, char *buf, size_t size);
 
 /* facts.c */
 int facts_write(struct vnpu *v);
