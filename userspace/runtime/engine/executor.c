@@ -156,7 +156,8 @@ static int setup_kernels(struct enpu_rt_session *s)
 		k->domain = node->domain;
 		k->opset = node->opset;
 		k->cpu = s->cpu;
-		k->node = node;
+		k->attrs = node->attrs;
+		k->attr_count = node->attr_count;
 		k->errors = &s->errors;
 		if (node->input_count > s->max_inputs)
 			s->max_inputs = node->input_count;

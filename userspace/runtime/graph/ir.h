@@ -15,15 +15,6 @@
 #include "arena.h"
 #include "rt_op.h"
 
-struct rt_error_sink {
-	char message[4096];
-	int status;
-};
-
-/* Records "node 'name' (op): reason" style messages; returns @status. */
-int rt_error_set(struct rt_error_sink *sink, int status, const char *fmt,
-		 ...) __attribute__((format(printf, 3, 4)));
-
 enum rt_value_kind {
 	RT_VALUE_INTERMEDIATE = 0,
 	RT_VALUE_INPUT,		/* graph input the caller binds */

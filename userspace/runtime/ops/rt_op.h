@@ -41,77 +41,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "enpu/enpu_rt.h"
 #include "enpu_cpu.h"
-
-#define RT_MAX_RANK ENPU_RT_MAX_RANK
+#include "rt_types.h"
 
 /* infer() cannot compute output shapes before some input's values exist. */
 #define RT_OP_NEEDS_VALUES (-1)
-
-/*
- * A tensor as ops see it. dtype uses ONNX TensorProto.DataType numbering
- * (enum enpu_rt_dtype). rank -1 means unknown (only outside infer/run).
- * Data is dense, row-major, little-endian host order; bool is one byte.
- */
-struct rt_tensor {
-	const char *name;
-	int32_t dtype;
-	int32_t rank;
-	int64_t dims[RT_MAX_RANK];
-	void *data;		/* NULL: values not known (yet) */
-	size_t byte_size;
-};
-
-/* ONNX AttributeProto.AttributeType numbering. */
-enum rt_attr_type {
-	RT_ATTR_UNDEFINED = 0,
-	RT_ATTR_FLOAT = 1,
-	RT_ATTR_INT = 2,
-	RT_ATTR_STRING = 3,
-	RT_ATTR_TENSOR = 4,
-	RT_ATTR_GRAPH = 5,
-	RT_ATTR_FLOATS = 6,
-	RT_ATTR_INTS = 7,
-	RT_ATTR_STRINGS = 8,
-};
-
-struct rt_attr {
-	const char *name;
-	enum rt_attr_type type;
-	float f;
-	int64_t i;
-	const char *s;		/* NUL-terminated copy; s_len excludes NUL */
-	size_t s_len;
-	const struct rt_tensor *t;
-	const float *floats;
-	const int64_t *ints;
-	const char *const *strings;
-	size_t count;		/* elements of floats/ints/strings */
-};
-
-/*
- * Activation fused into a producer by the graph optimizer. Only ops whose
- * def sets RT_OP_FUSES_ACTIVATION receive one; they apply it to each output
- * element after everything else (bias included):
- *   RT_ACTIVATION_RELU: x < 0 ? 0 : x (NaN stays NaN, as in ONNX Relu)
- *   RT_ACTIVATION_CLIP: min(max(x, min), max)
- * rt_activation_apply_f32() does it for float outputs.
- */
-enum rt_activation_kind {
-	RT_ACTIVATION_NONE = 0,
-	RT_ACTIVATION_RELU,
-	RT_ACTIVATION_CLIP,
-};
-
-struct rt_activation {
-	enum rt_activation_kind kind;
-	float min;
-	float max;
-};
-
-struct rt_node;		/* graph-owned; ops reach it only through helpers */
-struct rt_error_sink;	/* session-owned message buffer */
 
 /* Per-node view handed to every callback. */
 struct rt_kernel {
@@ -129,8 +63,10 @@ struct rt_kernel {
 	int has_fused_bias;
 	enpu_cpu_context *cpu;	/* shared: thread pool and ISA */
 	void *state;		/* the op's own, from prepare() */
-	const struct rt_node *node;
-	struct rt_error_sink *errors;
+	/* The node's attributes; read them with rt_attr_*() below. */
+	const struct rt_attr *attrs;
+	size_t attr_count;
+	struct rt_error_sink *errors;	/* where rt_op_error() writes */
 };
 
 typedef int (*rt_op_infer_fn)(struct rt_kernel *k,
@@ -177,11 +113,11 @@ int rt_op_known(const char *domain, const char *op_type);
 /* Iterates all defs: index 0.. until NULL. */
 const struct rt_op_def *rt_op_at(size_t index);
 
-/* Errors (engine). Returns @status so callers can `return rt_op_error(...)`. */
+/* Errors (ops/attr.c). Returns @status so callers can `return rt_op_error(...)`. */
 int rt_op_error(struct rt_kernel *k, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Attributes (graph). NULL / default when absent. */
+/* Attributes (ops/attr.c). NULL / default when absent. */
 const struct rt_attr *rt_attr_find(const struct rt_kernel *k,
 				   const char *name);
 /*
@@ -202,17 +138,10 @@ int rt_attr_floats(struct rt_kernel *k, const char *name,
 int rt_attr_tensor(struct rt_kernel *k, const char *name,
 		   const struct rt_tensor **value);
 
-/* Tensor helpers (ops/tensor.c). */
-size_t rt_dtype_size(int32_t dtype);
-const char *rt_dtype_name(int32_t dtype);
-/* Product of dims; 0 on overflow past SIZE_MAX/16 or negative dims. */
-size_t rt_tensor_elements(const struct rt_tensor *t);
+/* Tensor helpers (ops/tensor.c; the context-free ones are in rt_types.h). */
 /* Sets t->rank/dims and t->dtype; byte_size = elements * dtype size. */
 int rt_tensor_set_shape(struct rt_kernel *k, struct rt_tensor *t,
 			int32_t dtype, int32_t rank, const int64_t *dims);
-/* "[2,3,4]" into buf. */
-const char *rt_shape_string(const struct rt_tensor *t, char *buf,
-			    size_t size);
 /*
  * Reads an int64 or int32 tensor with data into values[0..count); errors
  * (through k) if the type is not integer or it has more than max elements.

@@ -8,32 +8,6 @@
 #include "half.h"
 #include "rt_op.h"
 
-size_t rt_dtype_size(int32_t dtype)
-{
-	return enpu_rt_dtype_size(dtype);
-}
-
-const char *rt_dtype_name(int32_t dtype)
-{
-	return enpu_rt_dtype_name(dtype);
-}
-
-size_t rt_tensor_elements(const struct rt_tensor *t)
-{
-	size_t count = 1;
-
-	if (t->rank < 0 || t->rank > RT_MAX_RANK)
-		return 0;
-	for (int i = 0; i < t->rank; i++) {
-		if (t->dims[i] < 0)
-			return 0;
-		if (t->dims[i] && count > (SIZE_MAX / 16) / (size_t)t->dims[i])
-			return 0;
-		count *= (size_t)t->dims[i];
-	}
-	return count;
-}
-
 int rt_tensor_set_shape(struct rt_kernel *k, struct rt_tensor *t,
 			int32_t dtype, int32_t rank, const int64_t *dims)
 {
@@ -64,27 +38,6 @@ int rt_tensor_set_shape(struct rt_kernel *k, struct rt_tensor *t,
 		memmove(t->dims, dims, (size_t)rank * sizeof(dims[0]));
 	t->byte_size = count * size;
 	return 0;
-}
-
-const char *rt_shape_string(const struct rt_tensor *t, char *buf,
-			    size_t size)
-{
-	size_t used = 0;
-
-	if (!size)
-		return buf;
-	buf[0] = 0;
-	if (t->rank < 0) {
-		snprintf(buf, size, "[?]");
-		return buf;
-	}
-	used += (size_t)snprintf(buf, size, "[");
-	for (int i = 0; i < t->rank && used < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%" PRId64,
-					 i ? "," : "", t->dims[i]);
-	if (used < size)
-		snprintf(buf + used, size - used, "]");
-	return buf;
 }
 
 int rt_tensor_read_ints(struct rt_kernel *k, const struct rt_tensor *t,
