@@ -142,14 +142,7 @@ int enpu_cpu_gemm_reference(enpu_cpu_context *context,
 			    const int8_t *b, size_t ldb, const int32_t *bias,
 			    size_t k, size_t n);
 
-/*
- * Converts a real scale (input_scale * weight_scale / output_scale) to the
- * (multiplier, shift) pair of enpu_requantize(). The scale must be finite and
- * in (0, 1); returns -EINVAL otherwise, -ERANGE when it is below what the
- * rule can represent (< 2^-62 rounds to a zero multiplier, reported).
- */
-int enpu_requant_from_scale(double scale, int32_t *multiplier,
-			    int32_t *shift);
+/* enpu_requant_from_scale(): see enpu_quantization.h. */
 
 /* ==================================================================== */
 /* Convolution, depthwise convolution, pooling, elementwise             */

@@ -56,4 +56,17 @@ static inline int32_t enpu_requantize(int32_t acc, int32_t multiplier,
 	return (int32_t)out;
 }
 
+/*
+ * Converts a real scale (input_scale * weight_scale / output_scale) to the
+ * (multiplier, shift) pair of enpu_requantize(). The scale must be finite and
+ * in (0, 1); returns -EINVAL otherwise, -ERANGE when it is below what the
+ * rule can represent (< 2^-62 rounds to a zero multiplier, reported).
+ * Part of the rule, so declared here for everyone who derives parameters
+ * (graph passes, the NPU compiler); implemented once, in quantization.c
+ * of libenpu-cpu. The device model only applies parameters and needs
+ * nothing but enpu_requantize().
+ */
+int enpu_requant_from_scale(double scale, int32_t *multiplier,
+			    int32_t *shift);
+
 #endif /* ENPU_QUANTIZATION_H */
