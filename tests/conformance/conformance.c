@@ -32,6 +32,7 @@
 #include "enpu/enpu_rt.h"
 #include "onnx.pb-c.h"
 #include "onnx_loader.h"
+#include "rt_op.h"
 
 /* onnx/backend/test defaults (loader: rtol=1e-3, atol=1e-7). */
 #define RTOL 1e-3

@@ -17,6 +17,7 @@
 #include "../cpu/test_harness.h"
 #include "enpu/enpu_rt.h"
 #include "ir.h"
+#include "passes.h"
 #include "mobilenet_model.h"
 #include "model_builder.h"
 #include "onnx_loader.h"
@@ -605,8 +606,8 @@ static void test_asymmetric_weights_stay_float(struct test_state *t)
 	CHECK(t, rt_graph_init(&g, &errors) == 0, "init");
 	CHECK(t, rt_onnx_load(&g, bytes, size, NULL) == 0, "%s",
 	      errors.message);
-	CHECK(t, rt_graph_bind_known_ops(&g) == 0 && rt_graph_sort(&g) == 0 &&
-	      rt_graph_fuse(&g) == 0, "%s", errors.message);
+	CHECK(t, rt_graph_sort(&g) == 0 && rt_pass_lower_qgemm(&g) == 0 &&
+	      rt_pass_lower_qdq(&g) == 0, "%s", errors.message);
 	for (size_t i = 0; i < g.node_count; i++) {
 		if (g.nodes[i].removed)
 			continue;

@@ -17,6 +17,7 @@
 
 #include "enpu/enpu_rt.h"
 #include "onnx_loader.h"
+#include "rt_op.h"
 
 struct input_file {
 	const char *name;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The executor. At load: order the nodes, run the graph passes, infer
- * shapes where they are known, fold nodes whose inputs are all constant
- * and prepare the rest. At run: infer what could not be inferred at load,
- * give each output a buffer from a pool, run, and hand a buffer back to the
- * pool once its last reader has run. The pool's blocks survive across runs,
- * so a model with fixed shapes stops allocating after its first run.
+ * The executor. At load (called by pipeline.c in its order): infer shapes
+ * where they are known, fold nodes whose inputs are all constant, prepare
+ * the rest. At run: infer what could not be inferred at load, give each
+ * output a buffer from a pool, run, and hand a buffer back to the pool
+ * once its last reader has run. The pool's blocks survive across runs, so
+ * a model with fixed shapes stops allocating after its first run.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -20,6 +20,78 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct rt_kernel *rt_engine_kernel(struct enpu_rt_session *s, size_t n)
+{
+	struct rt_graph *g = &s->graph;
+	struct rt_node *node = &g->nodes[n];
+	struct rt_kernel *k;
+
+	if (g->node_count > s->node_capacity) {
+		size_t capacity = g->node_capacity;
+		struct rt_node_state *grown = realloc(s->nodes, capacity *
+						      sizeof(*grown));
+
+		if (!grown) {
+			rt_error_set(&s->errors, ENPU_RT_OUT_OF_MEMORY,
+				     "out of memory preparing the session");
+			return NULL;
+		}
+		memset(grown + s->node_capacity, 0,
+		       (capacity - s->node_capacity) * sizeof(*grown));
+		s->nodes = grown;
+		s->node_capacity = capacity;
+	}
+	/* The IR may have been rewritten since: refresh the view. */
+	k = &s->nodes[n].kernel;
+	k->name = node->name;
+	k->op_type = node->op_type;
+	k->domain = node->domain;
+	k->opset = node->opset;
+	k->activation = node->activation;
+	k->has_fused_bias = node->has_fused_bias;
+	k->cpu = s->cpu;
+	k->attrs = node->attrs;
+	k->attr_count = node->attr_count;
+	k->errors = &s->errors;
+	return k;
+}
+
+/* Scratch argument arrays as large as the largest node needs. */
+static int size_scratch(struct enpu_rt_session *s)
+{
+	struct rt_graph *g = &s->graph;
+	size_t max_in = 1, max_out = 1;
+
+	for (size_t i = 0; i < g->node_count; i++) {
+		if (g->nodes[i].input_count > max_in)
+			max_in = g->nodes[i].input_count;
+		if (g->nodes[i].output_count > max_out)
+			max_out = g->nodes[i].output_count;
+	}
+	if (max_in > s->max_inputs) {
+		const struct rt_tensor **p = realloc(s->in_ptrs,
+						     max_in * sizeof(*p));
+
+		if (!p)
+			goto oom;
+		s->in_ptrs = p;
+		s->max_inputs = max_in;
+	}
+	if (max_out > s->max_outputs) {
+		struct rt_tensor **p = realloc(s->out_ptrs,
+					       max_out * sizeof(*p));
+
+		if (!p)
+			goto oom;
+		s->out_ptrs = p;
+		s->max_outputs = max_out;
+	}
+	return 0;
+oom:
+	return rt_error_set(&s->errors, ENPU_RT_OUT_OF_MEMORY,
+			    "out of memory preparing the session");
 }
 
 static void gather(struct enpu_rt_session *s, struct rt_node *node)
@@ -79,9 +151,12 @@ static int check_outputs(struct enpu_rt_session *s, struct rt_node *node)
 
 static int infer_node(struct enpu_rt_session *s, struct rt_node *node)
 {
+	struct rt_kernel *k = rt_engine_kernel(s, (size_t)(node - s->graph.nodes));
 	int status;
 
-	status = node->def->infer(&node->kernel, s->in_ptrs,
+	if (!k)
+		return s->errors.status;
+	status = node->def->infer(k, s->in_ptrs,
 				  node->input_count, s->out_ptrs,
 				  node->output_count);
 	if (status == RT_OP_NEEDS_VALUES)
@@ -104,8 +179,11 @@ static void set_unknown_outputs(struct rt_graph *g, struct rt_node *node)
 static int fold_node(struct enpu_rt_session *s, struct rt_node *node)
 {
 	struct rt_graph *g = &s->graph;
+	struct rt_kernel *k = rt_engine_kernel(s, (size_t)(node - g->nodes));
 	int status = 0;
 
+	if (!k)
+		return s->errors.status;
 	for (size_t o = 0; o < node->output_count; o++) {
 		struct rt_tensor *t = s->out_ptrs[o];
 
@@ -120,15 +198,13 @@ static int fold_node(struct enpu_rt_session *s, struct rt_node *node)
 					    node->op_type);
 	}
 	if (node->def->prepare)
-		status = node->def->prepare(&node->kernel, s->in_ptrs,
-					    node->input_count);
+		status = node->def->prepare(k, s->in_ptrs, node->input_count);
 	if (!status)
-		status = node->def->run(&node->kernel, s->in_ptrs,
-					node->input_count, s->out_ptrs,
-					node->output_count);
+		status = node->def->run(k, s->in_ptrs, node->input_count,
+					s->out_ptrs, node->output_count);
 	if (node->def->release)
-		node->def->release(&node->kernel);
-	node->kernel.state = NULL;
+		node->def->release(k);
+	k->state = NULL;
 	if (status)
 		return s->errors.status ? status :
 		       rt_error_set(&s->errors, status,
@@ -141,59 +217,9 @@ static int fold_node(struct enpu_rt_session *s, struct rt_node *node)
 	return 0;
 }
 
-static int setup_kernels(struct enpu_rt_session *s)
+/* Graph inputs with symbolic dims get their shape at bind time. */
+static void reset_input_shapes(struct rt_graph *g)
 {
-	struct rt_graph *g = &s->graph;
-
-	s->max_inputs = 1;
-	s->max_outputs = 1;
-	for (size_t i = 0; i < g->node_count; i++) {
-		struct rt_node *node = &g->nodes[i];
-		struct rt_kernel *k = &node->kernel;
-
-		k->name = node->name;
-		k->op_type = node->op_type;
-		k->domain = node->domain;
-		k->opset = node->opset;
-		k->cpu = s->cpu;
-		k->attrs = node->attrs;
-		k->attr_count = node->attr_count;
-		k->errors = &s->errors;
-		if (node->input_count > s->max_inputs)
-			s->max_inputs = node->input_count;
-		if (node->output_count > s->max_outputs)
-			s->max_outputs = node->output_count;
-	}
-	s->in_ptrs = calloc(s->max_inputs, sizeof(*s->in_ptrs));
-	s->out_ptrs = calloc(s->max_outputs, sizeof(*s->out_ptrs));
-	s->value_block = malloc((g->value_count + 1) * sizeof(int));
-	s->remaining = calloc(g->value_count + 1, sizeof(int));
-	if (!s->in_ptrs || !s->out_ptrs || !s->value_block || !s->remaining)
-		return rt_error_set(&s->errors, ENPU_RT_OUT_OF_MEMORY,
-				    "out of memory preparing the session");
-	return 0;
-}
-
-int rt_engine_prepare(struct enpu_rt_session *s)
-{
-	struct rt_graph *g = &s->graph;
-	int status;
-
-	status = s->optimize ? rt_graph_bind_known_ops(g) :
-		 rt_graph_bind_ops(g);
-	if (!status)
-		status = rt_graph_sort(g);
-	if (!status && s->optimize) {
-		status = rt_graph_fuse(g);
-		/* What the passes did not replace needs its own kernel. */
-		if (!status)
-			status = rt_graph_bind_ops(g);
-		if (!status)
-			status = rt_graph_sort(g);
-	}
-	if (status)
-		return status;
-	/* Graph inputs with symbolic dims get their shape at bind time. */
 	for (size_t i = 0; i < g->input_count; i++) {
 		struct rt_value *v = &g->values[g->inputs[i]];
 		int fixed = v->declared_rank >= 0;
@@ -202,48 +228,105 @@ int rt_engine_prepare(struct enpu_rt_session *s)
 			fixed = v->declared_dims[d] >= 0;
 		v->tensor.rank = fixed ? v->declared_rank : -1;
 	}
-	status = setup_kernels(s);
+}
+
+int rt_engine_infer(struct enpu_rt_session *s, int final)
+{
+	struct rt_graph *g = &s->graph;
+	int status = size_scratch(s);
+
 	if (status)
 		return status;
+	reset_input_shapes(g);
 	for (size_t n = 0; n < g->order_count; n++) {
 		struct rt_node *node = &g->nodes[g->order[n]];
 		int all_constant;
 
+		if (!rt_engine_kernel(s, g->order[n]))
+			return s->errors.status;
+		s->nodes[g->order[n]].infer_at_run = 0;
 		gather(s, node);
-		if (inputs_known(g, node, &all_constant)) {
-			status = infer_node(s, node);
-			if (status == RT_OP_NEEDS_VALUES) {
-				node->infer_at_run = 1;
-				set_unknown_outputs(g, node);
-				status = 0;
-			} else if (status) {
-				return status;
-			} else if (all_constant && s->optimize) {
-				status = fold_node(s, node);
-				if (status)
-					return status;
-				continue;
-			}
-		} else {
-			node->infer_at_run = 1;
+		if (!node->def || !inputs_known(g, node, &all_constant)) {
 			set_unknown_outputs(g, node);
+			s->nodes[g->order[n]].infer_at_run = 1;
+			continue;
 		}
-		if (node->def->prepare) {
-			node->prepared = 1;	/* release even on failure */
-			status = node->def->prepare(&node->kernel, s->in_ptrs,
-						    node->input_count);
-			if (status)
-				return s->errors.status ? status :
-				       rt_error_set(&s->errors, status,
-						    "node '%s' (%s): prepare "
-						    "failed", node->name,
-						    node->op_type);
-		} else {
-			node->prepared = 1;
+		status = infer_node(s, node);
+		if (status == RT_OP_NEEDS_VALUES || (status && !final)) {
+			/* Before lowering, a node may not be inferable yet. */
+			s->errors.status = 0;
+			s->errors.message[0] = 0;
+			set_unknown_outputs(g, node);
+			s->nodes[g->order[n]].infer_at_run = 1;
+			continue;
 		}
+		if (status)
+			return status;
+	}
+	return 0;
+}
+
+int rt_engine_fold(struct enpu_rt_session *s, int keep_dequantize)
+{
+	struct rt_graph *g = &s->graph;
+	int status;
+
+	for (size_t n = 0; n < g->order_count; n++) {
+		struct rt_node *node = &g->nodes[g->order[n]];
+		int all_constant;
+
+		if (node->removed || !node->def ||
+		    s->nodes[g->order[n]].infer_at_run ||
+		    !inputs_known(g, node, &all_constant) || !all_constant)
+			continue;
+		if (keep_dequantize && !strcmp(node->op_type,
+					       "DequantizeLinear") &&
+		    (!node->domain[0] || !strcmp(node->domain, "ai.onnx")))
+			continue;
+		gather(s, node);
+		status = fold_node(s, node);
+		if (status)
+			return status;
 	}
 	/* Folding removed nodes: recount consumers for the run loop. */
 	return rt_graph_sort(g);
+}
+
+int rt_engine_prepare_nodes(struct enpu_rt_session *s)
+{
+	struct rt_graph *g = &s->graph;
+	int status = size_scratch(s);
+
+	if (status)
+		return status;
+	if (!s->value_block || !s->remaining) {
+		s->value_block = malloc((g->value_count + 1) * sizeof(int));
+		s->remaining = calloc(g->value_count + 1, sizeof(int));
+		if (!s->value_block || !s->remaining)
+			return rt_error_set(&s->errors, ENPU_RT_OUT_OF_MEMORY,
+					    "out of memory preparing the "
+					    "session");
+	}
+	for (size_t n = 0; n < g->order_count; n++) {
+		struct rt_node *node = &g->nodes[g->order[n]];
+		struct rt_node_state *st;
+		struct rt_kernel *k = rt_engine_kernel(s, g->order[n]);
+
+		if (!k)
+			return s->errors.status;
+		st = &s->nodes[g->order[n]];
+		st->prepared = 1;	/* release even on failure */
+		if (!node->def->prepare)
+			continue;
+		gather(s, node);
+		status = node->def->prepare(k, s->in_ptrs, node->input_count);
+		if (status)
+			return s->errors.status ? status :
+			       rt_error_set(&s->errors, status,
+					    "node '%s' (%s): prepare failed",
+					    node->name, node->op_type);
+	}
+	return 0;
 }
 
 static int acquire_block(struct enpu_rt_session *s, size_t size)
@@ -340,10 +423,11 @@ int rt_engine_run(struct enpu_rt_session *s)
 	}
 	for (size_t n = 0; n < g->order_count; n++) {
 		struct rt_node *node = &g->nodes[g->order[n]];
+		struct rt_node_state *st = &s->nodes[g->order[n]];
 		uint64_t start = now_ns();
 
 		gather(s, node);
-		if (node->infer_at_run) {
+		if (st->infer_at_run) {
 			status = infer_node(s, node);
 			if (status == RT_OP_NEEDS_VALUES)
 				return rt_error_set(&s->errors,
@@ -370,7 +454,7 @@ int rt_engine_run(struct enpu_rt_session *s)
 			s->value_block[v] = block;
 			g->values[v].tensor.data = s->blocks[block].data;
 		}
-		status = node->def->run(&node->kernel, s->in_ptrs,
+		status = node->def->run(&st->kernel, s->in_ptrs,
 					node->input_count, s->out_ptrs,
 					node->output_count);
 		if (status)
@@ -394,7 +478,7 @@ int rt_engine_run(struct enpu_rt_session *s)
 			    !g->values[v].is_output)
 				release_value(s, v);
 		}
-		node->last_ns = now_ns() - start;
+		st->last_ns = now_ns() - start;
 	}
 	s->ran = 1;
 	return 0;
@@ -402,6 +486,16 @@ int rt_engine_run(struct enpu_rt_session *s)
 
 void rt_engine_release(struct enpu_rt_session *s)
 {
+	for (size_t n = 0; n < s->node_capacity && n < s->graph.node_count;
+	     n++) {
+		const struct rt_op_def *def = s->graph.nodes[n].def;
+
+		if (def && def->release && s->nodes[n].prepared)
+			def->release(&s->nodes[n].kernel);
+	}
+	free(s->nodes);
+	s->nodes = NULL;
+	s->node_capacity = 0;
 	for (size_t b = 0; b < s->block_count; b++)
 		free(s->blocks[b].data);
 	free(s->blocks);

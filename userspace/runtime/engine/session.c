@@ -187,8 +187,8 @@ void enpu_rt_session_destroy(enpu_rt_session *session)
 {
 	if (!session)
 		return;
+	rt_engine_release(session);	/* releases op state: graph first */
 	rt_graph_destroy(&session->graph);
-	rt_engine_release(session);
 	enpu_cpu_context_destroy(session->cpu);
 	free(session->bindings);
 	free(session);
@@ -393,6 +393,9 @@ enum enpu_rt_status enpu_rt_session_node_timing(
 	if (op_type)
 		*op_type = node->op_type;
 	if (nanoseconds)
-		*nanoseconds = node->last_ns;
+		*nanoseconds = session->graph.order[index] <
+			       session->node_capacity ?
+			       session->nodes[session->graph.order[index]].last_ns :
+			       0;
 	return ENPU_RT_OK;
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The graph IR: values (SSA, one producer each) and nodes referring to them
- * by index. The loader builds it from ONNX, the optimizer rewrites it, the
- * engine runs it. Everything the graph allocates lives in its arena and is
+ * by index. The loader builds it from ONNX, the passes rewrite it, the
+ * partitioner places its nodes on backends, the engine runs it. It knows
+ * no kernel and no backend: a node's op def is an opaque pointer the
+ * engine binds. Everything the graph allocates lives in its arena and is
  * freed by rt_graph_destroy(); the values and nodes arrays grow with
  * realloc, so hold indices, never pointers, while building.
  */
@@ -13,7 +15,9 @@
 #include <stdint.h>
 
 #include "arena.h"
-#include "rt_op.h"
+#include "rt_types.h"
+
+struct rt_op_def;	/* ops/rt_op.h; opaque to the graph */
 
 enum rt_value_kind {
 	RT_VALUE_INTERMEDIATE = 0,
@@ -45,12 +49,20 @@ struct rt_node {
 	int *outputs;
 	size_t attr_count;
 	struct rt_attr *attrs;
-	const struct rt_op_def *def;
-	struct rt_kernel kernel;
+	/* Set by passes: the op clamps its output (ops/rt_op.h). */
+	struct rt_activation activation;
+	/* Set by passes: an extra last input is a bias (RT_OP_FUSES_BIAS). */
+	int has_fused_bias;
+	const struct rt_op_def *def;	/* bound by the engine, NULL before */
+	/*
+	 * Written by a pass (rt_node_retype(), rt_graph_add_op()): in the
+	 * documented form of its op (ops/rt_enpu_ops.h), which may leave
+	 * inputs absent that a model's node must give.
+	 */
+	int rewritten;
 	int removed;			/* fused away or folded */
-	int prepared;
-	int infer_at_run;		/* shapes not all known at load */
-	uint64_t last_ns;
+	int backend;			/* placement: index, -1 before */
+	int partition;			/* placement: index, -1 before */
 };
 
 struct rt_opset {
@@ -92,19 +104,7 @@ int64_t rt_graph_opset(const struct rt_graph *graph, const char *domain);
  */
 int rt_graph_sort(struct rt_graph *graph);
 
-/* Attaches the registered def to every node: "unsupported op" otherwise. */
-int rt_graph_bind_ops(struct rt_graph *graph);
-/*
- * Same, but leaves nodes without a def unbound instead of failing: before
- * the passes, so a float op that the quantized lowering replaces needs no
- * float kernel. rt_graph_bind_ops() afterwards reports what is left.
- */
-int rt_graph_bind_known_ops(struct rt_graph *graph);
-
 /* The pretty name of a node used in messages. */
 const char *rt_node_label(const struct rt_node *node);
-
-/* Graph passes (graph/optimize.c). */
-int rt_graph_fuse(struct rt_graph *graph);
 
 #endif /* ENPU_RT_IR_H */

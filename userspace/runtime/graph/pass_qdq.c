@@ -2,7 +2,7 @@
 /*
  * Lowering of quantized convolution, pooling, elementwise and data
  * movement forms to the integer ops of ops/qconv.c, qpool.c, qeltwise.c,
- * layout.c and to QGemm (quantized.h). A QDQ group is a float op whose
+ * layout.c and to QGemm (ops/rt_enpu_ops.h). A QDQ group is a float op whose
  * activation inputs come from DequantizeLinear (per tensor, constant
  * scale, constant 8-bit zero point) and whose one output goes, through an
  * optional Relu or Clip, to a QuantizeLinear with the same kind of
@@ -27,12 +27,14 @@
  * parameters, per-axis activations, asymmetric or uint8 weights,
  * requantization scales outside the fixed-point rule) stays as it is and
  * runs in float: correct, only slower. DequantizeLinear nodes nobody reads
- * any more are dropped at the end.
+ * any more are dropped by the pass after it.
  */
 #include <math.h>
 #include <string.h>
 
-#include "quantized.h"
+#include "enpu_quantization.h"
+#include "passes.h"
+#include "rewrite.h"
 
 struct qparam {
 	int value;		/* the 8-bit tensor */
@@ -43,72 +45,6 @@ struct qparam {
 	int node;		/* the DequantizeLinear / QuantizeLinear */
 };
 
-static int is_op(const struct rt_node *node, const char *op_type)
-{
-	return !node->removed && !strcmp(node->op_type, op_type) &&
-	       (!node->domain[0] || !strcmp(node->domain, "ai.onnx"));
-}
-
-static int in_at(const struct rt_node *node, size_t i)
-{
-	return i < node->input_count ? node->inputs[i] : -1;
-}
-
-static int producer_of(const struct rt_graph *g, int value)
-{
-	return value < 0 ? -1 : g->values[value].producer;
-}
-
-static const struct rt_tensor *constant(const struct rt_graph *g, int value)
-{
-	if (value < 0 || g->values[value].kind != RT_VALUE_CONSTANT)
-		return NULL;
-	return &g->values[value].tensor;
-}
-
-static int live_readers(const struct rt_graph *g, int value, int *reader)
-{
-	int count = 0;
-
-	for (size_t n = 0; n < g->node_count; n++) {
-		const struct rt_node *node = &g->nodes[n];
-
-		if (node->removed)
-			continue;
-		for (size_t i = 0; i < node->input_count; i++)
-			if (node->inputs[i] == value) {
-				count++;
-				*reader = (int)n;
-			}
-	}
-	return count + (g->values[value].is_output ? 1 : 0);
-}
-
-static const struct rt_attr *attr(const struct rt_node *node,
-				  const char *name)
-{
-	for (size_t i = 0; i < node->attr_count; i++)
-		if (!strcmp(node->attrs[i].name, name))
-			return &node->attrs[i];
-	return NULL;
-}
-
-static int64_t attr_int(const struct rt_node *node, const char *name,
-			int64_t fallback)
-{
-	const struct rt_attr *a = attr(node, name);
-
-	return a && a->type == RT_ATTR_INT ? a->i : fallback;
-}
-
-static float attr_float(const struct rt_node *node, const char *name,
-			float fallback)
-{
-	const struct rt_attr *a = attr(node, name);
-
-	return a && a->type == RT_ATTR_FLOAT ? a->f : fallback;
-}
-
 static int is_8bit(int32_t dtype)
 {
 	return dtype == ENPU_RT_UINT8 || dtype == ENPU_RT_INT8;
@@ -118,8 +54,8 @@ static int is_8bit(int32_t dtype)
 static int per_tensor(const struct rt_graph *g, const struct rt_node *node,
 		      struct qparam *p)
 {
-	const struct rt_tensor *s = constant(g, in_at(node, 1));
-	const struct rt_tensor *z = constant(g, in_at(node, 2));
+	const struct rt_tensor *s = rt_value_constant(g, rt_node_input(node, 1));
+	const struct rt_tensor *z = rt_value_constant(g, rt_node_input(node, 2));
 
 	if (node->input_count < 1 || node->inputs[0] < 0 ||
 	    node->output_count < 1 || node->outputs[0] < 0 ||
@@ -143,48 +79,13 @@ static int dq_input(const struct rt_graph *g, int value, struct qparam *p)
 {
 	int producer = value >= 0 ? g->values[value].producer : -1;
 
-	if (producer < 0 || !is_op(&g->nodes[producer], "DequantizeLinear") ||
+	if (producer < 0 || !rt_node_is_onnx(&g->nodes[producer], "DequantizeLinear") ||
 	    g->nodes[producer].input_count < 3)
 		return 0;
 	return per_tensor(g, &g->nodes[producer], p);
 }
 
 /* Relu, or Clip with constant bounds, as a fused activation. */
-static int activation_of(const struct rt_graph *g, const struct rt_node *act,
-			 struct rt_activation *a)
-{
-	a->kind = RT_ACTIVATION_NONE;
-	if (is_op(act, "Relu")) {
-		a->kind = RT_ACTIVATION_RELU;
-		return 1;
-	}
-	if (!is_op(act, "Clip"))
-		return 0;
-	a->kind = RT_ACTIVATION_CLIP;
-	a->min = -INFINITY;
-	a->max = INFINITY;
-	if (act->opset < 11) {
-		a->min = attr_float(act, "min", -INFINITY);
-		a->max = attr_float(act, "max", INFINITY);
-		return 1;
-	}
-	for (size_t i = 1; i < 3; i++) {
-		const struct rt_tensor *t;
-
-		if (in_at(act, i) < 0)
-			continue;
-		t = constant(g, act->inputs[i]);
-		if (!t || t->dtype != ENPU_RT_FLOAT ||
-		    rt_tensor_elements(t) != 1)
-			return 0;
-		if (i == 1)
-			a->min = *(const float *)t->data;
-		else
-			a->max = *(const float *)t->data;
-	}
-	return 1;
-}
-
 /*
  * The output side of a group: @node's one output reaches exactly one
  * QuantizeLinear, through at most one activation when @act is non-NULL.
@@ -203,51 +104,26 @@ static int q_output(const struct rt_graph *g, const struct rt_node *node,
 		if (node->outputs[o] >= 0)
 			return 0;
 	value = node->outputs[0];
-	if (value < 0 || live_readers(g, value, &reader) != 1 ||
+	if (value < 0 || rt_value_readers(g, value, &reader) != 1 ||
 	    g->values[value].is_output)
 		return 0;
 	if (act && g->nodes[reader].output_count >= 1 &&
 	    g->nodes[reader].outputs[0] >= 0 && g->nodes[reader].input_count &&
-	    activation_of(g, &g->nodes[reader], act)) {
+	    rt_node_activation(g, &g->nodes[reader], act)) {
 		*act_node = reader;
 		value = g->nodes[reader].outputs[0];
 		if (g->nodes[reader].inputs[0] != node->outputs[0] ||
-		    live_readers(g, value, &reader) != 1 ||
+		    rt_value_readers(g, value, &reader) != 1 ||
 		    g->values[value].is_output)
 			return 0;
 	}
-	if (!is_op(&g->nodes[reader], "QuantizeLinear") ||
+	if (!rt_node_is_onnx(&g->nodes[reader], "QuantizeLinear") ||
 	    g->nodes[reader].input_count < 3 ||
 	    g->nodes[reader].inputs[0] != value)
 		return 0;
-	if (attr_int(&g->nodes[reader], "output_dtype", 0))
+	if (rt_node_attr_int(&g->nodes[reader], "output_dtype", 0))
 		return 0;
 	return per_tensor(g, &g->nodes[reader], p);
-}
-
-int rt_graph_retype(struct rt_graph *g, struct rt_node *node,
-		    const char *domain, const char *op_type)
-{
-	node->op_type = op_type;
-	node->domain = domain;
-	node->opset = 1;
-	node->kernel.op_type = op_type;
-	node->kernel.domain = domain;
-	node->kernel.opset = 1;
-	node->def = rt_op_find(domain, op_type, 1);
-	if (!node->def) {
-		rt_error_set(g->errors, ENPU_RT_UNSUPPORTED,
-			     "node '%s': %s.%s is not registered", node->name,
-			     domain, op_type);
-		return -1;
-	}
-	return 1;
-}
-
-static int oom(struct rt_graph *g, const struct rt_node *node)
-{
-	return rt_error_set(g->errors, ENPU_RT_OUT_OF_MEMORY,
-			    "out of memory lowering '%s'", node->name);
 }
 
 /*
@@ -259,25 +135,15 @@ static int rewrite(struct rt_graph *g, size_t n, const char *op_type,
 		   int act_node, const struct rt_activation *act)
 {
 	struct rt_node *node = &g->nodes[n];
-	int *slots = rt_arena_alloc(&g->arena, (count + 1) * sizeof(int));
-	int out;
 
-	if (!slots)
-		return oom(g, node);
-	memcpy(slots, inputs, count * sizeof(int));
-	node->inputs = slots;
-	node->input_count = count;
-	if (strcmp(op_type, node->op_type) &&
-	    rt_graph_retype(g, node, RT_ENPU_DOMAIN, op_type) < 0)
+	if (rt_node_set_inputs(g, node, inputs, count))
 		return -1;
+	if (strcmp(op_type, node->op_type))
+		rt_node_retype(node, RT_ENPU_DOMAIN, op_type);
 	if (act)
-		node->kernel.activation = *act;
-	out = g->nodes[q->node].outputs[0];
-	g->values[node->outputs[0]].producer = -1;
-	node->outputs[0] = out;
+		node->activation = *act;
 	node->output_count = 1;
-	g->values[out].producer = (int)n;
-	g->nodes[q->node].removed = 1;
+	rt_node_absorb(g, node, &g->nodes[q->node]);
 	if (act_node >= 0)
 		g->nodes[act_node].removed = 1;
 	return 1;
@@ -307,19 +173,19 @@ static int requant_ok(double xs, const struct rt_tensor *ws, double ys)
 static int64_t sym_weights(const struct rt_graph *g, const struct rt_node *dq,
 			   int rank, int channel_axis)
 {
-	const struct rt_tensor *w = constant(g, in_at(dq, 0));
-	const struct rt_tensor *s = constant(g, in_at(dq, 1));
-	const struct rt_tensor *z = constant(g, in_at(dq, 2));
+	const struct rt_tensor *w = rt_value_constant(g, rt_node_input(dq, 0));
+	const struct rt_tensor *s = rt_value_constant(g, rt_node_input(dq, 1));
+	const struct rt_tensor *z = rt_value_constant(g, rt_node_input(dq, 2));
 	int64_t channels;
 	size_t ns;
 
 	if (!w || w->dtype != ENPU_RT_INT8 || w->rank != rank || !s ||
-	    s->dtype != ENPU_RT_FLOAT || (in_at(dq, 2) >= 0 && !z))
+	    s->dtype != ENPU_RT_FLOAT || (rt_node_input(dq, 2) >= 0 && !z))
 		return 0;
 	channels = w->dims[channel_axis];
 	ns = rt_tensor_elements(s);
 	if (ns != 1) {
-		int64_t axis = attr_int(dq, "axis", 1);
+		int64_t axis = rt_node_attr_int(dq, "axis", 1);
 
 		if (axis < 0)
 			axis += rank;
@@ -355,25 +221,26 @@ static int int_bias(struct rt_graph *g, int value, double xs, int ws_value,
 	*out = -1;
 	if (value < 0)
 		return 1;
-	b = constant(g, value);
+	b = rt_value_constant(g, value);
 	producer = g->values[value].producer;
 	if (!b && producer >= 0 &&
-	    is_op(&g->nodes[producer], "DequantizeLinear")) {
+	    rt_node_is_onnx(&g->nodes[producer], "DequantizeLinear")) {
 		const struct rt_node *dq = &g->nodes[producer];
 
-		b = constant(g, in_at(dq, 0));
-		bs = constant(g, in_at(dq, 1));
-		bz = constant(g, in_at(dq, 2));
+		b = rt_value_constant(g, rt_node_input(dq, 0));
+		bs = rt_value_constant(g, rt_node_input(dq, 1));
+		bz = rt_value_constant(g, rt_node_input(dq, 2));
 		if (!b || b->dtype != ENPU_RT_INT32 || !bs ||
 		    bs->dtype != ENPU_RT_FLOAT ||
-		    (in_at(dq, 2) >= 0 && !bz))
+		    (rt_node_input(dq, 2) >= 0 && !bz))
 			return 0;
 		nbs = rt_tensor_elements(bs);
 		if (nbs != 1 && nbs != (size_t)channels)
 			return 0;
+		/* A zero point of any type is 0 when all its bytes are. */
 		if (bz)
-			for (size_t i = 0; i < rt_tensor_elements(bz); i++)
-				if (rt_tensor_get_double(bz, i) != 0)
+			for (size_t i = 0; i < bz->byte_size; i++)
+				if (((const uint8_t *)bz->data)[i])
 					return 0;
 	} else if (!b || b->dtype != ENPU_RT_FLOAT) {
 		return 0;
@@ -396,8 +263,9 @@ static int int_bias(struct rt_graph *g, int value, double xs, int ws_value,
 	for (int64_t c = 0; c < channels; c++) {
 		size_t nws = rt_tensor_elements(ws);
 		double unit = xs * ((const float *)ws->data)[nws == 1 ? 0 : c];
-		double real = bs ? rt_tensor_get_double(b, (size_t)c) *
-			      ((const float *)bs->data)[nbs == 1 ? 0 : c] :
+		double real = bs ? ((const int32_t *)b->data)[c] *
+			      (double)((const float *)bs->data)[nbs == 1 ? 0 :
+								c] :
 			      ((const float *)b->data)[c];
 		double q = nearbyint(real / unit);
 
@@ -417,17 +285,17 @@ static int lower_conv(struct rt_graph *g, size_t n)
 	int act_node, wdq, bias, status;
 	int64_t m;
 
-	if (!is_op(conv, "Conv") || conv->input_count < 2 ||
+	if (!rt_node_is_onnx(conv, "Conv") || conv->input_count < 2 ||
 	    !dq_input(g, conv->inputs[0], &x) ||
 	    !q_output(g, conv, &y, &act_node, &act))
 		return 0;
-	wdq = producer_of(g, conv->inputs[1]);
-	if (wdq < 0 || !is_op(&g->nodes[wdq], "DequantizeLinear"))
+	wdq = rt_value_producer(g, conv->inputs[1]);
+	if (wdq < 0 || !rt_node_is_onnx(&g->nodes[wdq], "DequantizeLinear"))
 		return 0;
 	m = sym_weights(g, &g->nodes[wdq], 4, 0);
-	if (!m || !requant_ok(x.s, constant(g, g->nodes[wdq].inputs[1]), y.s))
+	if (!m || !requant_ok(x.s, rt_value_constant(g, g->nodes[wdq].inputs[1]), y.s))
 		return 0;
-	status = int_bias(g, in_at(conv, 2), x.s, g->nodes[wdq].inputs[1], m,
+	status = int_bias(g, rt_node_input(conv, 2), x.s, g->nodes[wdq].inputs[1], m,
 			  g->values[conv->outputs[0]].name, &bias);
 	if (status <= 0)
 		return status;
@@ -446,20 +314,20 @@ static int lower_qlinear_conv(struct rt_graph *g, size_t n)
 {
 	struct rt_node *conv = &g->nodes[n];
 	const struct rt_tensor *xs, *ys, *w, *ws, *wz, *b;
-	int inputs[9], *slots;
+	int inputs[9];
 
-	if (!is_op(conv, "QLinearConv") || conv->input_count < 8 ||
+	if (!rt_node_is_onnx(conv, "QLinearConv") || conv->input_count < 8 ||
 	    conv->inputs[0] < 0 || conv->output_count != 1)
 		return 0;
-	xs = constant(g, conv->inputs[1]);
-	ys = constant(g, conv->inputs[6]);
-	w = constant(g, conv->inputs[3]);
-	ws = constant(g, conv->inputs[4]);
-	wz = constant(g, conv->inputs[5]);
-	b = constant(g, in_at(conv, 8));
+	xs = rt_value_constant(g, conv->inputs[1]);
+	ys = rt_value_constant(g, conv->inputs[6]);
+	w = rt_value_constant(g, conv->inputs[3]);
+	ws = rt_value_constant(g, conv->inputs[4]);
+	wz = rt_value_constant(g, conv->inputs[5]);
+	b = rt_value_constant(g, rt_node_input(conv, 8));
 	if (!xs || !ys || !w || !ws || !wz || w->dtype != ENPU_RT_INT8 ||
-	    w->rank != 4 || !constant(g, conv->inputs[2]) ||
-	    !constant(g, conv->inputs[7]) || (in_at(conv, 8) >= 0 && !b) ||
+	    w->rank != 4 || !rt_value_constant(g, conv->inputs[2]) ||
+	    !rt_value_constant(g, conv->inputs[7]) || (rt_node_input(conv, 8) >= 0 && !b) ||
 	    xs->dtype != ENPU_RT_FLOAT || ys->dtype != ENPU_RT_FLOAT ||
 	    ws->dtype != ENPU_RT_FLOAT || rt_tensor_elements(xs) != 1 ||
 	    rt_tensor_elements(ys) != 1 || wz->dtype != ENPU_RT_INT8)
@@ -470,16 +338,13 @@ static int lower_qlinear_conv(struct rt_graph *g, size_t n)
 	if (!requant_ok(*(const float *)xs->data, ws, *(const float *)ys->data))
 		return 0;
 	for (int i = 0; i < 9; i++)
-		inputs[i] = in_at(conv, (size_t)i);
+		inputs[i] = rt_node_input(conv, (size_t)i);
 	inputs[5] = -1;
 	/* No QuantizeLinear to absorb: the node keeps its own output. */
-	slots = rt_arena_alloc(&g->arena, sizeof(inputs));
-	if (!slots)
-		return oom(g, conv);
-	memcpy(slots, inputs, sizeof(inputs));
-	conv->inputs = slots;
-	conv->input_count = 9;
-	return rt_graph_retype(g, conv, RT_ENPU_DOMAIN, "QConv");
+	if (rt_node_set_inputs(g, conv, inputs, 9))
+		return -1;
+	rt_node_retype(conv, RT_ENPU_DOMAIN, "QConv");
+	return 1;
 }
 
 static int lower_gemm(struct rt_graph *g, size_t n)
@@ -490,21 +355,21 @@ static int lower_gemm(struct rt_graph *g, size_t n)
 	int act_node, wdq, bias, trans_b, status, w_value;
 	int64_t channels;
 
-	if (!is_op(gemm, "Gemm") || gemm->input_count < 2 ||
-	    attr_int(gemm, "transA", 0) ||
-	    attr_float(gemm, "alpha", 1.0f) != 1.0f ||
-	    (in_at(gemm, 2) >= 0 && attr_float(gemm, "beta", 1.0f) != 1.0f) ||
+	if (!rt_node_is_onnx(gemm, "Gemm") || gemm->input_count < 2 ||
+	    rt_node_attr_int(gemm, "transA", 0) ||
+	    rt_node_attr_float(gemm, "alpha", 1.0f) != 1.0f ||
+	    (rt_node_input(gemm, 2) >= 0 && rt_node_attr_float(gemm, "beta", 1.0f) != 1.0f) ||
 	    !dq_input(g, gemm->inputs[0], &a) ||
 	    !q_output(g, gemm, &y, &act_node, &act))
 		return 0;
-	trans_b = attr_int(gemm, "transB", 0) != 0;
-	wdq = producer_of(g, gemm->inputs[1]);
-	if (wdq < 0 || !is_op(&g->nodes[wdq], "DequantizeLinear"))
+	trans_b = rt_node_attr_int(gemm, "transB", 0) != 0;
+	wdq = rt_value_producer(g, gemm->inputs[1]);
+	if (wdq < 0 || !rt_node_is_onnx(&g->nodes[wdq], "DequantizeLinear"))
 		return 0;
 	channels = sym_weights(g, &g->nodes[wdq], 2, trans_b ? 0 : 1);
 	if (!channels)
 		return 0;
-	status = int_bias(g, in_at(gemm, 2), a.s, g->nodes[wdq].inputs[1],
+	status = int_bias(g, rt_node_input(gemm, 2), a.s, g->nodes[wdq].inputs[1],
 			  channels, g->values[gemm->outputs[0]].name, &bias);
 	if (status <= 0)
 		return status;
@@ -548,10 +413,10 @@ static int lower_eltwise(struct rt_graph *g, size_t n)
 	struct rt_node *node = &g->nodes[n];
 	struct qparam a, b, y;
 	struct rt_activation act;
-	int act_node, mul = is_op(node, "Mul");
+	int act_node, mul = rt_node_is_onnx(node, "Mul");
 	double ra, rb;
 
-	if ((!mul && !is_op(node, "Add")) || node->input_count != 2 ||
+	if ((!mul && !rt_node_is_onnx(node, "Add")) || node->input_count != 2 ||
 	    !dq_input(g, node->inputs[0], &a) ||
 	    !dq_input(g, node->inputs[1], &b) ||
 	    !q_output(g, node, &y, &act_node, &act) ||
@@ -582,7 +447,7 @@ static int same_quant(const struct qparam *a, const struct qparam *b)
 
 static int kernel_2d(const struct rt_node *node)
 {
-	const struct rt_attr *k = attr(node, "kernel_shape");
+	const struct rt_attr *k = rt_node_attr(node, "kernel_shape");
 
 	return k && k->type == RT_ATTR_INTS && k->count == 2;
 }
@@ -594,11 +459,11 @@ static int lower_pool(struct rt_graph *g, size_t n)
 	int act_node;
 
 	if (node->input_count != 1 || !dq_input(g, node->inputs[0], &x) ||
-	    (!is_op(node, "MaxPool") && !is_op(node, "AveragePool") &&
-	     !is_op(node, "GlobalAveragePool")) ||
+	    (!rt_node_is_onnx(node, "MaxPool") && !rt_node_is_onnx(node, "AveragePool") &&
+	     !rt_node_is_onnx(node, "GlobalAveragePool")) ||
 	    !q_output(g, node, &y, &act_node, NULL) || x.dtype != y.dtype)
 		return 0;
-	if (is_op(node, "MaxPool")) {
+	if (rt_node_is_onnx(node, "MaxPool")) {
 		int inputs[1] = { x.value };
 
 		/* Max commutes with quantization only when both agree. */
@@ -607,7 +472,7 @@ static int lower_pool(struct rt_graph *g, size_t n)
 		return rewrite(g, n, "QMaxPool", inputs, 1, &y, -1, NULL);
 	} else {
 		int inputs[5] = { x.value, x.scale, x.zero, y.scale, y.zero };
-		int global = is_op(node, "GlobalAveragePool");
+		int global = rt_node_is_onnx(node, "GlobalAveragePool");
 
 		if (!global && !kernel_2d(node))
 			return 0;
@@ -622,12 +487,12 @@ static int lower_passthrough(struct rt_graph *g, size_t n)
 	struct qparam x, y;
 	int act_node;
 
-	if ((!is_op(node, "Flatten") && !is_op(node, "Reshape")) ||
+	if ((!rt_node_is_onnx(node, "Flatten") && !rt_node_is_onnx(node, "Reshape")) ||
 	    !dq_input(g, node->inputs[0], &x) ||
 	    !q_output(g, node, &y, &act_node, NULL) || !same_quant(&x, &y))
 		return 0;
 	{
-		int inputs[2] = { x.value, in_at(node, 1) };
+		int inputs[2] = { x.value, rt_node_input(node, 1) };
 
 		return rewrite(g, n, node->op_type, inputs,
 			       node->input_count, &y, -1, NULL);
@@ -640,12 +505,15 @@ static int lower_concat(struct rt_graph *g, size_t n)
 	struct qparam x, first, y;
 	int act_node, *inputs;
 
-	if (!is_op(node, "Concat") || !node->input_count ||
+	if (!rt_node_is_onnx(node, "Concat") || !node->input_count ||
 	    !q_output(g, node, &y, &act_node, NULL))
 		return 0;
 	inputs = rt_arena_alloc(&g->arena, node->input_count * sizeof(int));
-	if (!inputs)
-		return oom(g, node);
+	if (!inputs) {
+		rt_error_set(g->errors, ENPU_RT_OUT_OF_MEMORY,
+			     "out of memory lowering '%s'", node->name);
+		return -1;
+	}
 	for (size_t i = 0; i < node->input_count; i++) {
 		if (!dq_input(g, node->inputs[i], i ? &x : &first))
 			return 0;
@@ -670,23 +538,23 @@ static int lower_quantize(struct rt_graph *g, size_t n)
 	struct rt_node *node = &g->nodes[n];
 	struct qparam q;
 
-	if (!is_op(node, "QuantizeLinear") || node->input_count != 3 ||
+	if (!rt_node_is_onnx(node, "QuantizeLinear") || node->input_count != 3 ||
 	    node->output_count != 1 || node->inputs[0] < 0 ||
-	    attr_int(node, "output_dtype", 0) ||
+	    rt_node_attr_int(node, "output_dtype", 0) ||
 	    g->values[node->inputs[0]].tensor.dtype != ENPU_RT_FLOAT ||
 	    g->values[node->inputs[0]].kind == RT_VALUE_INTERMEDIATE ||
 	    !per_tensor(g, node, &q))
 		return 0;
-	return rt_graph_retype(g, node, RT_ENPU_DOMAIN, "Quantize8");
+	rt_node_retype(node, RT_ENPU_DOMAIN, "Quantize8");
+	return 1;
 }
 
-int rt_graph_lower_qdq_ops(struct rt_graph *g)
+int rt_pass_lower_qdq(struct rt_graph *g)
 {
 	static int (*const lowerings[])(struct rt_graph *, size_t) = {
 		lower_qlinear_conv, lower_conv, lower_gemm, lower_eltwise,
 		lower_pool, lower_passthrough, lower_concat, lower_quantize,
 	};
-	int changed = 1;
 
 	for (size_t n = 0; n < g->node_count; n++)
 		for (size_t l = 0; l < sizeof(lowerings) / sizeof(lowerings[0]);
@@ -699,19 +567,11 @@ int rt_graph_lower_qdq_ops(struct rt_graph *g)
 			if (r > 0)
 				break;
 		}
-	/* Drop DequantizeLinear nodes (and chains of them) nobody reads. */
-	while (changed) {
-		changed = 0;
-		for (size_t n = 0; n < g->node_count; n++) {
-			struct rt_node *node = &g->nodes[n];
-			int reader;
+	return 0;
+}
 
-			if (is_op(node, "DequantizeLinear") &&
-			    !live_readers(g, node->outputs[0], &reader)) {
-				node->removed = 1;
-				changed = 1;
-			}
-		}
-	}
+int rt_pass_drop_dead_dequantize(struct rt_graph *g)
+{
+	rt_graph_drop_unread(g, "", "DequantizeLinear");
 	return 0;
 }

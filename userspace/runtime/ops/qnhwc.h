@@ -14,9 +14,8 @@
 #ifndef ENPU_RT_QNHWC_H
 #define ENPU_RT_QNHWC_H
 
+#include "rt_enpu_ops.h"
 #include "rt_op.h"
-
-#define RT_ENPU_DOMAIN "ai.enpu"
 
 /* uint8 or int8: the 8-bit types the kernels take. */
 int rt_q_is_8bit(int32_t dtype);

@@ -2,7 +2,7 @@
 /*
  * Quantization ops: QuantizeLinear, DequantizeLinear, and the integer
  * matrix product every quantized MatMul form is lowered to, ai.enpu QGemm
- * (graph/quantized.h), which also backs QLinearMatMul and MatMulInteger
+ * (ops/rt_enpu_ops.h), which also backs QLinearMatMul and MatMulInteger
  * when the graph is not optimized.
  *
  * QGemm runs on the packed int8 GEMM of userspace/runtime/cpu. That GEMM
@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "matmul_shape.h"
-#include "quantized.h"
+#include "rt_enpu_ops.h"
 
 #define OPSET_MAX 21
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Layout pass: the integer kernels are NHWC, ONNX is NCHW. After lowering,
+ * Layout pass (CPU lowering): the integer kernels are NHWC, ONNX is NCHW. After lowering,
  * every integer spatial op (QConv, the Q pools) still has ONNX's NCHW
  * semantics and would transpose inside each call (channels_last = 0).
  * This pass walks the graph in topological order and switches them to
@@ -25,7 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quantized.h"
+#include "cpu_lower.h"
+#include "rewrite.h"
 
 #define TO_NHWC "NchwToNhwc"
 #define TO_NCHW "NhwcToNchw"
@@ -38,43 +39,24 @@ struct layout {
 
 static int is_enpu(const struct rt_node *node, const char *op_type)
 {
-	return !node->removed && !strcmp(node->domain, RT_ENPU_DOMAIN) &&
-	       !strcmp(node->op_type, op_type);
+	return rt_node_is(node, RT_ENPU_DOMAIN, op_type);
 }
 
 static int is_ms(const struct rt_node *node, const char *op_type)
 {
-	return !node->removed && !strcmp(node->domain, "com.microsoft") &&
-	       !strcmp(node->op_type, op_type);
-}
-
-static const struct rt_attr *find_attr(const struct rt_node *node,
-				       const char *name)
-{
-	for (size_t i = 0; i < node->attr_count; i++)
-		if (!strcmp(node->attrs[i].name, name))
-			return &node->attrs[i];
-	return NULL;
+	return rt_node_is(node, "com.microsoft", op_type);
 }
 
 static int channels_last(const struct rt_node *node)
 {
-	const struct rt_attr *a = find_attr(node, "channels_last");
-
-	return a && a->type == RT_ATTR_INT && a->i;
+	return rt_node_attr_int(node, RT_CHANNELS_LAST_ATTR, 0) != 0;
 }
 
 static int kernel_2d(const struct rt_node *node)
 {
-	const struct rt_attr *k = find_attr(node, "kernel_shape");
+	const struct rt_attr *k = rt_node_attr(node, "kernel_shape");
 
 	return k && k->type == RT_ATTR_INTS && k->count == 2;
-}
-
-static int oom(struct rt_graph *g)
-{
-	return rt_error_set(g->errors, ENPU_RT_OUT_OF_MEMORY,
-			    "out of memory in the layout pass");
 }
 
 static int grow(struct layout *l)
@@ -86,7 +68,8 @@ static int grow(struct layout *l)
 		int *grown = realloc(l->nhwc_of, capacity * sizeof(int));
 
 		if (!grown)
-			return oom(g);
+			return rt_error_set(g->errors, ENPU_RT_OUT_OF_MEMORY,
+					    "out of memory in the layout pass");
 		for (size_t i = l->capacity; i < capacity; i++)
 			grown[i] = -1;
 		l->nhwc_of = grown;
@@ -98,16 +81,8 @@ static int grow(struct layout *l)
 /* A new intermediate value named after @base. */
 static int new_value(struct layout *l, int base)
 {
-	char name[512];
-	int index;
+	int index = rt_graph_add_derived_value(l->g, base, "nhwc");
 
-	for (int attempt = 0; attempt < 1000; attempt++) {
-		snprintf(name, sizeof(name), "%s.nhwc%d",
-			 l->g->values[base].name, attempt);
-		if (rt_graph_find_value(l->g, name) < 0)
-			break;
-	}
-	index = rt_graph_add_value(l->g, name);
 	if (index < 0 || grow(l))
 		return -1;
 	return index;
@@ -117,31 +92,8 @@ static int new_value(struct layout *l, int base)
 static int new_node(struct layout *l, const char *op_type, int input,
 		    int output)
 {
-	struct rt_graph *g = l->g;
-	int index = rt_graph_add_node(g);
-	struct rt_node *node;
-	char name[512];
-
-	if (index < 0)
-		return -1;
-	node = &g->nodes[index];
-	snprintf(name, sizeof(name), "%s.%s", g->values[output].name, op_type);
-	node->name = rt_arena_strdup(&g->arena, name);
-	node->inputs = rt_arena_alloc(&g->arena, sizeof(int));
-	node->outputs = rt_arena_alloc(&g->arena, sizeof(int));
-	node->attrs = NULL;
-	if (!node->name || !node->inputs || !node->outputs) {
-		oom(g);
-		return -1;
-	}
-	node->inputs[0] = input;
-	node->input_count = 1;
-	node->outputs[0] = output;
-	node->output_count = 1;
-	if (rt_graph_retype(g, node, RT_ENPU_DOMAIN, op_type) < 0)
-		return -1;
-	g->values[output].producer = index;
-	return index;
+	return rt_graph_add_op(l->g, RT_ENPU_DOMAIN, op_type, &input, 1,
+			       &output, 1);
 }
 
 /* The NHWC version of NCHW value @v, creating a transpose if needed. */
@@ -173,31 +125,6 @@ static int produced_nhwc(const struct layout *l, int v)
 			   is_enpu(&g->nodes[producer], TO_NCHW)));
 }
 
-static int set_channels_last(struct rt_graph *g, size_t n)
-{
-	struct rt_node *node = &g->nodes[n];
-	struct rt_attr *attrs;
-
-	for (size_t i = 0; i < node->attr_count; i++)
-		if (!strcmp(node->attrs[i].name, "channels_last")) {
-			node->attrs[i].type = RT_ATTR_INT;
-			node->attrs[i].i = 1;
-			return 0;
-		}
-	attrs = rt_arena_alloc(&g->arena,
-			       (node->attr_count + 1) * sizeof(*attrs));
-	if (!attrs)
-		return oom(g);
-	if (node->attr_count)
-		memcpy(attrs, node->attrs, node->attr_count * sizeof(*attrs));
-	attrs[node->attr_count].name = "channels_last";
-	attrs[node->attr_count].type = RT_ATTR_INT;
-	attrs[node->attr_count].i = 1;
-	node->attrs = attrs;
-	node->attr_count++;
-	return 0;
-}
-
 /*
  * Switches node @n: activation inputs listed in @inputs become NHWC, the
  * output becomes a new NHWC value with an NhwcToNchw back to the old one.
@@ -215,7 +142,8 @@ static int switch_node(struct layout *l, size_t n, const size_t *inputs,
 			return -1;
 		g->nodes[n].inputs[inputs[i]] = v;
 	}
-	if (attribute && set_channels_last(g, n))
+	if (attribute && rt_node_set_attr_int(g, &g->nodes[n],
+					      RT_CHANNELS_LAST_ATTR, 1))
 		return -1;
 	y = new_value(l, out);
 	if (y < 0)
@@ -253,7 +181,8 @@ static int visit(struct layout *l, size_t n)
 					     sizeof(size_t));
 
 		if (!all)
-			return oom(g);
+			return rt_error_set(g->errors, ENPU_RT_OUT_OF_MEMORY,
+					    "out of memory in the layout pass");
 		for (size_t i = 0; i < node->input_count; i++) {
 			if (!produced_nhwc(l, node->inputs[i]))
 				return 0;
@@ -264,22 +193,7 @@ static int visit(struct layout *l, size_t n)
 	return 0;
 }
 
-static int live_readers(const struct rt_graph *g, int value)
-{
-	int count = g->values[value].is_output;
-
-	for (size_t n = 0; n < g->node_count; n++) {
-		const struct rt_node *node = &g->nodes[n];
-
-		if (node->removed)
-			continue;
-		for (size_t i = 0; i < node->input_count; i++)
-			count += node->inputs[i] == value;
-	}
-	return count;
-}
-
-int rt_graph_layout_nhwc(struct rt_graph *g)
+int rt_cpu_pass_layout_nhwc(struct rt_graph *g)
 {
 	struct layout l = { g, NULL, 0 };
 	size_t order_count = g->order_count;
@@ -296,7 +210,7 @@ int rt_graph_layout_nhwc(struct rt_graph *g)
 	for (size_t n = 0; n < g->node_count && !status; n++) {
 		struct rt_node *node = &g->nodes[n];
 
-		if (is_enpu(node, TO_NCHW) && !live_readers(g, node->outputs[0]))
+		if (is_enpu(node, TO_NCHW) && !rt_value_readers(g, node->outputs[0], NULL))
 			node->removed = 1;
 	}
 	/* Quantize8 -> NchwToNhwc: quantize and transpose in one pass. */
@@ -308,9 +222,10 @@ int rt_graph_layout_nhwc(struct rt_graph *g)
 			continue;
 		p = g->values[v].producer;
 		if (p < 0 || !is_enpu(&g->nodes[p], "Quantize8") ||
-		    channels_last(&g->nodes[p]) || live_readers(g, v) != 1)
+		    channels_last(&g->nodes[p]) || rt_value_readers(g, v, NULL) != 1)
 			continue;
-		status = set_channels_last(g, (size_t)p);
+		status = rt_node_set_attr_int(g, &g->nodes[p],
+					      RT_CHANNELS_LAST_ATTR, 1);
 		if (status)
 			break;
 		g->nodes[p].outputs[0] = g->nodes[n].outputs[0];

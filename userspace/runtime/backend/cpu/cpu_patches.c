@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * First-layer rewrite, after the layout pass: a network's first
+ * First-layer rewrite (CPU lowering), after the layout pass: a network's first
  * convolution reads 3 (at most 4) channels, which the indirect GEMM path
  * runs as kernel-size taps of 4 channels each — short K per tap, poor use
  * of the microkernel. When such a QConv (group 1, NHWC, no auto_pad) reads
@@ -13,27 +13,18 @@
  */
 #include <string.h>
 
-#include "quantized.h"
-
-static const struct rt_attr *find_attr(const struct rt_node *node,
-				       const char *name)
-{
-	for (size_t i = 0; i < node->attr_count; i++)
-		if (!strcmp(node->attrs[i].name, name))
-			return &node->attrs[i];
-	return NULL;
-}
+#include "cpu_lower.h"
+#include "rewrite.h"
 
 static int is_enpu(const struct rt_node *node, const char *op_type)
 {
-	return !node->removed && !strcmp(node->domain, RT_ENPU_DOMAIN) &&
-	       !strcmp(node->op_type, op_type);
+	return rt_node_is(node, RT_ENPU_DOMAIN, op_type);
 }
 
 static int int_attr(const struct rt_node *node, const char *name,
 		    int64_t fallback, int64_t *value)
 {
-	const struct rt_attr *a = find_attr(node, name);
+	const struct rt_attr *a = rt_node_attr(node, name);
 
 	*value = fallback;
 	if (!a)
@@ -45,21 +36,6 @@ static int int_attr(const struct rt_node *node, const char *name,
 }
 
 /* An ints attribute of @count values (or absent: @fallback each). */
-static int ints_attr(const struct rt_node *node, const char *name,
-		     size_t count, int64_t fallback, int64_t *values)
-{
-	const struct rt_attr *a = find_attr(node, name);
-
-	for (size_t i = 0; i < count; i++)
-		values[i] = fallback;
-	if (!a)
-		return 1;
-	if (a->type != RT_ATTR_INTS || a->count != count)
-		return 0;
-	memcpy(values, a->ints, count * sizeof(int64_t));
-	return 1;
-}
-
 static struct rt_attr ints(const char *name, const int64_t *values,
 			   size_t count)
 {
@@ -77,7 +53,7 @@ static int rewrite(struct rt_graph *g, size_t conv, size_t quantize)
 {
 	struct rt_node *c = &g->nodes[conv];
 	const struct rt_tensor *w = &g->values[c->inputs[3]].tensor;
-	const struct rt_attr *auto_pad = find_attr(c, "auto_pad");
+	const struct rt_attr *auto_pad = rt_node_attr(c, "auto_pad");
 	int64_t group, channels_last, kernel[2], strides[2], pads[4], dil[2];
 	int64_t dims[4], m, ch, kh, kw, taps;
 	int64_t *values;
@@ -85,19 +61,19 @@ static int rewrite(struct rt_graph *g, size_t conv, size_t quantize)
 	int w2;
 
 	if (!int_attr(c, "group", 1, &group) || group != 1 ||
-	    !int_attr(c, "channels_last", 0, &channels_last) ||
+	    !int_attr(c, RT_CHANNELS_LAST_ATTR, 0, &channels_last) ||
 	    !channels_last || (auto_pad && (auto_pad->type != RT_ATTR_STRING ||
 					    strcmp(auto_pad->s, "NOTSET"))) ||
-	    !ints_attr(c, "strides", 2, 1, strides) ||
-	    !ints_attr(c, "pads", 4, 0, pads) ||
-	    !ints_attr(c, "dilations", 2, 1, dil))
+	    !rt_node_attr_ints(c, "strides", 2, 1, strides) ||
+	    !rt_node_attr_ints(c, "pads", 4, 0, pads) ||
+	    !rt_node_attr_ints(c, "dilations", 2, 1, dil))
 		return 0;
 	m = w->dims[0];
 	ch = w->dims[1];
 	kh = w->dims[2];
 	kw = w->dims[3];
 	taps = kh * kw;
-	if (!ints_attr(c, "kernel_shape", 2, -1, kernel) ||
+	if (!rt_node_attr_ints(c, "kernel_shape", 2, -1, kernel) ||
 	    (kernel[0] >= 0 && (kernel[0] != kh || kernel[1] != kw)) ||
 	    ch > 4 || taps < 2 || taps > 64)
 		return 0;
@@ -134,7 +110,7 @@ static int rewrite(struct rt_graph *g, size_t conv, size_t quantize)
 	qa[3] = ints("dilations", values + 8, 2);
 	ca[0] = ints("kernel_shape", values + 10, 2);
 	memset(&ca[1], 0, sizeof(ca[1]));
-	ca[1].name = "channels_last";
+	ca[1].name = RT_CHANNELS_LAST_ATTR;
 	ca[1].type = RT_ATTR_INT;
 	ca[1].i = 1;
 	c->attrs = ca;
@@ -142,8 +118,8 @@ static int rewrite(struct rt_graph *g, size_t conv, size_t quantize)
 	c->inputs[3] = w2;
 	g->nodes[quantize].attrs = qa;
 	g->nodes[quantize].attr_count = 4;
-	return rt_graph_retype(g, &g->nodes[quantize], RT_ENPU_DOMAIN,
-			       "QuantizePatches") < 0 ? g->errors->status : 0;
+	rt_node_retype(&g->nodes[quantize], RT_ENPU_DOMAIN, "QuantizePatches");
+	return 0;
 }
 
 /* Padding taps hold the quantizer's zero point: it must be the conv's. */
@@ -161,22 +137,7 @@ static int same_zero_point(const struct rt_graph *g, int a, int b)
 	       *(const uint8_t *)x->data == *(const uint8_t *)y->data;
 }
 
-static int single_reader(const struct rt_graph *g, int value)
-{
-	int count = g->values[value].is_output;
-
-	for (size_t n = 0; n < g->node_count; n++) {
-		const struct rt_node *node = &g->nodes[n];
-
-		if (node->removed)
-			continue;
-		for (size_t i = 0; i < node->input_count; i++)
-			count += node->inputs[i] == value;
-	}
-	return count == 1;
-}
-
-int rt_graph_first_layer_patches(struct rt_graph *g)
+int rt_cpu_pass_first_layer_patches(struct rt_graph *g)
 {
 	for (size_t n = 0; n < g->node_count; n++) {
 		const struct rt_node *c = &g->nodes[n];
@@ -194,12 +155,12 @@ int rt_graph_first_layer_patches(struct rt_graph *g)
 		    w->dtype != ENPU_RT_INT8 || w->rank != 4 ||
 		    c->input_count < 3 || g->nodes[p].input_count < 3 ||
 		    !same_zero_point(g, c->inputs[2], g->nodes[p].inputs[2]) ||
-		    !single_reader(g, x))
+		    rt_value_readers(g, x, NULL) != 1)
 			continue;
 		{
 			int64_t cl;
 
-			if (!int_attr(&g->nodes[p], "channels_last", 0, &cl) ||
+			if (!int_attr(&g->nodes[p], RT_CHANNELS_LAST_ATTR, 0, &cl) ||
 			    !cl)
 				continue;
 		}
