@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Error messages and the tensor helpers of rt_types.h. */
+/* Error messages, attribute lookup and the tensor helpers of rt_types.h. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +16,24 @@ int rt_error_set(struct rt_error_sink *sink, int status, const char *fmt, ...)
 	va_end(ap);
 	sink->status = status;
 	return status;
+}
+
+const struct rt_attr *rt_attrs_find(const struct rt_attr *attrs, size_t count,
+				    const char *name)
+{
+	for (size_t i = 0; i < count; i++)
+		if (!strcmp(attrs[i].name, name))
+			return &attrs[i];
+	return NULL;
+}
+
+int rt_domain_equal(const char *a, const char *b)
+{
+	if (!strcmp(a, "ai.onnx"))
+		a = "";
+	if (!strcmp(b, "ai.onnx"))
+		b = "";
+	return !strcmp(a, b);
 }
 
 size_t rt_dtype_size(int32_t dtype)

@@ -56,6 +56,12 @@ struct rt_attr {
 	size_t count;		/* elements of floats/ints/strings */
 };
 
+/* The attribute called @name among @count, or NULL. */
+const struct rt_attr *rt_attrs_find(const struct rt_attr *attrs, size_t count,
+				    const char *name);
+/* Domains compare with "" and "ai.onnx" (the default domain) equal. */
+int rt_domain_equal(const char *a, const char *b);
+
 /*
  * Activation fused into a producer by a graph pass. Ops whose def sets
  * RT_OP_FUSES_ACTIVATION apply it to each output element after

@@ -279,9 +279,9 @@ int rt_engine_fold(struct enpu_rt_session *s, int keep_dequantize)
 		    s->nodes[g->order[n]].infer_at_run ||
 		    !inputs_known(g, node, &all_constant) || !all_constant)
 			continue;
-		if (keep_dequantize && !strcmp(node->op_type,
-					       "DequantizeLinear") &&
-		    (!node->domain[0] || !strcmp(node->domain, "ai.onnx")))
+		if (keep_dequantize &&
+		    !strcmp(node->op_type, "DequantizeLinear") &&
+		    rt_domain_equal(node->domain, ""))
 			continue;
 		gather(s, node);
 		status = fold_node(s, node);

@@ -171,19 +171,10 @@ int rt_graph_add_node(struct rt_graph *graph)
 	return (int)graph->node_count++;
 }
 
-static int domain_equal(const char *a, const char *b)
-{
-	if (!strcmp(a, "ai.onnx"))
-		a = "";
-	if (!strcmp(b, "ai.onnx"))
-		b = "";
-	return !strcmp(a, b);
-}
-
 int64_t rt_graph_opset(const struct rt_graph *graph, const char *domain)
 {
 	for (size_t i = 0; i < graph->opset_count; i++)
-		if (domain_equal(graph->opsets[i].domain, domain))
+		if (rt_domain_equal(graph->opsets[i].domain, domain))
 			return graph->opsets[i].version;
 	return -1;
 }

@@ -6,20 +6,11 @@
 
 #include "rewrite.h"
 
-static int domain_is(const char *have, const char *want)
-{
-	if (!strcmp(have, "ai.onnx"))
-		have = "";
-	if (!strcmp(want, "ai.onnx"))
-		want = "";
-	return !strcmp(have, want);
-}
-
 int rt_node_is(const struct rt_node *node, const char *domain,
 	       const char *op_type)
 {
 	return !node->removed && !strcmp(node->op_type, op_type) &&
-	       domain_is(node->domain, domain);
+	       rt_domain_equal(node->domain, domain);
 }
 
 int rt_node_input(const struct rt_node *node, size_t i)
@@ -80,10 +71,7 @@ int rt_value_single_reader(const struct rt_graph *g, int value, int *reader)
 const struct rt_attr *rt_node_attr(const struct rt_node *node,
 				   const char *name)
 {
-	for (size_t i = 0; i < node->attr_count; i++)
-		if (!strcmp(node->attrs[i].name, name))
-			return &node->attrs[i];
-	return NULL;
+	return rt_attrs_find(node->attrs, node->attr_count, name);
 }
 
 int64_t rt_node_attr_int(const struct rt_node *node, const char *name,

@@ -23,10 +23,7 @@ int rt_op_error(struct rt_kernel *k, int status, const char *fmt, ...)
 const struct rt_attr *rt_attr_find(const struct rt_kernel *k,
 				   const char *name)
 {
-	for (size_t i = 0; i < k->attr_count; i++)
-		if (!strcmp(k->attrs[i].name, name))
-			return &k->attrs[i];
-	return NULL;
+	return rt_attrs_find(k->attrs, k->attr_count, name);
 }
 
 static int attr_typed(struct rt_kernel *k, const char *name,
