@@ -10,7 +10,7 @@ RT_ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 RT_GEN_SOURCE := $(RT_GEN_DIR)/onnx.pb-c.c
 RT_GEN_HEADER := $(RT_GEN_DIR)/onnx.pb-c.h
 
-RT_SUBDIRS := common onnx graph engine ops backend/cpu
+RT_SUBDIRS := common onnx graph engine ops backend backend/cpu partition
 RT_SOURCES := $(sort $(foreach d,$(RT_SUBDIRS),$(wildcard $(RT_DIR)/$(d)/*.c)))
 RT_OBJECTS := $(patsubst $(RT_DIR)/%.c,$(B)/obj/runtime/rt/%.o,\
 	$(RT_SOURCES)) $(B)/obj/runtime/rt/gen/onnx.pb-c.o

@@ -62,6 +62,15 @@ size_t rt_tensor_elements(const struct rt_tensor *t)
 	return count;
 }
 
+int rt_tensor_consistent(const struct rt_tensor *t)
+{
+	size_t size = enpu_rt_dtype_size(t->dtype);
+	size_t elements = rt_tensor_elements(t);
+
+	return size && t->rank >= 0 && t->rank <= RT_MAX_RANK &&
+	       (elements || !t->byte_size) && t->byte_size == elements * size;
+}
+
 const char *rt_shape_string(const struct rt_tensor *t, char *buf,
 			    size_t size)
 {

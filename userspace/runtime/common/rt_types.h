@@ -97,6 +97,11 @@ size_t rt_dtype_size(int32_t dtype);
 const char *rt_dtype_name(int32_t dtype);
 /* Product of dims; 0 on overflow past SIZE_MAX/16 or negative dims. */
 size_t rt_tensor_elements(const struct rt_tensor *t);
+/*
+ * What shape inference produced is usable: a known type with a size,
+ * rank 0..RT_MAX_RANK, byte_size = elements * element size.
+ */
+int rt_tensor_consistent(const struct rt_tensor *t);
 /* "[2,3,4]" into buf. */
 const char *rt_shape_string(const struct rt_tensor *t, char *buf,
 			    size_t size);

@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: MIT */
-/* Session internals shared by the API, the load pipeline and the executor. */
+/* Session internals shared by the API, the load pipeline and the run loop. */
 #ifndef ENPU_RT_ENGINE_H
 #define ENPU_RT_ENGINE_H
 
+#include "backend.h"
 #include "enpu/enpu_rt.h"
 #include "ir.h"
+#include "partition.h"
 #include "rt_op.h"
+
+#define RT_BACKEND_LIST_MAX 128
+/* What a session places on without enpu_rt_options_set_backends(). */
+#define RT_DEFAULT_BACKENDS "cpu"
 
 struct enpu_rt_options {
 	unsigned int threads;
 	enum enpu_cpu_isa isa;
 	int optimize;
+	char backends[RT_BACKEND_LIST_MAX];	/* "npu,cpu" */
+	struct rt_partition_options partitioning;
 	char error[4096];
 };
 
@@ -22,23 +30,29 @@ struct rt_binding {
 	size_t byte_size;
 };
 
-/* Run-time buffers, reused across runs; see executor.c. */
-struct rt_block {
-	void *data;
-	size_t capacity;
-	int in_use;
-};
-
 /*
- * What the engine keeps per graph node, beside the IR: the op's view
- * (struct rt_kernel, with the state prepare() made) and run bookkeeping.
- * Indexed like graph.nodes; grown when passes add nodes.
+ * What the engine keeps per graph node for load-time inference and
+ * folding, beside the IR: the op's view (struct rt_kernel) and whether its
+ * shapes were known at load. Indexed like graph.nodes.
  */
 struct rt_node_state {
 	struct rt_kernel kernel;
-	int prepared;		/* prepare() ran: release() is owed */
 	int infer_at_run;	/* shapes not all known at load */
-	uint64_t last_ns;
+};
+
+/* A backend a session asked for, and whether it could open. */
+struct rt_session_backend {
+	const struct rt_backend_ops *ops;
+	void *self;		/* NULL: did not open */
+	struct rt_backend_info info;
+	char note[4096];	/* why it did not open */
+};
+
+/* Memory of a value at a seam between partitions (or the caller). */
+struct rt_seam {
+	void *data;
+	size_t capacity;
+	int owner;		/* backend index of seam_alloc, -1: malloc */
 };
 
 struct enpu_rt_session {
@@ -46,16 +60,24 @@ struct enpu_rt_session {
 	struct rt_graph graph;
 	enpu_cpu_context *cpu;
 	int optimize;
-	struct rt_node_state *nodes;	/* per graph node */
+	struct rt_partition_options partitioning;
+	struct rt_node_state *nodes;	/* per graph node, load time */
 	size_t node_capacity;
-	struct rt_binding *bindings;	/* per graph input */
-	struct rt_block *blocks;
-	size_t block_count;
-	int *value_block;		/* per value, -1 none */
-	int *remaining;			/* per value, consumers left this run */
-	const struct rt_tensor **in_ptrs;	/* scratch, max inputs */
-	struct rt_tensor **out_ptrs;	/* scratch, max outputs */
+	const struct rt_tensor **in_ptrs;	/* scratch, load time */
+	struct rt_tensor **out_ptrs;
 	size_t max_inputs, max_outputs;
+	/* Backends in preference order; the opened ones, in that order,
+	 * are what the partitioner places on. */
+	struct rt_session_backend requested[RT_PARTITION_MAX_BACKENDS];
+	size_t requested_count;
+	struct rt_placement_backend active[RT_PARTITION_MAX_BACKENDS];
+	size_t active_count;
+	struct rt_plan plan;
+	void **compiled;		/* per partition */
+	struct rt_fence *fences;	/* per partition, this run */
+	struct rt_seam *seams;		/* per value */
+	size_t seam_count;
+	struct rt_binding *bindings;	/* per graph input */
 	int ran;
 };
 
@@ -63,7 +85,7 @@ struct enpu_rt_session {
 int rt_engine_bind(struct rt_graph *graph, int strict);
 
 /*
- * engine/executor.c. The kernel view of node @n, refreshed from the IR
+ * engine/shapes.c. The kernel view of node @n, refreshed from the IR
  * (growing the per-node array as needed); NULL on OOM with the error set.
  */
 struct rt_kernel *rt_engine_kernel(struct enpu_rt_session *session,
@@ -81,12 +103,22 @@ int rt_engine_infer(struct enpu_rt_session *session, int final);
  * DequantizeLinear alone, so the QDQ lowering still sees its groups.
  */
 int rt_engine_fold(struct enpu_rt_session *session, int keep_dequantize);
-/* prepare() for every live node (weight packing). */
-int rt_engine_prepare_nodes(struct enpu_rt_session *session);
 
-/* engine/pipeline.c: the whole load-time order (bind, passes, prepare). */
+/* engine/backends.c: the backends a session can ask for by name. */
+const struct rt_backend_ops *rt_engine_backend(const char *name);
+/* Opens the backends of @list ("npu,cpu"); notes say why one did not. */
+int rt_engine_open_backends(struct enpu_rt_session *session,
+			    const char *list);
+void rt_engine_close_backends(struct enpu_rt_session *session);
+
+/* engine/pipeline.c: the whole load-time order, placement, compilation. */
 int rt_engine_prepare(struct enpu_rt_session *session);
+void rt_engine_release_compiled(struct enpu_rt_session *session);
 
+/* backend/cpu: per-node time of the last run of a CPU partition. */
+int rt_cpu_node_time(const void *compiled, size_t node, uint64_t *ns);
+
+/* engine/run.c: runs the partitions in order; releases them. */
 int rt_engine_run(struct enpu_rt_session *session);
 void rt_engine_release(struct enpu_rt_session *session);
 

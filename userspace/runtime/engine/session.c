@@ -37,6 +37,10 @@ enum enpu_rt_status enpu_rt_options_create(enpu_rt_options **options)
 	(*options)->threads = 1;
 	(*options)->isa = ENPU_CPU_ISA_AUTO;
 	(*options)->optimize = 1;
+	snprintf((*options)->backends, sizeof((*options)->backends), "%s",
+		 RT_DEFAULT_BACKENDS);
+	(*options)->partitioning.min_nodes = 2;
+	(*options)->partitioning.max_partitions = 16;
 	return ENPU_RT_OK;
 }
 
@@ -86,6 +90,48 @@ enum enpu_rt_status enpu_rt_options_set_optimize(enpu_rt_options *options,
 	return ENPU_RT_OK;
 }
 
+enum enpu_rt_status enpu_rt_options_set_backends(enpu_rt_options *options,
+						 const char *list)
+{
+	char names[RT_BACKEND_LIST_MAX], *save = NULL;
+
+	if (!options || !list)
+		return ENPU_RT_INVALID_ARGUMENT;
+	if (strlen(list) >= sizeof(names) || !*list)
+		return options_fail(options, ENPU_RT_INVALID_ARGUMENT,
+				    "backend list '%s' is empty or too long",
+				    list);
+	snprintf(names, sizeof(names), "%s", list);
+	for (char *name = strtok_r(names, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save))
+		if (!rt_engine_backend(name))
+			return options_fail(options, ENPU_RT_INVALID_ARGUMENT,
+					    "unknown backend '%s' in '%s'",
+					    name, list);
+	snprintf(options->backends, sizeof(options->backends), "%s", list);
+	return ENPU_RT_OK;
+}
+
+enum enpu_rt_status enpu_rt_options_set_strict(enpu_rt_options *options,
+					       int strict)
+{
+	if (!options)
+		return ENPU_RT_INVALID_ARGUMENT;
+	options->partitioning.strict = strict != 0;
+	return ENPU_RT_OK;
+}
+
+enum enpu_rt_status enpu_rt_options_set_partitioning(enpu_rt_options *options,
+						     size_t min_nodes,
+						     size_t max_partitions)
+{
+	if (!options)
+		return ENPU_RT_INVALID_ARGUMENT;
+	options->partitioning.min_nodes = min_nodes;
+	options->partitioning.max_partitions = max_partitions;
+	return ENPU_RT_OK;
+}
+
 const char *enpu_rt_options_error(const enpu_rt_options *options)
 {
 	return options ? options->error : "no options";
@@ -104,6 +150,10 @@ static enum enpu_rt_status create(const void *data, size_t size,
 		return options_fail(options, ENPU_RT_OUT_OF_MEMORY,
 				    "out of memory creating a session");
 	s->optimize = options ? options->optimize : 1;
+	s->partitioning.min_nodes = 2;
+	s->partitioning.max_partitions = 16;
+	if (options)
+		s->partitioning = options->partitioning;
 	status = rt_graph_init(&s->graph, &s->errors);
 	if (!status && enpu_cpu_context_create(options ? options->threads : 1,
 					       &s->cpu))
@@ -113,6 +163,9 @@ static enum enpu_rt_status create(const void *data, size_t size,
 	    enpu_cpu_context_set_isa(s->cpu, options->isa))
 		status = rt_error_set(&s->errors, ENPU_RT_UNSUPPORTED,
 				      "%s", enpu_cpu_context_error(s->cpu));
+	if (!status)
+		status = rt_engine_open_backends(s, options ? options->backends :
+						 RT_DEFAULT_BACKENDS);
 	if (!status)
 		status = rt_onnx_load(&s->graph, data, size, base_dir);
 	if (!status) {
@@ -392,10 +445,84 @@ enum enpu_rt_status enpu_rt_session_node_timing(
 		*name = node->name;
 	if (op_type)
 		*op_type = node->op_type;
-	if (nanoseconds)
-		*nanoseconds = session->graph.order[index] <
-			       session->node_capacity ?
-			       session->nodes[session->graph.order[index]].last_ns :
-			       0;
+	if (nanoseconds) {
+		size_t n = session->graph.order[index];
+		int p = n < session->plan.node_count ?
+			session->plan.nodes[n].partition : -1;
+
+		*nanoseconds = 0;
+		if (p >= 0 && session->compiled && session->compiled[p] &&
+		    session->active[session->plan.partitions[p].backend].ops ==
+		    &rt_backend_cpu)
+			rt_cpu_node_time(session->compiled[p], n, nanoseconds);
+	}
+	return ENPU_RT_OK;
+}
+
+size_t enpu_rt_session_backend_count(const enpu_rt_session *session)
+{
+	return session ? session->requested_count : 0;
+}
+
+enum enpu_rt_status enpu_rt_session_backend(const enpu_rt_session *session,
+					    size_t index,
+					    struct enpu_rt_backend_info *info)
+{
+	if (!session || !info || index >= session->requested_count)
+		return ENPU_RT_INVALID_ARGUMENT;
+	info->name = session->requested[index].ops->name;
+	info->active = session->requested[index].self != NULL;
+	info->note = session->requested[index].note;
+	return ENPU_RT_OK;
+}
+
+enum enpu_rt_status enpu_rt_session_node_placement(
+	const enpu_rt_session *session, size_t index,
+	struct enpu_rt_node_placement *placement)
+{
+	const struct rt_node_placement *p;
+	size_t n;
+
+	if (!session || !placement || index >= session->graph.order_count)
+		return ENPU_RT_INVALID_ARGUMENT;
+	n = session->graph.order[index];
+	if (n >= session->plan.node_count)
+		return ENPU_RT_NOT_READY;
+	p = &session->plan.nodes[n];
+	placement->name = session->graph.nodes[n].name;
+	placement->op_type = session->graph.nodes[n].op_type;
+	placement->backend = p->backend >= 0 ?
+			     session->active[p->backend].ops->name : "";
+	placement->partition = p->partition >= 0 ? (size_t)p->partition : 0;
+	placement->macs = p->macs;
+	placement->reason = p->reason;
+	return ENPU_RT_OK;
+}
+
+size_t enpu_rt_session_partition_count(const enpu_rt_session *session)
+{
+	return session ? session->plan.partition_count : 0;
+}
+
+enum enpu_rt_status enpu_rt_session_partition(
+	const enpu_rt_session *session, size_t index,
+	struct enpu_rt_partition_info *info)
+{
+	const struct rt_partition *p;
+	const struct rt_placement_backend *b;
+
+	if (!session || !info || index >= session->plan.partition_count)
+		return ENPU_RT_INVALID_ARGUMENT;
+	p = &session->plan.partitions[index];
+	b = &session->active[p->backend];
+	memset(info, 0, sizeof(*info));
+	info->backend = b->ops->name;
+	info->node_count = p->node_count;
+	info->macs = p->macs;
+	info->input_count = p->input_count;
+	info->output_count = p->output_count;
+	if (session->compiled && session->compiled[index] && b->ops->timing)
+		b->ops->timing(b->self, session->compiled[index],
+			       &info->device_ns, &info->host_ns);
 	return ENPU_RT_OK;
 }

@@ -84,6 +84,7 @@ int rt_graph_init(struct rt_graph *graph, struct rt_error_sink *errors)
 {
 	memset(graph, 0, sizeof(*graph));
 	graph->errors = errors;
+	graph->scope = -1;
 	graph->names = calloc(1, sizeof(*graph->names));
 	if (!graph->names)
 		return rt_error_set(errors, ENPU_RT_OUT_OF_MEMORY,
@@ -166,7 +167,7 @@ int rt_graph_add_node(struct rt_graph *graph)
 		graph->node_capacity = capacity;
 	}
 	memset(&graph->nodes[graph->node_count], 0, sizeof(struct rt_node));
-	graph->nodes[graph->node_count].backend = -1;
+	graph->nodes[graph->node_count].backend = graph->scope;
 	graph->nodes[graph->node_count].partition = -1;
 	return (int)graph->node_count++;
 }
@@ -182,6 +183,12 @@ int64_t rt_graph_opset(const struct rt_graph *graph, const char *domain)
 const char *rt_node_label(const struct rt_node *node)
 {
 	return node->name;
+}
+
+int rt_node_in_scope(const struct rt_graph *graph, const struct rt_node *node)
+{
+	return !node->removed &&
+	       (graph->scope < 0 || node->backend == graph->scope);
 }
 
 int rt_graph_sort(struct rt_graph *graph)

@@ -86,6 +86,12 @@ struct rt_graph {
 	size_t order_count;
 	struct rt_name_map *names;
 	struct rt_error_sink *errors;
+	/*
+	 * Backend whose lowering passes run now (-1: backend-neutral passes,
+	 * every node). Passes touch only nodes with node->backend == scope
+	 * (rt_node_in_scope()); nodes they add get this backend.
+	 */
+	int scope;
 };
 
 int rt_graph_init(struct rt_graph *graph, struct rt_error_sink *errors);
@@ -106,5 +112,11 @@ int rt_graph_sort(struct rt_graph *graph);
 
 /* The pretty name of a node used in messages. */
 const char *rt_node_label(const struct rt_node *node);
+
+/* Live and within the graph's pass scope (see rt_graph.scope). */
+int rt_node_in_scope(const struct rt_graph *graph, const struct rt_node *node);
+
+/* Multiply-accumulates of one node from its shapes (0 for most ops). */
+uint64_t rt_node_macs(const struct rt_graph *graph, const struct rt_node *node);
 
 #endif /* ENPU_RT_IR_H */

@@ -22,7 +22,8 @@ static int fuse_bias(struct rt_graph *g, size_t n)
 	    !rt_value_single_reader(g, mm->outputs[0], &reader))
 		return 0;
 	add = &g->nodes[reader];
-	if (!rt_node_is_onnx(add, "Add") || add->input_count != 2)
+	if (!rt_node_in_scope(g, mm) || !rt_node_in_scope(g, add) ||
+	    !rt_node_is_onnx(add, "Add") || add->input_count != 2)
 		return 0;
 	other = add->inputs[0] == mm->outputs[0] ? 1 : 0;
 	if (add->inputs[1 - other] != mm->outputs[0])
@@ -52,7 +53,8 @@ static int fuse_activation(struct rt_graph *g, size_t n)
 	    !rt_value_single_reader(g, producer->outputs[0], &reader))
 		return 0;
 	act = &g->nodes[reader];
-	if (act->output_count != 1 || act->inputs[0] != producer->outputs[0])
+	if (!rt_node_in_scope(g, producer) || !rt_node_in_scope(g, act) ||
+	    act->output_count != 1 || act->inputs[0] != producer->outputs[0])
 		return 0;
 	if (!rt_node_activation(g, act, &activation))
 		return 0;

@@ -162,7 +162,8 @@ static int visit(struct layout *l, size_t n)
 	const struct rt_node *node = &g->nodes[n];
 	static const size_t first[1] = { 0 }, pair[2] = { 0, 3 };
 
-	if (node->removed || node->output_count != 1 || channels_last(node))
+	if (!rt_node_in_scope(g, node) || node->output_count != 1 ||
+	    channels_last(node))
 		return 0;
 	if (is_enpu(node, "QConv") ||
 	    ((is_enpu(node, "QMaxPool") || is_enpu(node, "QAveragePool") ||
@@ -210,7 +211,8 @@ int rt_cpu_pass_layout_nhwc(struct rt_graph *g)
 	for (size_t n = 0; n < g->node_count && !status; n++) {
 		struct rt_node *node = &g->nodes[n];
 
-		if (is_enpu(node, TO_NCHW) && !rt_value_readers(g, node->outputs[0], NULL))
+		if (rt_node_in_scope(g, node) && is_enpu(node, TO_NCHW) &&
+		    !rt_value_readers(g, node->outputs[0], NULL))
 			node->removed = 1;
 	}
 	/* Quantize8 -> NchwToNhwc: quantize and transpose in one pass. */
@@ -218,10 +220,11 @@ int rt_cpu_pass_layout_nhwc(struct rt_graph *g)
 		struct rt_node *t = &g->nodes[n];
 		int v = t->inputs[0], p;
 
-		if (!is_enpu(t, TO_NHWC))
+		if (!rt_node_in_scope(g, t) || !is_enpu(t, TO_NHWC))
 			continue;
 		p = g->values[v].producer;
-		if (p < 0 || !is_enpu(&g->nodes[p], "Quantize8") ||
+		if (p < 0 || !rt_node_in_scope(g, &g->nodes[p]) ||
+		    !is_enpu(&g->nodes[p], "Quantize8") ||
 		    channels_last(&g->nodes[p]) || rt_value_readers(g, v, NULL) != 1)
 			continue;
 		status = rt_node_set_attr_int(g, &g->nodes[p],

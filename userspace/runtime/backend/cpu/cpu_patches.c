@@ -150,7 +150,9 @@ int rt_cpu_pass_first_layer_patches(struct rt_graph *g)
 		x = c->inputs[0];
 		p = g->values[x].producer;
 		w = &g->values[c->inputs[3]].tensor;
-		if (p < 0 || !is_enpu(&g->nodes[p], "Quantize8") ||
+		if (p < 0 || !rt_node_in_scope(g, c) ||
+		    !rt_node_in_scope(g, &g->nodes[p]) ||
+		    !is_enpu(&g->nodes[p], "Quantize8") ||
 		    g->values[c->inputs[3]].kind != RT_VALUE_CONSTANT ||
 		    w->dtype != ENPU_RT_INT8 || w->rank != 4 ||
 		    c->input_count < 3 || g->nodes[p].input_count < 3 ||

@@ -83,6 +83,30 @@ enum enpu_rt_status enpu_rt_options_set_isa(enpu_rt_options *options,
  */
 enum enpu_rt_status enpu_rt_options_set_optimize(enpu_rt_options *options,
 						 int optimize);
+/*
+ * Backends in preference order, comma-separated: "npu,cpu" (the default)
+ * puts each node on the NPU when it can run there and on the CPU
+ * otherwise; "cpu" runs everything on the CPU. A backend that cannot open
+ * (no device) is left out with a note (enpu_rt_session_backend()), unless
+ * strict mode is on.
+ */
+enum enpu_rt_status enpu_rt_options_set_backends(enpu_rt_options *options,
+						 const char *list);
+/*
+ * Strict mode: refuse to load (ENPU_RT_UNSUPPORTED) rather than run any
+ * node anywhere but on the first backend; the message names every node
+ * that would fall back, and why.
+ */
+enum enpu_rt_status enpu_rt_options_set_strict(enpu_rt_options *options,
+					       int strict);
+/*
+ * Partitioning limits: partitions of fewer than @min_nodes nodes leave a
+ * non-fallback backend (default 2); at most @max_partitions partitions
+ * (0: no cap; default 16).
+ */
+enum enpu_rt_status enpu_rt_options_set_partitioning(enpu_rt_options *options,
+						     size_t min_nodes,
+						     size_t max_partitions);
 const char *enpu_rt_options_error(const enpu_rt_options *options);
 
 /*
@@ -154,11 +178,52 @@ enum enpu_rt_status enpu_rt_session_output(const enpu_rt_session *session,
 					   size_t index,
 					   struct enpu_rt_output *output);
 
-/* Per-node wall time of the last run, for tools; names valid as above. */
+/* Per-node wall time of the last run, for tools; names valid as above.
+ * Nodes run by a backend as one unit (the NPU) report 0: see the
+ * partition's times. */
 size_t enpu_rt_session_node_count(const enpu_rt_session *session);
 enum enpu_rt_status enpu_rt_session_node_timing(
 	const enpu_rt_session *session, size_t index, const char **name,
 	const char **op_type, uint64_t *nanoseconds);
+
+/* A backend the options asked for; @note says why it is not in use. */
+struct enpu_rt_backend_info {
+	const char *name;
+	int active;		/* opened and used for placement */
+	const char *note;	/* "" when active */
+};
+size_t enpu_rt_session_backend_count(const enpu_rt_session *session);
+enum enpu_rt_status enpu_rt_session_backend(const enpu_rt_session *session,
+					    size_t index,
+					    struct enpu_rt_backend_info *info);
+
+/* Where node @index (the order of enpu_rt_session_node_timing()) runs. */
+struct enpu_rt_node_placement {
+	const char *name;
+	const char *op_type;
+	const char *backend;
+	size_t partition;
+	uint64_t macs;		/* multiply-accumulates, from shapes */
+	const char *reason;	/* why not on the first backend; "" if it is */
+};
+enum enpu_rt_status enpu_rt_session_node_placement(
+	const enpu_rt_session *session, size_t index,
+	struct enpu_rt_node_placement *placement);
+
+/* A set of nodes one backend runs as a unit, in run order. */
+struct enpu_rt_partition_info {
+	const char *backend;
+	size_t node_count;
+	uint64_t macs;
+	size_t input_count;	/* values at its seams */
+	size_t output_count;
+	uint64_t host_ns;	/* last run: wall time the host spent */
+	uint64_t device_ns;	/* last run: device time (0: none) */
+};
+size_t enpu_rt_session_partition_count(const enpu_rt_session *session);
+enum enpu_rt_status enpu_rt_session_partition(
+	const enpu_rt_session *session, size_t index,
+	struct enpu_rt_partition_info *info);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The op's view of a graph node (struct rt_kernel), refreshed from the IR
+ * before each call, since passes may have rewritten the node. Used by the
+ * CPU backend and by the engine's load-time shape inference and constant
+ * folding, which run the same op defs.
+ */
+#ifndef ENPU_RT_CPU_KERNEL_H
+#define ENPU_RT_CPU_KERNEL_H
+
+#include "ir.h"
+#include "rt_op.h"
+
+static inline void rt_cpu_kernel_view(struct rt_kernel *k,
+				      const struct rt_node *node,
+				      enpu_cpu_context *cpu,
+				      struct rt_error_sink *errors)
+{
+	k->name = node->name;
+	k->op_type = node->op_type;
+	k->domain = node->domain;
+	k->opset = node->opset;
+	k->activation = node->activation;
+	k->has_fused_bias = node->has_fused_bias;
+	k->cpu = cpu;
+	k->attrs = node->attrs;
+	k->attr_count = node->attr_count;
+	k->errors = errors;
+}
+
+#endif /* ENPU_RT_CPU_KERNEL_H */
