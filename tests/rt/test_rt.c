@@ -633,6 +633,8 @@ static const struct test_case tests[] = {
 
 /* test_qdq.c: quantized lowering and layout; ends with { NULL }. */
 extern const struct test_case qdq_tests[];
+/* test_backends.c: backend options, placement reports; { NULL } too. */
+extern const struct test_case backend_tests[];
 
 static void run_test(const struct test_case *test, int *passed, int *failed)
 {
@@ -654,6 +656,8 @@ int main(void)
 		run_test(&tests[i], &passed, &failed);
 	for (size_t i = 0; qdq_tests[i].name; i++)
 		run_test(&qdq_tests[i], &passed, &failed);
+	for (size_t i = 0; backend_tests[i].name; i++)
+		run_test(&backend_tests[i], &passed, &failed);
 	printf("test-rt: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -1,9 +1,11 @@
-# tools/enpu-run: command-line runner of ONNX models on the CPU runtime.
+# tools/enpu-run: command-line runner of ONNX models (tools/enpu-run/README.md).
 
 ENPU_RUN_BIN := $(B)/bin/enpu-run
+ENPU_RUN_SOURCES := $(sort $(wildcard tools/enpu-run/*.c))
 
 ALL_TARGETS += $(ENPU_RUN_BIN)
 
-$(ENPU_RUN_BIN): tools/enpu-run/enpu-run.c $(RT_HEADERS) $(RT_LIB) \
-		$(RUNTIME_CPU_LIB) | $(B)/bin/
-	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) -o $@ $< $(RT_LDFLAGS)
+$(ENPU_RUN_BIN): $(ENPU_RUN_SOURCES) tools/enpu-run/run.h $(RT_HEADERS) \
+		$(RT_LIB) $(RUNTIME_CPU_LIB) | $(B)/bin/
+	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) -o $@ $(ENPU_RUN_SOURCES) \
+		$(RT_LDFLAGS)

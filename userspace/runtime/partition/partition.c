@@ -284,22 +284,58 @@ static int append_value(int **list, size_t *count, int value)
 
 /*
  * Greedy topological grouping: Kahn's algorithm that keeps taking ready
- * nodes of the current partition's backend; when none is ready it starts
- * a partition for the ready node that comes first in graph->order.
+ * nodes of the current partition's backend. When none is ready, the next
+ * partition starts on the backend that, with the same greedy rule from
+ * there on, leads to the fewest partitions (one level of lookahead; ties
+ * and big graphs: the backend of the earliest ready node in graph->order).
  */
-static int group(struct rt_graph *g, struct rt_plan *plan)
-{
-	size_t n = g->node_count, scheduled = 0;
-	int *pending = calloc(n + 1, sizeof(*pending));
-	unsigned char *done = calloc(n + 1, 1);
-	int current = -1, status = 0;
+#define LOOKAHEAD_MAX_NODES 2000
 
-	partitions_free(plan);
-	for (size_t i = 0; i < n; i++)
-		plan->nodes[i].partition = -1;
-	if (!pending || !done) {
-		status = oom(g);
-		goto out;
+struct sched {
+	const struct rt_graph *g;
+	const struct rt_plan *plan;
+	int *pending;		/* per node: producers not yet scheduled */
+	unsigned char *done;
+	size_t scheduled;
+	size_t *first, *readers;	/* per value: its readers (CSR) */
+};
+
+static int sched_init(struct sched *s, const struct rt_graph *g,
+		      const struct rt_plan *plan)
+{
+	size_t n = g->node_count, values = g->value_count, edges = 0;
+	size_t *fill;
+
+	memset(s, 0, sizeof(*s));
+	s->g = g;
+	s->plan = plan;
+	s->pending = calloc(n + 1, sizeof(*s->pending));
+	s->done = calloc(n + 1, 1);
+	s->first = calloc(values + 2, sizeof(*s->first));
+	if (!s->pending || !s->done || !s->first)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_node *node = &g->nodes[i];
+
+		if (node->removed)
+			continue;
+		for (size_t j = 0; j < node->input_count; j++) {
+			int v = node->inputs[j], p = rt_value_producer(g, v);
+
+			if (p < 0 || g->nodes[p].removed)
+				continue;
+			s->pending[i]++;
+			s->first[v + 1]++;
+			edges++;
+		}
+	}
+	for (size_t v = 0; v < values; v++)
+		s->first[v + 1] += s->first[v];
+	s->readers = malloc((edges + 1) * sizeof(*s->readers));
+	fill = calloc(values + 1, sizeof(*fill));
+	if (!s->readers || !fill) {
+		free(fill);
+		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct rt_node *node = &g->nodes[i];
@@ -307,72 +343,154 @@ static int group(struct rt_graph *g, struct rt_plan *plan)
 		if (node->removed)
 			continue;
 		for (size_t j = 0; j < node->input_count; j++) {
-			int p = rt_value_producer(g, node->inputs[j]);
+			int v = node->inputs[j], p = rt_value_producer(g, v);
 
 			if (p >= 0 && !g->nodes[p].removed)
-				pending[i]++;
+				s->readers[s->first[v] + fill[v]++] = i;
 		}
 	}
-	while (scheduled < g->order_count) {
-		size_t pick = n;
+	free(fill);
+	return 0;
+}
 
-		/* A ready node of the current partition's backend, else the
-		 * earliest ready node in the sorted order. */
-		for (size_t i = 0; i < g->order_count; i++) {
-			size_t c = g->order[i];
+static void sched_free(struct sched *s)
+{
+	free(s->pending);
+	free(s->done);
+	free(s->first);
+	free(s->readers);
+}
 
-			if (done[c] || pending[c])
-				continue;
-			if (current >= 0 && plan->nodes[c].backend ==
-			    plan->partitions[current].backend) {
-				pick = c;
+/* The first ready node in graph->order on @backend (-1: any); or n. */
+static size_t sched_ready(const struct sched *s, int backend)
+{
+	for (size_t i = 0; i < s->g->order_count; i++) {
+		size_t c = s->g->order[i];
+
+		if (!s->done[c] && !s->pending[c] &&
+		    (backend < 0 || s->plan->nodes[c].backend == backend))
+			return c;
+	}
+	return s->g->node_count;
+}
+
+static void sched_take(struct sched *s, size_t node)
+{
+	const struct rt_node *taken = &s->g->nodes[node];
+
+	s->done[node] = 1;
+	s->scheduled++;
+	for (size_t o = 0; o < taken->output_count; o++) {
+		int v = taken->outputs[o];
+
+		if (v < 0)
+			continue;
+		for (size_t e = s->first[v]; e < s->first[v + 1]; e++)
+			s->pending[s->readers[e]]--;
+	}
+}
+
+/* Partitions the plain greedy rule makes from @s on, the next one
+ * starting on @backend. @s is copied, not changed. */
+static size_t sched_count(const struct sched *s, int backend)
+{
+	size_t n = s->g->node_count, count = 1;
+	struct sched t = *s;
+	size_t pick;
+
+	t.pending = malloc((n + 1) * sizeof(*t.pending));
+	t.done = malloc(n + 1);
+	if (!t.pending || !t.done) {
+		free(t.pending);
+		free(t.done);
+		return SIZE_MAX;
+	}
+	memcpy(t.pending, s->pending, (n + 1) * sizeof(*t.pending));
+	memcpy(t.done, s->done, n + 1);
+	while (t.scheduled < s->g->order_count) {
+		pick = sched_ready(&t, backend);
+		if (pick == n) {
+			pick = sched_ready(&t, -1);
+			if (pick == n)
+				break;
+			backend = s->plan->nodes[pick].backend;
+			count++;
+		}
+		sched_take(&t, pick);
+	}
+	free(t.pending);
+	free(t.done);
+	return count;
+}
+
+/* The backend the next partition starts on. */
+static int sched_next_backend(const struct sched *s)
+{
+	size_t earliest = sched_ready(s, -1), best_count = SIZE_MAX;
+	int best = s->plan->nodes[earliest].backend;
+
+	if (s->g->order_count > LOOKAHEAD_MAX_NODES)
+		return best;
+	for (size_t b = 0; b < s->plan->backend_count; b++) {
+		size_t count;
+
+		if (sched_ready(s, (int)b) == s->g->node_count)
+			continue;
+		count = sched_count(s, (int)b);
+		if (count < best_count ||
+		    (count == best_count && (int)b == best)) {
+			best_count = count;
+			best = (int)b;
+		}
+	}
+	return best;
+}
+
+static int group(struct rt_graph *g, struct rt_plan *plan)
+{
+	struct sched s;
+	int current = -1, status = 0;
+
+	partitions_free(plan);
+	for (size_t i = 0; i < g->node_count; i++)
+		plan->nodes[i].partition = -1;
+	if (sched_init(&s, g, plan)) {
+		sched_free(&s);
+		return oom(g);
+	}
+	while (s.scheduled < g->order_count) {
+		size_t pick = current >= 0 ?
+			      sched_ready(&s, plan->partitions[current].backend) :
+			      g->node_count;
+
+		if (pick == g->node_count) {
+			int backend;
+
+			if (sched_ready(&s, -1) == g->node_count) {
+				status = rt_error_set(g->errors,
+						      ENPU_RT_RUNTIME_ERROR,
+						      "partitioning: no ready "
+						      "node (graph not sorted?)");
 				break;
 			}
-			if (pick == n)
-				pick = c;
-		}
-		if (pick == n) {
-			status = rt_error_set(g->errors, ENPU_RT_RUNTIME_ERROR,
-					      "partitioning: no ready node "
-					      "(graph not sorted?)");
-			goto out;
-		}
-		if (current < 0 || plan->nodes[pick].backend !=
-				   plan->partitions[current].backend) {
-			current = new_partition(plan, plan->nodes[pick].backend);
+			backend = sched_next_backend(&s);
+			pick = sched_ready(&s, backend);
+			current = new_partition(plan, backend);
 			if (current < 0) {
 				status = oom(g);
-				goto out;
+				break;
 			}
 		}
 		if (append(&plan->partitions[current].nodes,
 			   &plan->partitions[current].node_count, pick)) {
 			status = oom(g);
-			goto out;
+			break;
 		}
 		plan->nodes[pick].partition = current;
 		plan->partitions[current].macs += plan->nodes[pick].macs;
-		done[pick] = 1;
-		scheduled++;
-		for (size_t o = 0; o < g->nodes[pick].output_count; o++) {
-			int v = g->nodes[pick].outputs[o];
-
-			if (v < 0)
-				continue;
-			for (size_t r = 0; r < n; r++) {
-				const struct rt_node *reader = &g->nodes[r];
-
-				if (reader->removed)
-					continue;
-				for (size_t j = 0; j < reader->input_count; j++)
-					if (reader->inputs[j] == v)
-						pending[r]--;
-			}
-		}
+		sched_take(&s, pick);
 	}
-out:
-	free(pending);
-	free(done);
+	sched_free(&s);
 	return status;
 }
 

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/*
+ * enpu-run: runs an ONNX model with the runtime, placed on the backends
+ * asked for (the NPU through the kernel driver, the CPU for the rest),
+ * and prints its outputs, its plan and its timings.
+ *
+ *   enpu-run model.onnx [--input [name=]file.pb]... [--random [SEED]]
+ *            [--backends npu,cpu] [--strict] [--plan] [--iterations N]
+ *            [--compare cpu] [--top K] [--threads N] [--isa NAME]
+ *            [--no-optimize] [--profile] [--min-partition N]
+ *            [--max-partitions N]
+ *
+ * Inputs without a file are zero-filled, or random with --random (symbolic
+ * dims taken as 1). Input files are serialized ONNX TensorProtos, as in
+ * the ONNX test suite; --input FILE without a name binds the first input.
+ * Exit status: 0, 1 on any error (message on stderr), 2 on bad usage, 3
+ * when --compare finds a difference.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "run.h"
+
+struct args {
+	const char *model, *isa, *backends, *compare;
+	struct run_input_file files[RUN_MAX_FILES];
+	size_t file_count;
+	unsigned int threads;
+	int iterations, optimize, profile, plan, strict, random;
+	uint32_t seed;
+	size_t top_k;
+	long min_partition, max_partitions;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void usage(const char *argv0)
+{
+	fprintf(stderr, "usage: %s model.onnx [--input [name=]file.pb]... "
+		"[--random [SEED]] [--backends npu,cpu] [--strict] [--plan] "
+		"[--iterations N] [--compare cpu] [--top K] [--threads N] "
+		"[--isa NAME] [--no-optimize] [--profile] "
+		"[--min-partition N] [--max-partitions N]\n", argv0);
+}
+
+static int parse(int argc, char **argv, struct args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->threads = 1;
+	a->iterations = 1;
+	a->optimize = 1;
+	a->seed = 1;
+	a->min_partition = -1;
+	a->max_partitions = -1;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		int more = i + 1 < argc;
+
+		if (!strcmp(arg, "--input") && more) {
+			char *eq = strchr(argv[++i], '=');
+
+			if (a->file_count == RUN_MAX_FILES)
+				return -1;
+			a->files[a->file_count].name = eq ? argv[i] : NULL;
+			a->files[a->file_count++].path = eq ? eq + 1 : argv[i];
+			if (eq)
+				*eq = 0;
+		} else if (!strcmp(arg, "--random")) {
+			a->random = 1;
+			if (more && argv[i + 1][0] >= '0' &&
+			    argv[i + 1][0] <= '9')
+				a->seed = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(arg, "--backends") && more) {
+			a->backends = argv[++i];
+		} else if (!strcmp(arg, "--compare") && more) {
+			a->compare = argv[++i];
+		} else if (!strcmp(arg, "--top") && more) {
+			a->top_k = (size_t)atoi(argv[++i]);
+		} else if (!strcmp(arg, "--strict")) {
+			a->strict = 1;
+		} else if (!strcmp(arg, "--plan")) {
+			a->plan = 1;
+		} else if ((!strcmp(arg, "--iterations") ||
+			    !strcmp(arg, "--repeat")) && more) {
+			a->iterations = atoi(argv[++i]);
+		} else if (!strcmp(arg, "--threads") && more) {
+			a->threads = (unsigned int)atoi(argv[++i]);
+		} else if (!strcmp(arg, "--isa") && more) {
+			a->isa = argv[++i];
+		} else if (!strcmp(arg, "--min-partition") && more) {
+			a->min_partition = atol(argv[++i]);
+		} else if (!strcmp(arg, "--max-partitions") && more) {
+			a->max_partitions = atol(argv[++i]);
+		} else if (!strcmp(arg, "--no-optimize")) {
+			a->optimize = 0;
+		} else if (!strcmp(arg, "--profile")) {
+			a->profile = 1;
+		} else if (arg[0] != '-' && !a->model) {
+			a->model = arg;
+		} else {
+			return -1;
+		}
+	}
+	return a->model && a->iterations >= 1 ? 0 : -1;
+}
+
+static enpu_rt_session *load(const struct args *a, const char *backends,
+			     double *ms)
+{
+	enpu_rt_options *o = NULL;
+	enpu_rt_session *s = NULL;
+	double start = now_ms();
+
+	if (enpu_rt_options_create(&o) ||
+	    enpu_rt_options_set_threads(o, a->threads) ||
+	    (a->isa && enpu_rt_options_set_isa(o, a->isa)) ||
+	    enpu_rt_options_set_optimize(o, a->optimize) ||
+	    (backends && enpu_rt_options_set_backends(o, backends)) ||
+	    enpu_rt_options_set_strict(o, a->strict) ||
+	    ((a->min_partition >= 0 || a->max_partitions >= 0) &&
+	     enpu_rt_options_set_partitioning(
+		o, a->min_partition >= 0 ? (size_t)a->min_partition : 2,
+		a->max_partitions >= 0 ? (size_t)a->max_partitions : 16))) {
+		fprintf(stderr, "enpu-run: %s\n", enpu_rt_options_error(o));
+		enpu_rt_options_destroy(o);
+		return NULL;
+	}
+	if (enpu_rt_session_create_from_file(a->model, o, &s))
+		fprintf(stderr, "enpu-run: %s: %s\n", a->model,
+			enpu_rt_options_error(o));
+	enpu_rt_options_destroy(o);
+	if (ms)
+		*ms = now_ms() - start;
+	return s;
+}
+
+static int run_times(enpu_rt_session *s, int iterations, double *best,
+		     double *mean)
+{
+	double total = 0;
+
+	*best = 1e300;
+	for (int r = 0; r < iterations; r++) {
+		double start = now_ms(), ms;
+
+		if (enpu_rt_session_run(s)) {
+			fprintf(stderr, "enpu-run: %s\n",
+				enpu_rt_session_error(s));
+			return -1;
+		}
+		ms = now_ms() - start;
+		total += ms;
+		if (ms < *best)
+			*best = ms;
+	}
+	*mean = total / iterations;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct run_inputs inputs = { 0 };
+	enpu_rt_session *session = NULL, *reference = NULL;
+	double load_ms, best, mean;
+	struct args a;
+	int rc = 1;
+
+	if (parse(argc, argv, &a)) {
+		usage(argv[0]);
+		return 2;
+	}
+	session = load(&a, a.backends, &load_ms);
+	if (!session)
+		goto out;
+	run_print_backends(session);
+	if (a.plan)
+		run_print_plan(session);
+	if (run_inputs_bind(session, a.files, a.file_count, a.random, a.seed,
+			    &inputs) ||
+	    run_times(session, a.iterations, &best, &mean))
+		goto out;
+	run_print_outputs(session, a.top_k);
+	run_print_partition_times(session);
+	if (a.profile)
+		run_print_profile(session);
+	printf("load %.3f ms, %zu nodes in %zu partition(s), run best %.3f ms,"
+	       " mean %.3f ms over %d run(s), %u thread(s)\n", load_ms,
+	       enpu_rt_session_node_count(session),
+	       enpu_rt_session_partition_count(session), best, mean,
+	       a.iterations, a.threads);
+	rc = 0;
+	if (a.compare) {
+		struct args ref = a;
+
+		ref.strict = 0;
+		reference = load(&ref, a.compare, NULL);
+		if (!reference || run_inputs_rebind(&inputs, reference) ||
+		    enpu_rt_session_run(reference)) {
+			if (reference)
+				fprintf(stderr, "enpu-run: %s\n",
+					enpu_rt_session_error(reference));
+			rc = 1;
+			goto out;
+		}
+		switch (run_compare(session, reference, a.compare)) {
+		case 0:
+			break;
+		case 1:
+			rc = 3;
+			break;
+		default:
+			rc = 1;
+		}
+	}
+out:
+	enpu_rt_session_destroy(reference);
+	enpu_rt_session_destroy(session);
+	run_inputs_free(&inputs);
+	return rc;
+}

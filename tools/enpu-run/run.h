@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* enpu-run internals: inputs (run_inputs.c) and reports (run_report.c). */
+#ifndef ENPU_RUN_H
+#define ENPU_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "enpu/enpu_rt.h"
+
+#define RUN_MAX_FILES 64
+
+struct run_input_file {
+	const char *name;	/* NULL: the first input */
+	const char *path;
+};
+
+/* One bound input: its buffer and shape. */
+struct run_input {
+	void *data;
+	int32_t dtype;
+	size_t rank;
+	int64_t dims[ENPU_RT_MAX_RANK];
+	size_t byte_size;
+};
+
+/* Host buffers bound to a session's inputs, freed by run_inputs_free(). */
+struct run_inputs {
+	struct run_input *inputs;
+	size_t count;
+};
+
+/*
+ * Binds every input of @session: from @files (serialized TensorProtos),
+ * the rest random (seeded, @random) or zero-filled; symbolic dims as 1.
+ * Prints what it did. 0, or -1 with a message on stderr.
+ */
+int run_inputs_bind(enpu_rt_session *session,
+		    const struct run_input_file *files, size_t file_count,
+		    int random, uint32_t seed, struct run_inputs *inputs);
+/* Binds the same buffers to another session of the same model. */
+int run_inputs_rebind(const struct run_inputs *inputs, enpu_rt_session *to);
+void run_inputs_free(struct run_inputs *inputs);
+
+/* The backends asked for and why any is missing. */
+void run_print_backends(const enpu_rt_session *session);
+/* Each node's placement and reason; partitions; the MAC share. */
+void run_print_plan(const enpu_rt_session *session);
+/* Outputs: the first values, or with @top_k the k largest (index, value). */
+void run_print_outputs(const enpu_rt_session *session, size_t top_k);
+/* Per-partition host and device time of the last run. */
+void run_print_partition_times(const enpu_rt_session *session);
+void run_print_profile(const enpu_rt_session *session);
+/*
+ * The largest difference of each output between @a and @b (same model);
+ * 0 when every output is equal bit for bit. -1 when they cannot be
+ * compared.
+ */
+int run_compare(const enpu_rt_session *a, const enpu_rt_session *b,
+		const char *b_name);
+
+#endif /* ENPU_RUN_H */
