@@ -45,5 +45,6 @@ extern const struct test_case context_tests[];
 extern const struct test_case conv_tests[];
 extern const struct test_case pool_tests[];
 extern const struct test_case eltwise_tests[];
+extern const struct test_case float_tests[];
 
 #endif /* ENPU_TEST_CPU_H */

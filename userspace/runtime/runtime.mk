@@ -1,4 +1,4 @@
-# ENPU runtime, CPU part: the int8 kernels of the CPU fallback
+# ENPU runtime, CPU part: the int8 and float kernels of the CPU fallback
 # (userspace/runtime/cpu), built as a static archive that the runtime,
 # tests and benchmarks link. Each ISA family's file gets its own -m flags;
 # the dispatcher only calls it after CPUID/XCR0 (x86) or the hwcaps (arm64)
@@ -37,6 +37,13 @@ RUNTIME_CPU_ISA_FLAGS_pool_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
 RUNTIME_CPU_ISA_FLAGS_pool_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
 RUNTIME_CPU_ISA_FLAGS_eltwise_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
 RUNTIME_CPU_ISA_FLAGS_eltwise_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
+# Float kernels: the same two x86 families.
+RUNTIME_CPU_ISA_FLAGS_sgemm_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_sgemm_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_fmath_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_fmath_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_fdwconv_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_fdwconv_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
 # arm64: NEON is baseline; the dot-product kernels need the extensions.
 RUNTIME_CPU_ISA_FLAGS_gemm_neon_dot := -march=armv8.2-a+dotprod
 RUNTIME_CPU_ISA_FLAGS_gemm_neon_i8mm := -march=armv8.2-a+dotprod+i8mm

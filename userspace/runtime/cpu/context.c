@@ -2,6 +2,7 @@
 /*
  * The CPU runtime context: thread pool, chosen instruction set, last error.
  */
+#include "context_internal.h"
 #include "cpu_internal.h"
 
 #include <errno.h>
@@ -80,6 +81,7 @@ int enpu_cpu_context_set_isa(enpu_cpu_context *context, enum enpu_cpu_isa isa)
 				     "cpu context: isa %s not supported by this CPU/OS",
 				     enpu_cpu_isa_name(isa));
 	context->isa = isa;
+	enpu_cpu_kernels_select(isa, &context->kernels);
 	return 0;
 }
 

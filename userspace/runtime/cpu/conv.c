@@ -9,6 +9,7 @@
  * built per block of output pixels just before the block is computed, so
  * no im2col copy is ever made. Depthwise convolutions are in dwconv.c.
  */
+#include "context_internal.h"
 #include "kernels_internal.h"
 
 #include <errno.h>
@@ -529,7 +530,7 @@ int enpu_cpu_conv2d(enpu_cpu_context *context,
 					 w->shape.input_channels;
 	job.args = args;
 	job.w = w;
-	job.kernel = enpu_gemm_kernel_for(context->isa);
+	job.kernel = context->kernels.gemm;
 	job.input_pixel_bytes = ips;
 	job.output_pixel_stride = args->output_pixel_stride ?
 				  args->output_pixel_stride :

@@ -13,11 +13,7 @@
 #include "enpu_cpu.h"
 #include "thread_pool.h"
 
-struct enpu_cpu_context {
-	struct enpu_thread_pool *pool;
-	enum enpu_cpu_isa isa;
-	char error[256];
-};
+/* The context's fields: context_internal.h (it needs the kernel table). */
 
 /* Records a message for enpu_cpu_context_error() and returns @err. */
 int enpu_cpu_fail(enpu_cpu_context *context, int err, const char *fmt, ...)
@@ -110,8 +106,6 @@ extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_neon;
 extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_neon_dot;
 extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_neon_i8mm;
 
-/* The microkernel of @isa, the scalar one for ISAs without a GEMM kernel. */
-const struct enpu_gemm_kernel_info *enpu_gemm_kernel_for(enum enpu_cpu_isa isa);
 
 /* Copies the requantization of @rq into a tile (not for int32 outputs). */
 void enpu_gemm_tile_set_requant(struct enpu_gemm_tile *tile,

@@ -7,6 +7,7 @@
  * one by one, the padding pointing at a row of zero points) and hands them
  * to the ISA's microkernel, which vectorizes over channels.
  */
+#include "context_internal.h"
 #include "kernels_internal.h"
 
 #include <errno.h>
@@ -18,27 +19,6 @@
 #define STACK_POINTERS 512
 /* Channels per slice when rows alone cannot keep the threads busy. */
 #define MIN_SLICE_CHANNELS 64
-
-static enpu_dwconv_kernel kernel_for(enum enpu_cpu_isa isa)
-{
-	switch (isa) {
-#if defined(__x86_64__)
-	case ENPU_CPU_ISA_AVX512_VNNI:
-		return enpu_dwconv_avx512_vnni;
-	case ENPU_CPU_ISA_AVX2:
-		return enpu_dwconv_avx2;
-#endif
-#if defined(__aarch64__)
-	/* Depthwise is bound by loads, not multiplies: one NEON kernel. */
-	case ENPU_CPU_ISA_NEON_I8MM:
-	case ENPU_CPU_ISA_NEON_DOTPROD:
-	case ENPU_CPU_ISA_NEON:
-		return enpu_dwconv_neon;
-#endif
-	default:
-		return enpu_dwconv_scalar;
-	}
-}
 
 struct dwconv_job {
 	const struct enpu_cpu_conv_args *args;
@@ -162,7 +142,7 @@ int enpu_dwconv_run(enpu_cpu_context *context,
 	memset(&job, 0, sizeof(job));
 	job.args = args;
 	job.w = w;
-	job.kernel = kernel_for(context->isa);
+	job.kernel = context->kernels.dwconv;
 	job.output_height = output_height;
 	job.output_width = output_width;
 	job.input_pixel_bytes = args->input_pixel_stride ?

@@ -7,6 +7,7 @@
  * inputs step by 1 (a row) or 0 (a broadcast scalar) to the ISA's
  * microkernel; any other stride is done element by element.
  */
+#include "context_internal.h"
 #include "kernels_internal.h"
 
 #include <errno.h>
@@ -18,31 +19,6 @@
 #define CHUNK_ELEMENTS 16384
 
 enum eltwise_op { OP_ADD, OP_MUL, OP_CLAMP };
-
-static enpu_eltwise_kernel kernel_for(enum enpu_cpu_isa isa,
-				      enum eltwise_op op)
-{
-	switch (isa) {
-#if defined(__x86_64__)
-	case ENPU_CPU_ISA_AVX512_VNNI:
-		return op == OP_ADD ? enpu_add_avx512 :
-		       op == OP_MUL ? enpu_mul_avx512 : enpu_clamp_avx512;
-	case ENPU_CPU_ISA_AVX2:
-		return op == OP_ADD ? enpu_add_avx2 :
-		       op == OP_MUL ? enpu_mul_avx2 : enpu_clamp_avx2;
-#endif
-#if defined(__aarch64__)
-	case ENPU_CPU_ISA_NEON_I8MM:
-	case ENPU_CPU_ISA_NEON_DOTPROD:
-	case ENPU_CPU_ISA_NEON:
-		return op == OP_ADD ? enpu_add_neon :
-		       op == OP_MUL ? enpu_mul_neon : enpu_clamp_neon;
-#endif
-	default:
-		return op == OP_ADD ? enpu_add_scalar :
-		       op == OP_MUL ? enpu_mul_scalar : enpu_clamp_scalar;
-	}
-}
 
 static int check_quant(enpu_cpu_context *context, const char *op,
 		       const struct enpu_cpu_eltwise_quant *q)
@@ -341,7 +317,8 @@ static int run(enpu_cpu_context *context, const char *op,
 	memset(&job, 0, sizeof(job));
 	job.args = args;
 	job.kind = kind;
-	job.kernel = kernel_for(context->isa, kind);
+	job.kernel = kind == OP_ADD ? context->kernels.add :
+		     context->kernels.mul;
 	/*
 	 * Merge dimension d into d + 1 (innermost first) when both inputs
 	 * step over d exactly as over a whole run of d + 1: the two then
@@ -468,7 +445,7 @@ int enpu_cpu_clamp(enpu_cpu_context *context, enum enpu_cpu_dtype type,
 	err = check_clamp(context, type, input, output, count, min, max);
 	if (err || count == 0)
 		return err;
-	job.kernel = kernel_for(context->isa, OP_CLAMP);
+	job.kernel = context->kernels.clamp;
 	job.count = count;
 	job.base = (struct enpu_eltwise_pass){
 		.a = input, .b = input, .a_step = 1, .out = output,

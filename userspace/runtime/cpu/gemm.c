@@ -4,6 +4,7 @@
  * the driver that cuts C into tiles, hands blocks of tiles to the thread
  * pool and calls the ISA's microkernel on each tile.
  */
+#include "context_internal.h"
 #include "kernels_internal.h"
 
 #include <errno.h>
@@ -15,28 +16,6 @@
 /* Blocks are sized so that a block's A rows and weight panels stay in L2. */
 #define BLOCK_A_BYTES (384 * 1024)
 #define BLOCK_B_BYTES (512 * 1024)
-
-const struct enpu_gemm_kernel_info *enpu_gemm_kernel_for(enum enpu_cpu_isa isa)
-{
-	switch (isa) {
-#if defined(__x86_64__)
-	case ENPU_CPU_ISA_AVX512_VNNI:
-		return &enpu_gemm_kernel_avx512_vnni;
-	case ENPU_CPU_ISA_AVX2:
-		return &enpu_gemm_kernel_avx2;
-#endif
-#if defined(__aarch64__)
-	case ENPU_CPU_ISA_NEON_I8MM:
-		return &enpu_gemm_kernel_neon_i8mm;
-	case ENPU_CPU_ISA_NEON_DOTPROD:
-		return &enpu_gemm_kernel_neon_dot;
-	case ENPU_CPU_ISA_NEON:
-		return &enpu_gemm_kernel_neon;
-#endif
-	default:
-		return &enpu_gemm_kernel_scalar;
-	}
-}
 
 void enpu_gemm_tile_set_requant(struct enpu_gemm_tile *tile,
 				const struct enpu_cpu_requant *rq)
@@ -306,7 +285,7 @@ int enpu_cpu_gemm(enpu_cpu_context *context,
 
 	memset(&job, 0, sizeof(job));
 	job.args = args;
-	job.kernel = enpu_gemm_kernel_for(context->isa);
+	job.kernel = context->kernels.gemm;
 	job.base.lda = args->lda;
 	job.base.a_flip = args->a_type == ENPU_CPU_INT8 ? 0x80808080u : 0;
 	job.base.a_zero_point = args->a_type == ENPU_CPU_INT8 ?

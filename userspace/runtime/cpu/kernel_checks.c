@@ -3,6 +3,7 @@
  * Argument checks shared by the convolution, pooling and elementwise
  * kernels, so that every op names the same problems the same way.
  */
+#include "context_internal.h"
 #include "kernels_internal.h"
 
 #include <errno.h>

@@ -6,6 +6,7 @@
  * the window's input pixels (padding left out) and the ISA's microkernel
  * reduces all channels of them.
  */
+#include "context_internal.h"
 #include "kernels_internal.h"
 
 #include <errno.h>
@@ -19,30 +20,6 @@
 #define GLOBAL_SLICE_CHANNELS 64
 
 enum pool_kind { POOL_MAX, POOL_AVERAGE };
-
-static enpu_pool_kernel kernel_for(enum enpu_cpu_isa isa, enum pool_kind kind)
-{
-	switch (isa) {
-#if defined(__x86_64__)
-	case ENPU_CPU_ISA_AVX512_VNNI:
-		return kind == POOL_MAX ? enpu_max_pool_avx512 :
-					  enpu_average_pool_avx512;
-	case ENPU_CPU_ISA_AVX2:
-		return kind == POOL_MAX ? enpu_max_pool_avx2 :
-					  enpu_average_pool_avx2;
-#endif
-#if defined(__aarch64__)
-	case ENPU_CPU_ISA_NEON_I8MM:
-	case ENPU_CPU_ISA_NEON_DOTPROD:
-	case ENPU_CPU_ISA_NEON:
-		return kind == POOL_MAX ? enpu_max_pool_neon :
-					  enpu_average_pool_neon;
-#endif
-	default:
-		return kind == POOL_MAX ? enpu_max_pool_scalar :
-					  enpu_average_pool_scalar;
-	}
-}
 
 static int extent(size_t in, size_t pad_begin, size_t pad_end, size_t kernel,
 		  size_t stride, size_t dilation, int ceil_mode, size_t *out)
@@ -527,7 +504,8 @@ static int run(enpu_cpu_context *context,
 	job.args = args;
 	job.table = table;
 	job.kind = kind;
-	job.kernel = kernel_for(context->isa, kind);
+	job.kernel = kind == POOL_MAX ? context->kernels.max_pool :
+		     context->kernels.average_pool;
 	job.output_pixel_stride = args->output_pixel_stride ?
 				  args->output_pixel_stride : args->channels;
 	atomic_init(&job.failed, 0);
@@ -604,7 +582,7 @@ int enpu_cpu_global_average_pool(enpu_cpu_context *context,
 		job.image_pointers[i] = (const uint8_t *)args->input + i * ips;
 	job.args = args;
 	job.kind = POOL_AVERAGE;
-	job.kernel = kernel_for(context->isa, POOL_AVERAGE);
+	job.kernel = context->kernels.average_pool;
 	job.output_pixel_stride = args->output_pixel_stride ?
 				  args->output_pixel_stride : args->channels;
 	job.slices = 1;

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Float kernels on every ISA path this machine runs, at 1 and 2 threads:
+ * the GEMM (packed, in place and transposed B; bias per row, per column
+ * or none; clamp; tails in every direction) and the NCHW convolution
+ * (dense, grouped, depthwise; strides, dilations, pads) against their
+ * double-precision references, within a bound derived from the sum of
+ * |products| (so a wrong element cannot hide in rounding); NaN through
+ * the fused clamp; the vector math rows against libm (3e-7 relative;
+ * Gelu's far left tail 5e-6, the float rounding of x^2 inside exp); the
+ * QuantizeLinear
+ * rows bit-exact with the scalar definition. Inputs end at an
+ * inaccessible page where the kernels read them in place.
+ */
+#include "test_cpu.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "enpu_cpu_float.h"
+#include "fmath_internal.h"
+
+static const unsigned int thread_counts[] = { 1, 2 };
+
+static float frand(uint64_t *rng)
+{
+	return (float)((double)(test_random(rng) >> 11) / 9007199254740992.0 *
+		       2.0 - 1.0);
+}
+
+static void fill(float *x, size_t n, uint64_t *rng)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = frand(rng);
+}
+
+/* |got - want| within 1e-5 * (sum |a||b|) + 1e-6 (float rounding of K). */
+static int close_enough(float got, float want, double magnitude)
+{
+	if (isnan(want) || isnan(got))
+		return isnan(want) && isnan(got);
+	return fabs((double)got - want) <= 2e-6 * magnitude + 1e-6;
+}
+
+struct gemm_case {
+	size_t m, n, k;
+	int mode;		/* 0 packed, 1 in place, 2 transposed */
+	int bias;		/* 0 none, 1 per column, 2 per row */
+	int clamp;
+};
+
+static int run_gemm_case(struct test_state *s, enpu_cpu_context *ctx,
+			 const struct gemm_case *c, uint64_t seed)
+{
+	uint64_t rng = seed | 1;
+	size_t lda = c->k + (seed % 3), ldb = (c->mode == 2 ? c->k : c->n) +
+		     (seed % 2), ldc = c->n + 1;
+	size_t a_len = c->m * lda, b_len = (c->mode == 2 ? c->n : c->k) * ldb;
+	float *a = test_guarded_alloc(a_len * sizeof(float));
+	float *b = test_guarded_alloc(b_len * sizeof(float));
+	float *bias = malloc((c->m > c->n ? c->m : c->n) * sizeof(float));
+	float *want = malloc(c->m * ldc * sizeof(float));
+	float *got = malloc(c->m * ldc * sizeof(float));
+	double *mag = malloc(c->m * c->n * sizeof(double));
+	const float clamp[2] = { -0.25f, 0.5f };
+	struct enpu_cpu_sgemm_args args;
+	int ok = 0;
+
+	if (!a || !b || !bias || !want || !got || !mag) {
+		CHECK(s, 0, "out of memory");
+		goto out;
+	}
+	fill(a, a_len, &rng);
+	fill(b, b_len, &rng);
+	fill(bias, c->m > c->n ? c->m : c->n, &rng);
+	for (size_t i = 0; i < c->m; i++)
+		for (size_t j = 0; j < c->n; j++) {
+			double sum = 0;
+
+			for (size_t kk = 0; kk < c->k; kk++)
+				sum += fabs(a[i * lda + kk] * (c->mode == 2 ?
+					b[j * ldb + kk] : b[kk * ldb + j]));
+			mag[i * c->n + j] = sum + 1;
+		}
+	args = (struct enpu_cpu_sgemm_args){
+		.m = c->m, .n = c->n, .k = c->k, .a = a, .lda = lda,
+		.b = b, .ldb = ldb, .b_transposed = c->mode == 2,
+		.bias = c->bias ? bias : NULL, .bias_per_row = c->bias == 2,
+		.clamp = c->clamp ? clamp : NULL, .c = want, .ldc = ldc,
+	};
+	if (enpu_cpu_sgemm_reference(ctx, &args)) {
+		CHECK(s, 0, "reference: %s", enpu_cpu_context_error(ctx));
+		goto out;
+	}
+	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
+		enpu_cpu_sgemm_weights *w = NULL;
+
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+			continue;
+		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
+		if (c->mode == 0 &&
+		    enpu_cpu_sgemm_weights_pack(ctx, c->k, c->n, b, ldb, 0, &w)) {
+			CHECK(s, 0, "pack: %s", enpu_cpu_context_error(ctx));
+			goto out;
+		}
+		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
+			struct enpu_cpu_sgemm_args run = args;
+
+			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
+			run.c = got;
+			run.weights = w;
+			if (w)
+				run.b = NULL;
+			memset(got, 0x7f, c->m * ldc * sizeof(float));
+			if (enpu_cpu_sgemm(ctx, &run)) {
+				CHECK(s, 0, "%s: %s", enpu_cpu_isa_name(isa),
+				      enpu_cpu_context_error(ctx));
+				enpu_cpu_sgemm_weights_destroy(w);
+				goto out;
+			}
+			for (size_t i = 0; i < c->m; i++)
+				for (size_t j = 0; j < c->n; j++)
+					if (!close_enough(got[i * ldc + j],
+							  want[i * ldc + j],
+							  mag[i * c->n + j])) {
+						CHECK(s, 0, "%s %u threads m%zu n%zu k%zu mode %d bias %d clamp %d: [%zu][%zu] %g vs %g",
+						      enpu_cpu_isa_name(isa),
+						      thread_counts[t], c->m, c->n,
+						      c->k, c->mode, c->bias,
+						      c->clamp, i, j,
+						      got[i * ldc + j],
+						      want[i * ldc + j]);
+						enpu_cpu_sgemm_weights_destroy(w);
+						goto out;
+					}
+			/* C's padding column is never written. */
+			for (size_t i = 0; i < c->m; i++)
+				if (memcmp(&got[i * ldc + c->n], "\x7f\x7f\x7f\x7f", 4)) {
+					CHECK(s, 0, "%s wrote past n", enpu_cpu_isa_name(isa));
+					enpu_cpu_sgemm_weights_destroy(w);
+					goto out;
+				}
+		}
+		enpu_cpu_sgemm_weights_destroy(w);
+	}
+	ok = 1;
+out:
+	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
+	enpu_cpu_context_set_thread_count(ctx, 1);
+	test_guarded_free(a, a_len * sizeof(float));
+	test_guarded_free(b, b_len * sizeof(float));
+	free(bias);
+	free(want);
+	free(got);
+	free(mag);
+	return ok;
+}
+
+static enpu_cpu_context *make_context(struct test_state *s)
+{
+	enpu_cpu_context *ctx = NULL;
+
+	CHECK(s, enpu_cpu_context_create(1, &ctx) == 0, "context");
+	return ctx;
+}
+
+static void test_sgemm_paths_match_reference(struct test_state *s)
+{
+	static const size_t dims[] = { 1, 2, 5, 7, 8, 15, 16, 17, 31, 33, 64 };
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+	for (int i = 0; ctx && i < 90; i++) {
+		struct gemm_case c = {
+			.m = dims[test_random(&rng) % ARRAY_SIZE(dims)],
+			.n = dims[test_random(&rng) % ARRAY_SIZE(dims)],
+			.k = dims[test_random(&rng) % ARRAY_SIZE(dims)],
+			.mode = i % 3, .bias = (i / 3) % 3, .clamp = i % 4 == 1,
+		};
+
+		if (!run_gemm_case(s, ctx, &c, 100 + (uint64_t)i))
+			break;
+	}
+	/* Sizes that split into several tasks and chunks. */
+	for (int mode = 0; ctx && mode < 3; mode++) {
+		struct gemm_case big = { 150, 700, 300, mode, 2, 1 };
+
+		if (!run_gemm_case(s, ctx, &big, 7 + (uint64_t)mode))
+			break;
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+static void test_sgemm_clamp_keeps_nan(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	float a[4] = { NAN, 1, -1, 2 }, b[2] = { 1, 1 }, c[4];
+	const float relu[2] = { 0, INFINITY };
+	struct enpu_cpu_sgemm_args args = {
+		.m = 4, .n = 1, .k = 1, .a = a, .lda = 1, .b = b, .ldb = 1,
+		.clamp = relu, .c = c, .ldc = 1,
+	};
+
+	for (int isa = ENPU_CPU_ISA_SCALAR; ctx && isa < ENPU_CPU_ISA_COUNT;
+	     isa++) {
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+			continue;
+		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
+		CHECK(s, enpu_cpu_sgemm(ctx, &args) == 0, "%s",
+		      enpu_cpu_context_error(ctx));
+		CHECK(s, isnan(c[0]) && c[1] == 1 && c[2] == 0 && c[3] == 2,
+		      "%s: %g %g %g %g", enpu_cpu_isa_name(isa), c[0], c[1],
+		      c[2], c[3]);
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+static void test_sgemm_rejects_bad_arguments(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	enpu_cpu_sgemm_weights *w = NULL;
+	float a[4] = { 0 }, b[4] = { 0 }, c[4];
+	struct enpu_cpu_sgemm_args args = {
+		.m = 2, .n = 2, .k = 2, .a = a, .lda = 2, .b = b, .ldb = 2,
+		.c = c, .ldc = 2,
+	};
+
+	if (!ctx)
+		return;
+	CHECK(s, enpu_cpu_sgemm(ctx, &args) == 0, "good call: %s",
+	      enpu_cpu_context_error(ctx));
+	args.lda = 1;
+	CHECK(s, enpu_cpu_sgemm(ctx, &args) == -EINVAL, "lda < k accepted");
+	args.lda = 2;
+	args.ldb = 1;
+	CHECK(s, enpu_cpu_sgemm(ctx, &args) == -EINVAL, "ldb < n accepted");
+	args.ldb = 2;
+	args.k = 0;
+	CHECK(s, enpu_cpu_sgemm(ctx, &args) == -EINVAL, "k = 0 accepted");
+	args.k = 2;
+	CHECK(s, enpu_cpu_sgemm_weights_pack(ctx, 3, 2, b, 2, 0, &w) == 0,
+	      "pack");
+	args.weights = w;
+	CHECK(s, enpu_cpu_sgemm(ctx, &args) == -EINVAL &&
+	      strstr(enpu_cpu_context_error(ctx), "packed B is 3x2"),
+	      "weights of another shape: %s", enpu_cpu_context_error(ctx));
+	enpu_cpu_sgemm_weights_destroy(w);
+	w = NULL;
+	if (enpu_cpu_isa_supported(ENPU_CPU_ISA_AVX2) &&
+	    enpu_cpu_isa_supported(ENPU_CPU_ISA_AVX512_VNNI)) {
+		enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AVX2);
+		enpu_cpu_sgemm_weights_pack(ctx, 2, 2, b, 2, 0, &w);
+		enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AVX512_VNNI);
+		args.weights = w;
+		CHECK(s, enpu_cpu_sgemm(ctx, &args) == -EINVAL &&
+		      strstr(enpu_cpu_context_error(ctx), "another kernel"),
+		      "weights of another ISA: %s", enpu_cpu_context_error(ctx));
+		enpu_cpu_sgemm_weights_destroy(w);
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+static int run_conv_case(struct test_state *s, enpu_cpu_context *ctx,
+			 const struct enpu_cpu_fconv_shape *sh, int clamp,
+			 uint64_t seed)
+{
+	uint64_t rng = seed | 1;
+	size_t oh, ow, cg = sh->in_channels / sh->group;
+	size_t x_len = sh->batch * sh->in_channels * sh->height * sh->width;
+	size_t w_len = sh->out_channels * cg * sh->kernel_height * sh->kernel_width;
+	size_t y_len;
+	float *x = test_guarded_alloc(x_len * sizeof(float));
+	float *w = malloc(w_len * sizeof(float));
+	float *bias = malloc(sh->out_channels * sizeof(float));
+	float *want = NULL, *got = NULL;
+	const float relu6[2] = { 0, 6 };
+	double magnitude;
+	int ok = 0;
+
+	if (!x || !w || !bias ||
+	    enpu_cpu_fconv_output_size(ctx, sh, &oh, &ow)) {
+		CHECK(s, 0, "setup: %s", enpu_cpu_context_error(ctx));
+		goto out;
+	}
+	y_len = sh->batch * sh->out_channels * oh * ow;
+	want = malloc(y_len * sizeof(float));
+	got = malloc(y_len * sizeof(float));
+	if (!want || !got)
+		goto out;
+	fill(x, x_len, &rng);
+	fill(w, w_len, &rng);
+	fill(bias, sh->out_channels, &rng);
+	magnitude = (double)(cg * sh->kernel_height * sh->kernel_width) + 1;
+	enpu_cpu_conv2d_f32_reference(ctx, sh, x, w, bias,
+				      clamp ? relu6 : NULL, want);
+	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+			continue;
+		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
+		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
+			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
+			if (enpu_cpu_conv2d_f32(ctx, sh, x, w, bias,
+						clamp ? relu6 : NULL, got)) {
+				CHECK(s, 0, "%s", enpu_cpu_context_error(ctx));
+				goto out;
+			}
+			for (size_t i = 0; i < y_len; i++)
+				if (!close_enough(got[i], want[i], magnitude)) {
+					CHECK(s, 0, "%s %u threads C%zu M%zu g%zu %zux%zu k%zux%zu s%zu,%zu d%zu,%zu p%zu,%zu,%zu,%zu: [%zu] %g vs %g",
+					      enpu_cpu_isa_name(isa),
+					      thread_counts[t], sh->in_channels,
+					      sh->out_channels, sh->group,
+					      sh->height, sh->width,
+					      sh->kernel_height, sh->kernel_width,
+					      sh->stride_height, sh->stride_width,
+					      sh->dilation_height,
+					      sh->dilation_width, sh->pad_top,
+					      sh->pad_left, sh->pad_bottom,
+					      sh->pad_right, i, got[i], want[i]);
+					goto out;
+				}
+		}
+	}
+	ok = 1;
+out:
+	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
+	enpu_cpu_context_set_thread_count(ctx, 1);
+	test_guarded_free(x, x_len * sizeof(float));
+	free(w);
+	free(bias);
+	free(want);
+	free(got);
+	return ok;
+}
+
+static size_t pick(uint64_t *rng, size_t lo, size_t hi)
+{
+	return lo + (size_t)(test_random(rng) % (hi - lo + 1));
+}
+
+static void test_fconv_paths_match_reference(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t rng = 0x1234567;
+
+	for (int i = 0; ctx && i < 60; i++) {
+		struct enpu_cpu_fconv_shape sh = { 0 };
+		int kind = i % 4;	/* dense, pointwise, grouped, depthwise */
+
+		sh.batch = pick(&rng, 1, 2);
+		sh.group = kind == 2 ? pick(&rng, 2, 3) : 1;
+		sh.in_channels = sh.group * pick(&rng, 1, 9);
+		sh.out_channels = sh.group * pick(&rng, 1, 20);
+		if (kind == 3) {
+			sh.in_channels = sh.out_channels = sh.group =
+				pick(&rng, 2, 20);
+		}
+		sh.kernel_height = kind == 1 ? 1 : pick(&rng, 1, 5);
+		sh.kernel_width = kind == 1 ? 1 : pick(&rng, 1, 5);
+		sh.stride_height = kind == 1 ? 1 : pick(&rng, 1, 3);
+		sh.stride_width = kind == 1 ? 1 : pick(&rng, 1, 3);
+		sh.dilation_height = kind == 1 || i % 5 ? 1 : 2;
+		sh.dilation_width = sh.dilation_height;
+		if (kind != 1) {
+			sh.pad_top = pick(&rng, 0, sh.kernel_height - 1);
+			sh.pad_left = pick(&rng, 0, sh.kernel_width - 1);
+			sh.pad_bottom = pick(&rng, 0, sh.kernel_height - 1);
+			sh.pad_right = pick(&rng, 0, sh.kernel_width - 1);
+		}
+		sh.height = pick(&rng, sh.dilation_height * (sh.kernel_height - 1) + 1, 17);
+		sh.width = pick(&rng, sh.dilation_width * (sh.kernel_width - 1) + 1,
+				i % 7 ? 19 : 600);
+		if (!run_conv_case(s, ctx, &sh, i % 3 == 0, 300 + (uint64_t)i))
+			break;
+	}
+	/*
+	 * The shapes with their own paths: MobileNet's 3x3 depthwise
+	 * (stride 1 and 2, odd and even sizes, asymmetric pads), and stride
+	 * 1 with many output channels (unfolded, not read in place).
+	 */
+	{
+		static const size_t dw[][6] = {	/* C, H, W, stride, pad, pad_end */
+			{ 32, 112, 112, 1, 1, 1 }, { 96, 15, 17, 2, 1, 1 },
+			{ 16, 14, 14, 2, 0, 1 }, { 24, 7, 9, 1, 1, 1 },
+			{ 8, 5, 600, 2, 1, 0 },
+		};
+
+		for (size_t i = 0; ctx && i < ARRAY_SIZE(dw); i++) {
+			struct enpu_cpu_fconv_shape sh = {
+				1, dw[i][0], dw[i][1], dw[i][2], dw[i][0], dw[i][0],
+				3, 3, dw[i][3], dw[i][3], 1, 1, dw[i][4], dw[i][4],
+				dw[i][5], dw[i][5],
+			};
+
+			if (!run_conv_case(s, ctx, &sh, (int)(i & 1), 900 + i))
+				break;
+		}
+	}
+	{
+		struct enpu_cpu_fconv_shape sh = {
+			2, 20, 9, 11, 70, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1,
+		};
+
+		if (ctx)
+			run_conv_case(s, ctx, &sh, 1, 950);
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/* Max pooling against straight loops, every ISA, 1 and 2 threads. */
+static void test_max_pool_matches_loops(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t rng = 77;
+
+	for (int i = 0; ctx && i < 30; i++) {
+		struct enpu_cpu_fconv_shape sh = { 0 };
+		size_t oh, ow, xn, yn;
+		float *x, *want, *got;
+
+		sh.batch = pick(&rng, 1, 2);
+		sh.in_channels = sh.out_channels = pick(&rng, 1, 5);
+		sh.group = 1;
+		sh.kernel_height = pick(&rng, 1, 3);
+		sh.kernel_width = pick(&rng, 1, 3);
+		sh.stride_height = pick(&rng, 1, 3);
+		sh.stride_width = pick(&rng, 1, 3);
+		sh.dilation_height = sh.dilation_width = i % 4 ? 1 : 2;
+		sh.pad_top = pick(&rng, 0, sh.kernel_height - 1);
+		sh.pad_left = pick(&rng, 0, sh.kernel_width - 1);
+		sh.pad_bottom = sh.pad_top;
+		sh.pad_right = sh.pad_left;
+		sh.height = pick(&rng, 6, 20);
+		sh.width = pick(&rng, 6, i % 5 ? 20 : 700);
+		if (enpu_cpu_fconv_output_size(ctx, &sh, &oh, &ow))
+			continue;
+		xn = sh.batch * sh.in_channels * sh.height * sh.width;
+		yn = sh.batch * sh.in_channels * oh * ow;
+		x = malloc(xn * sizeof(float));
+		want = malloc(yn * sizeof(float));
+		got = malloc(yn * sizeof(float));
+		if (!x || !want || !got) {
+			free(x);
+			free(want);
+			free(got);
+			break;
+		}
+		fill(x, xn, &rng);
+		for (size_t p = 0; p < sh.batch * sh.in_channels; p++)
+		for (size_t oy = 0; oy < oh; oy++)
+		for (size_t ox = 0; ox < ow; ox++) {
+			float best = -FLT_MAX;
+
+			for (size_t ky = 0; ky < sh.kernel_height; ky++)
+			for (size_t kx = 0; kx < sh.kernel_width; kx++) {
+				ptrdiff_t iy = (ptrdiff_t)(oy * sh.stride_height +
+					ky * sh.dilation_height) - (ptrdiff_t)sh.pad_top;
+				ptrdiff_t ix = (ptrdiff_t)(ox * sh.stride_width +
+					kx * sh.dilation_width) - (ptrdiff_t)sh.pad_left;
+
+				if (iy >= 0 && iy < (ptrdiff_t)sh.height && ix >= 0 &&
+				    ix < (ptrdiff_t)sh.width &&
+				    x[(p * sh.height + (size_t)iy) * sh.width + (size_t)ix] > best)
+					best = x[(p * sh.height + (size_t)iy) *
+						 sh.width + (size_t)ix];
+			}
+			want[(p * oh + oy) * ow + ox] = best;
+		}
+		for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
+			if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+				continue;
+			enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
+			for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
+				enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
+				CHECK(s, enpu_cpu_max_pool_f32(ctx, &sh, x, got) == 0 &&
+				      !memcmp(got, want, yn * sizeof(float)),
+				      "%s %u threads case %d: %s",
+				      enpu_cpu_isa_name(isa), thread_counts[t], i,
+				      enpu_cpu_context_error(ctx));
+			}
+		}
+		enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
+		enpu_cpu_context_set_thread_count(ctx, 1);
+		free(x);
+		free(want);
+		free(got);
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/* The vector math rows against libm, every ISA. */
+static void test_fmath_rows(struct test_state *s)
+{
+	static const float probes[] = {
+		0.0f, -0.0f, 1e-6f, -1e-6f, 0.3f, -0.49f, 0.5f, 0.51f, 1.0f,
+		-2.5f, 3.7f, 9.0f, -9.2f, 20.0f, -30.0f, 87.0f, -87.0f, 89.0f,
+		-104.0f, INFINITY, -INFINITY, NAN,
+	};
+	const size_t n = ARRAY_SIZE(probes);
+	float y[ARRAY_SIZE(probes)];
+
+	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
+		const struct enpu_fmath_kernels *f = NULL;
+
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+			continue;
+#if defined(__x86_64__)
+		f = isa == ENPU_CPU_ISA_AVX512_VNNI ? &enpu_fmath_avx512 :
+		    isa == ENPU_CPU_ISA_AVX2 ? &enpu_fmath_avx2 :
+		    &enpu_fmath_scalar;
+#elif defined(__aarch64__)
+		f = isa >= ENPU_CPU_ISA_NEON ? &enpu_fmath_neon :
+		    &enpu_fmath_scalar;
+#else
+		f = &enpu_fmath_scalar;
+#endif
+		for (int op = 0; op < ENPU_FUNARY_COUNT; op++) {
+			f->unary[op](n, probes, y);
+			for (size_t i = 0; i < n; i++) {
+				double x = probes[i], want;
+
+				switch (op) {
+				case ENPU_FEXP: want = exp(x); break;
+				case ENPU_FSIGMOID: want = 1 / (1 + exp(-x)); break;
+				case ENPU_FTANH: want = tanh(x); break;
+				case ENPU_FERF: want = erf(x); break;
+				/* The ONNX formula: Gelu(-inf) = -inf * 0 = NaN. */
+				case ENPU_FGELU: want = 0.5 * x * erfc(-x / sqrt(2));
+					break;
+				default: want = sqrt(x); break;
+				}
+				want = (float)want;	/* overflow to inf */
+				CHECK(s, (isnan(want) && isnan(y[i])) ||
+				      y[i] == want ||
+				      fabs(y[i] - want) <= (op == ENPU_FGELU ?
+					5e-6 : 3e-7) * fabs(want) + 1e-30,
+				      "%s op %d x=%g: %.9g vs %.9g",
+				      enpu_cpu_isa_name(isa), op, x, y[i], want);
+			}
+		}
+		/* QuantizeLinear rows: ties to even, saturation, NaN -> 0. */
+		{
+			static const float xs[] = {
+				0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 300.0f, -300.0f,
+				126.5f, -128.5f, NAN, INFINITY, 3.49999f,
+			};
+			uint8_t q[ARRAY_SIZE(xs)];
+
+			for (int is_signed = 0; is_signed < 2; is_signed++)
+				for (int zp = -3; zp <= 3; zp += 3) {
+					int32_t z = is_signed ? zp : zp + 10;
+
+					f->quantize(ARRAY_SIZE(xs), xs, 0.5f, z,
+						    is_signed, q);
+					for (size_t i = 0; i < ARRAY_SIZE(xs); i++) {
+						float v = xs[i] / 0.5f;
+						double r = isnan(v) ? 0 : nearbyintf(v) + z;
+						int32_t lo = is_signed ? -128 : 0;
+						int32_t hi = is_signed ? 127 : 255;
+						int32_t want = r < lo ? lo : r > hi ? hi :
+							       (int32_t)r;
+						int32_t got = is_signed ? (int8_t)q[i] : q[i];
+
+						if (isnan(v))
+							want = 0;
+						CHECK(s, got == want,
+						      "%s quantize %g zp %d signed %d: %d vs %d",
+						      enpu_cpu_isa_name(isa), xs[i], z,
+						      is_signed, got, want);
+					}
+				}
+		}
+	}
+}
+
+const struct test_case float_tests[] = {
+	{ "sgemm_paths_match_reference", test_sgemm_paths_match_reference },
+	{ "sgemm_clamp_keeps_nan", test_sgemm_clamp_keeps_nan },
+	{ "sgemm_rejects_bad_arguments", test_sgemm_rejects_bad_arguments },
+	{ "fconv_paths_match_reference", test_fconv_paths_match_reference },
+	{ "max_pool_matches_loops", test_max_pool_matches_loops },
+	{ "fmath_rows_match_libm", test_fmath_rows },
+	{ NULL, NULL },
+};

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Float kernels of the CPU runtime: the single-precision GEMM (packed
+ * constant B, or B as given and packed per call, transposed or not),
+ * NCHW convolution (dense, grouped, depthwise) on it, and the vector
+ * math rows the float ops use. Same context, threads and error rules as
+ * enpu_cpu.h; the kernels are the context's (chosen with its ISA).
+ *
+ * Results differ between ISA paths only by float rounding: every path
+ * sums k in ascending order; the FMA paths round once per step.
+ */
+#ifndef ENPU_CPU_FLOAT_H
+#define ENPU_CPU_FLOAT_H
+
+#include "enpu_cpu.h"
+
+typedef struct enpu_cpu_sgemm_weights enpu_cpu_sgemm_weights;
+
+/*
+ * Packs a constant B of @k rows and @n columns for the context's current
+ * kernel: b[kk * ldb + j], or with @transposed b[j * ldb + kk] (B given
+ * as [n][k], as Gemm's transB and MatMul's K^T have it). The packed
+ * object may only be used with a context on the same ISA.
+ */
+int enpu_cpu_sgemm_weights_pack(enpu_cpu_context *context, size_t k,
+				size_t n, const float *b, size_t ldb,
+				int transposed,
+				enpu_cpu_sgemm_weights **weights);
+void enpu_cpu_sgemm_weights_destroy(enpu_cpu_sgemm_weights *weights);
+
+/*
+ * C[i][j] = clamp(bias + sum_kk A[i][kk] * B[kk][j]) for i < m, j < n.
+ * A: a[i * lda + kk]. B: @weights (packed), or b with ldb/b_transposed as
+ * in the pack call. bias: NULL, per column (n values) or, with
+ * bias_per_row, per row (m values). clamp: NULL or {min, max}, NaN kept.
+ * C: c[i * ldc + j]; must not overlap A or B.
+ */
+struct enpu_cpu_sgemm_args {
+	size_t m, n, k;
+	const float *a;
+	size_t lda;
+	const enpu_cpu_sgemm_weights *weights;
+	const float *b;
+	size_t ldb;
+	int b_transposed;
+	const float *bias;
+	int bias_per_row;
+	const float *clamp;
+	float *c;
+	size_t ldc;
+};
+
+int enpu_cpu_sgemm(enpu_cpu_context *context,
+		   const struct enpu_cpu_sgemm_args *args);
+/* Straight loops in double, rounded once: the tests' oracle. */
+int enpu_cpu_sgemm_reference(enpu_cpu_context *context,
+			     const struct enpu_cpu_sgemm_args *args);
+
+/*
+ * NCHW convolution, 2-D (1-D as height 1): x [batch][in_channels][height]
+ * [width], w [out_channels][in_channels / group][kernel_height]
+ * [kernel_width] (ONNX's OIHW), bias NULL or [out_channels], y [batch]
+ * [out_channels][out_h][out_w] with ONNX's output size (explicit pads).
+ * Dense and grouped convolutions run on the GEMM (weights as A, the
+ * input unfolded per task into B panels; 1x1 stride-1 unpadded reads the
+ * input in place); depthwise ones (group == in_channels == out_channels)
+ * on their own kernels.
+ */
+struct enpu_cpu_fconv_shape {
+	size_t batch, in_channels, height, width;
+	size_t out_channels, group;
+	size_t kernel_height, kernel_width;
+	size_t stride_height, stride_width;
+	size_t dilation_height, dilation_width;
+	size_t pad_top, pad_left, pad_bottom, pad_right;
+};
+
+int enpu_cpu_fconv_output_size(enpu_cpu_context *context,
+			       const struct enpu_cpu_fconv_shape *shape,
+			       size_t *out_height, size_t *out_width);
+int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
+			const struct enpu_cpu_fconv_shape *shape,
+			const float *x, const float *w, const float *bias,
+			const float *clamp, float *y);
+/*
+ * Float max pooling, NCHW, with the same geometry (out_channels equal to
+ * in_channels, group 1; floor output sizes): the largest input in each
+ * window, -FLT_MAX for a window of padding only, NaN inputs skipped.
+ */
+int enpu_cpu_max_pool_f32(enpu_cpu_context *context,
+			  const struct enpu_cpu_fconv_shape *shape,
+			  const float *x, float *y);
+int enpu_cpu_conv2d_f32_reference(enpu_cpu_context *context,
+				  const struct enpu_cpu_fconv_shape *shape,
+				  const float *x, const float *w,
+				  const float *bias, const float *clamp,
+				  float *y);
+
+#endif /* ENPU_CPU_FLOAT_H */

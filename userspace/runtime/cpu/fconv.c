@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Float NCHW convolution (enpu_cpu_float.h). Dense and grouped: per image
+ * and group one GEMM, C[M_g][P] = W_g[M_g][K] x B[K][P] with the weights
+ * read in place as A (K = C_g * kh * kw contiguous per output channel)
+ * and B the unfolded input, built panel by panel inside the GEMM's tasks
+ * (sgemm_panels.h) so the unfolding never exists whole; a 1x1, stride 1,
+ * unpadded convolution reads the input itself as B. Stride-1
+ * convolutions do not unfold at all: the input is copied once with its
+ * padding, and each task (an output row's panel of NR pixels) hands the
+ * microkernel one pointer per (channel, ky, kx) into that copy, the K
+ * rows of B in place (the indirect microkernel). Bias is per row, the
+ * clamp fused. Depthwise: the context's depthwise kernel per (image,
+ * channel, band of rows).
+ */
+#include "context_internal.h"
+#include "cpu_internal.h"
+#include "enpu_cpu_float.h"
+#include "sgemm_panels.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIZE_LIMIT ((size_t)1 << 24)
+/* Output rows per depthwise task, so two threads both get work. */
+#define DW_ROWS 8
+
+static int check_shape(enpu_cpu_context *context,
+		       const struct enpu_cpu_fconv_shape *s, size_t *oh,
+		       size_t *ow)
+{
+	size_t span_h, span_w;
+
+	if (!s)
+		return enpu_cpu_fail(context, -EINVAL, "fconv: shape is NULL");
+	if (!s->batch || !s->in_channels || !s->height || !s->width ||
+	    !s->out_channels || !s->group || !s->kernel_height ||
+	    !s->kernel_width || !s->stride_height || !s->stride_width ||
+	    !s->dilation_height || !s->dilation_width ||
+	    s->batch > SIZE_LIMIT || s->in_channels > SIZE_LIMIT ||
+	    s->height > SIZE_LIMIT || s->width > SIZE_LIMIT ||
+	    s->out_channels > SIZE_LIMIT || s->kernel_height > 4096 ||
+	    s->kernel_width > 4096 || s->stride_height > SIZE_LIMIT ||
+	    s->stride_width > SIZE_LIMIT || s->dilation_height > 4096 ||
+	    s->dilation_width > 4096 || s->pad_top > SIZE_LIMIT ||
+	    s->pad_bottom > SIZE_LIMIT || s->pad_left > SIZE_LIMIT ||
+	    s->pad_right > SIZE_LIMIT)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "fconv: a size is 0 or out of range");
+	if (s->in_channels % s->group || s->out_channels % s->group)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "fconv: %zu/%zu channels do not split into %zu groups",
+				     s->in_channels, s->out_channels, s->group);
+	span_h = s->dilation_height * (s->kernel_height - 1) + 1;
+	span_w = s->dilation_width * (s->kernel_width - 1) + 1;
+	if (s->height + s->pad_top + s->pad_bottom < span_h ||
+	    s->width + s->pad_left + s->pad_right < span_w)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "fconv: kernel does not fit the padded input");
+	*oh = (s->height + s->pad_top + s->pad_bottom - span_h) /
+	      s->stride_height + 1;
+	*ow = (s->width + s->pad_left + s->pad_right - span_w) /
+	      s->stride_width + 1;
+	return 0;
+}
+
+int enpu_cpu_fconv_output_size(enpu_cpu_context *context,
+			       const struct enpu_cpu_fconv_shape *shape,
+			       size_t *out_height, size_t *out_width)
+{
+	if (!context || !out_height || !out_width)
+		return -EINVAL;
+	return check_shape(context, shape, out_height, out_width);
+}
+
+/* The unfolding of one image's group, for the GEMM's panel callback. */
+struct unfold {
+	const struct enpu_cpu_fconv_shape *s;
+	const float *x;		/* the group's first input channel */
+	size_t oh, ow, channels;
+};
+
+/*
+ * One row of the unfolding (tap c, ky, kx) over output pixels
+ * [col0, col0 + cols): run by run of output rows; each run is one input
+ * row segment (a copy at stride 1, a strided gather otherwise) with the
+ * padding zero-filled around it.
+ */
+static void unfold_row(const struct unfold *u, const float *plane, size_t ky,
+		       size_t kx, size_t col0, size_t cols, float *dst)
+{
+	const struct enpu_cpu_fconv_shape *s = u->s;
+	size_t oy = col0 / u->ow, ox = col0 % u->ow, j = 0;
+	ptrdiff_t off = (ptrdiff_t)(kx * s->dilation_width) -
+			(ptrdiff_t)s->pad_left;
+
+	while (j < cols) {
+		size_t run = cols - j < u->ow - ox ? cols - j : u->ow - ox;
+		ptrdiff_t iy = (ptrdiff_t)(oy * s->stride_height +
+					   ky * s->dilation_height) -
+			       (ptrdiff_t)s->pad_top;
+
+		if (iy < 0 || iy >= (ptrdiff_t)s->height) {
+			memset(dst + j, 0, run * sizeof(float));
+		} else {
+			const float *row = plane + (size_t)iy * s->width;
+			ptrdiff_t sw = (ptrdiff_t)s->stride_width;
+			ptrdiff_t first = (ptrdiff_t)ox * sw + off;	/* ix of i = 0 */
+			ptrdiff_t room = (ptrdiff_t)s->width - first;
+			size_t lo = first >= 0 ? 0 :
+				    (size_t)((-first + sw - 1) / sw);
+			size_t hi = room <= 0 ? 0 : (size_t)((room + sw - 1) / sw);
+
+			if (hi > run)
+				hi = run;
+			if (lo > hi)
+				lo = hi;
+			memset(dst + j, 0, lo * sizeof(float));
+			if (sw == 1)
+				memcpy(dst + j + lo, row + first + (ptrdiff_t)lo,
+				       (hi - lo) * sizeof(float));
+			else
+				for (size_t i = lo; i < hi; i++)
+					dst[j + i] = row[first + (ptrdiff_t)i * sw];
+			memset(dst + j + hi, 0, (run - hi) * sizeof(float));
+		}
+		j += run;
+		ox = 0;
+		oy++;
+	}
+}
+
+static void unfold_panel(void *argument, size_t col0, size_t cols, size_t nr,
+			 float *panel)
+{
+	const struct unfold *u = argument;
+	const struct enpu_cpu_fconv_shape *s = u->s;
+	size_t kh = s->kernel_height, kw = s->kernel_width;
+
+	for (size_t c = 0; c < u->channels; c++)
+	for (size_t ky = 0; ky < kh; ky++)
+	for (size_t kx = 0; kx < kw; kx++) {
+		float *dst = panel + ((c * kh + ky) * kw + kx) * nr;
+
+		unfold_row(u, u->x + c * s->height * s->width, ky, kx, col0,
+			   cols, dst);
+		for (size_t j = cols; j < nr; j++)
+			dst[j] = 0.0f;
+	}
+}
+
+/* Stride 1, read in place: one task per (output row, panel of NR pixels). */
+struct direct_job {
+	const struct enpu_cpu_fconv_shape *s;
+	const struct enpu_sgemm_kernel_info *kn;
+	const float *xp;		/* the group's padded channels */
+	const float *w, *bias, *clamp;
+	float *y;			/* the group's first output channel */
+	size_t hp, wp, oh, ow, mg, k, panels;
+	atomic_int failed;
+};
+
+#define STACK_ROWS 1024
+
+static void direct_task(void *argument, size_t task)
+{
+	struct direct_job *job = argument;
+	const struct enpu_cpu_fconv_shape *s = job->s;
+	const struct enpu_sgemm_kernel_info *kn = job->kn;
+	size_t oy = task / job->panels, ox0 = (task % job->panels) * kn->nr;
+	size_t nr = job->ow - ox0 < kn->nr ? job->ow - ox0 : kn->nr;
+	size_t kh = s->kernel_height, kw = s->kernel_width, cg = job->k / (kh * kw);
+	const float *stack[STACK_ROWS], **rows = stack;
+
+	if (job->k > STACK_ROWS) {
+		rows = malloc(job->k * sizeof(*rows));
+		if (!rows) {
+			atomic_store(&job->failed, 1);
+			return;
+		}
+	}
+	for (size_t c = 0; c < cg; c++)
+	for (size_t ky = 0; ky < kh; ky++)
+	for (size_t kx = 0; kx < kw; kx++)
+		rows[(c * kh + ky) * kw + kx] = job->xp +
+			(c * job->hp + oy + ky * s->dilation_height) * job->wp +
+			ox0 + kx * s->dilation_width;
+	for (size_t m0 = 0; m0 < job->mg; m0 += kn->mr) {
+		size_t mr = job->mg - m0 < kn->mr ? job->mg - m0 : kn->mr;
+
+		kn->indirect(mr, nr, job->k, job->w + m0 * job->k, job->k, rows,
+			     job->y + m0 * job->oh * job->ow + oy * job->ow + ox0,
+			     job->oh * job->ow, job->bias ? job->bias + m0 : NULL,
+			     1, job->clamp);
+	}
+	if (rows != stack)
+		free(rows);
+}
+
+/* One image: the padded copy, then every group on it. */
+static int direct_conv(enpu_cpu_context *context,
+		       const struct enpu_cpu_fconv_shape *s, size_t oh,
+		       size_t ow, const float *x, const float *w,
+		       const float *bias, const float *clamp, float *y)
+{
+	const struct enpu_sgemm_kernel_info *kn = context->kernels.sgemm;
+	size_t hp = s->height + s->pad_top + s->pad_bottom;
+	size_t wp = s->width + s->pad_left + s->pad_right;
+	size_t cg = s->in_channels / s->group, mg = s->out_channels / s->group;
+	/* NR floats of slack: a tail panel reads a full NR past its row. */
+	size_t bytes = (s->in_channels * hp * wp + kn->nr) * sizeof(float);
+	float *xp = malloc(bytes);
+	struct direct_job job;
+
+	if (!xp)
+		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
+	memset(xp, 0, bytes);
+	for (size_t c = 0; c < s->in_channels; c++)
+		for (size_t iy = 0; iy < s->height; iy++)
+			memcpy(xp + (c * hp + iy + s->pad_top) * wp + s->pad_left,
+			       x + (c * s->height + iy) * s->width,
+			       s->width * sizeof(float));
+	memset(&job, 0, sizeof(job));
+	job.s = s;
+	job.kn = kn;
+	job.hp = hp;
+	job.wp = wp;
+	job.oh = oh;
+	job.ow = ow;
+	job.mg = mg;
+	job.k = cg * s->kernel_height * s->kernel_width;
+	job.panels = enpu_divide_up(ow, kn->nr);
+	job.clamp = clamp;
+	atomic_init(&job.failed, 0);
+	for (size_t g = 0; g < s->group; g++) {
+		job.xp = xp + g * cg * hp * wp;
+		job.w = w + g * mg * job.k;
+		job.bias = bias ? bias + g * mg : NULL;
+		job.y = y + g * mg * oh * ow;
+		enpu_thread_pool_parallel_for(context->pool, oh * job.panels,
+					      direct_task, &job);
+	}
+	free(xp);
+	if (atomic_load(&job.failed))
+		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
+	return 0;
+}
+
+struct dw_job {
+	const struct enpu_cpu_fconv_shape *s;
+	const float *x, *w, *bias, *clamp;
+	float *y;
+	size_t oh, ow, bands;
+	enpu_fdwconv_kernel kernel;
+	int max_pool;
+};
+
+static void dw_task(void *argument, size_t task)
+{
+	const struct dw_job *job = argument;
+	const struct enpu_cpu_fconv_shape *s = job->s;
+	size_t plane = task / job->bands, band = task % job->bands;
+	size_t c = plane % s->in_channels;
+	struct enpu_fdwconv_pass pass = {
+		.x = job->x + plane * s->height * s->width,
+		.w = job->w ? job->w + c * s->kernel_height * s->kernel_width :
+		     NULL,
+		.bias = job->bias ? job->bias[c] : 0.0f,
+		.y = job->y + plane * job->oh * job->ow,
+		.height = s->height, .width = s->width,
+		.out_height = job->oh, .out_width = job->ow,
+		.kernel_h = s->kernel_height, .kernel_w = s->kernel_width,
+		.stride_h = s->stride_height, .stride_w = s->stride_width,
+		.dilation_h = s->dilation_height,
+		.dilation_w = s->dilation_width,
+		.pad_top = s->pad_top, .pad_left = s->pad_left,
+		.row0 = band * DW_ROWS,
+		.row1 = band * DW_ROWS + DW_ROWS < job->oh ?
+			band * DW_ROWS + DW_ROWS : job->oh,
+		.clamp = job->clamp,
+		.max_pool = job->max_pool,
+	};
+
+	job->kernel(&pass);
+}
+
+int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
+			const struct enpu_cpu_fconv_shape *s, const float *x,
+			const float *w, const float *bias, const float *clamp,
+			float *y)
+{
+	size_t oh, ow, cg, mg, k, p;
+	int err;
+
+	if (!context)
+		return -EINVAL;
+	err = check_shape(context, s, &oh, &ow);
+	if (err)
+		return err;
+	if (!x || !w || !y)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "fconv: input, weights or output is NULL");
+	if (s->group == s->in_channels && s->group == s->out_channels &&
+	    s->group > 1) {
+		struct dw_job job = {
+			s, x, w, bias, clamp, y, oh, ow,
+			enpu_divide_up(oh, DW_ROWS), context->kernels.fdwconv, 0,
+		};
+
+		enpu_thread_pool_parallel_for(context->pool,
+					      s->batch * s->in_channels *
+					      job.bands, dw_task, &job);
+		return 0;
+	}
+	cg = s->in_channels / s->group;
+	mg = s->out_channels / s->group;
+	k = cg * s->kernel_height * s->kernel_width;
+	p = oh * ow;
+	/*
+	 * Unfolding costs about K writes per output pixel against M x K
+	 * multiply-adds: below 64 output channels reading in place wins;
+	 * above, the unfolded panels reused by every row block do.
+	 */
+	if (s->stride_height == 1 && s->stride_width == 1 && mg < 64 &&
+	    (s->kernel_height > 1 || s->kernel_width > 1 || s->pad_top ||
+	     s->pad_left || s->pad_bottom || s->pad_right)) {
+		for (size_t n = 0; n < s->batch; n++) {
+			err = direct_conv(context, s, oh, ow,
+					  x + n * s->in_channels * s->height *
+					  s->width, w, bias, clamp,
+					  y + n * s->out_channels * p);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	for (size_t n = 0; n < s->batch; n++)
+	for (size_t g = 0; g < s->group; g++) {
+		const float *xg = x + (n * s->in_channels + g * cg) *
+				  s->height * s->width;
+		struct unfold u = { s, xg, oh, ow, cg };
+		struct enpu_sgemm_source source = { unfold_panel, &u };
+		int pointwise = s->kernel_height == 1 && s->kernel_width == 1 &&
+				s->stride_height == 1 && s->stride_width == 1 &&
+				!s->pad_top && !s->pad_left && !s->pad_bottom &&
+				!s->pad_right;
+		struct enpu_cpu_sgemm_args a = {
+			.m = mg, .n = p, .k = k,
+			.a = w + g * mg * k, .lda = k,
+			.b = pointwise ? xg : NULL, .ldb = p,
+			.bias = bias ? bias + g * mg : NULL, .bias_per_row = 1,
+			.clamp = clamp,
+			.c = y + (n * s->out_channels + g * mg) * p, .ldc = p,
+		};
+
+		err = enpu_sgemm_run(context, &a, pointwise ? NULL : &source);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int enpu_cpu_max_pool_f32(enpu_cpu_context *context,
+			  const struct enpu_cpu_fconv_shape *s, const float *x,
+			  float *y)
+{
+	size_t oh = 0, ow = 0;
+	int err;
+
+	if (!context)
+		return -EINVAL;
+	err = check_shape(context, s, &oh, &ow);
+	if (err)
+		return err;
+	if (!x || !y)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "max pool: input or output is NULL");
+	{
+		struct dw_job job = {
+			s, x, NULL, NULL, NULL, y, oh, ow,
+			enpu_divide_up(oh, DW_ROWS), context->kernels.fdwconv, 1,
+		};
+
+		enpu_thread_pool_parallel_for(context->pool,
+					      s->batch * s->in_channels *
+					      job.bands, dw_task, &job);
+	}
+	return 0;
+}
+
+int enpu_cpu_conv2d_f32_reference(enpu_cpu_context *context,
+				  const struct enpu_cpu_fconv_shape *s,
+				  const float *x, const float *w,
+				  const float *bias, const float *clamp,
+				  float *y)
+{
+	size_t oh, ow, cg, mg;
+	int err;
+
+	if (!context)
+		return -EINVAL;
+	err = check_shape(context, s, &oh, &ow);
+	if (err)
+		return err;
+	if (!x || !w || !y)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "fconv: input, weights or output is NULL");
+	cg = s->in_channels / s->group;
+	mg = s->out_channels / s->group;
+	for (size_t n = 0; n < s->batch; n++)
+	for (size_t m = 0; m < s->out_channels; m++)
+	for (size_t oy = 0; oy < oh; oy++)
+	for (size_t ox = 0; ox < ow; ox++) {
+		size_t g = m / mg;
+		double acc = bias ? bias[m] : 0;
+		float v;
+
+		for (size_t c = 0; c < cg; c++)
+		for (size_t ky = 0; ky < s->kernel_height; ky++)
+		for (size_t kx = 0; kx < s->kernel_width; kx++) {
+			ptrdiff_t iy = (ptrdiff_t)(oy * s->stride_height +
+						   ky * s->dilation_height) -
+				       (ptrdiff_t)s->pad_top;
+			ptrdiff_t ix = (ptrdiff_t)(ox * s->stride_width +
+						   kx * s->dilation_width) -
+				       (ptrdiff_t)s->pad_left;
+
+			if (iy < 0 || iy >= (ptrdiff_t)s->height || ix < 0 ||
+			    ix >= (ptrdiff_t)s->width)
+				continue;
+			acc += (double)w[((m * cg + c) * s->kernel_height + ky) *
+					 s->kernel_width + kx] *
+			       x[((n * s->in_channels + g * cg + c) * s->height +
+				  (size_t)iy) * s->width + (size_t)ix];
+		}
+		v = (float)acc;
+		if (clamp) {
+			v = v < clamp[0] ? clamp[0] : v;
+			v = v > clamp[1] ? clamp[1] : v;
+		}
+		y[((n * s->out_channels + m) * oh + oy) * ow + ox] = v;
+	}
+	return 0;
+}

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The float row kernels of fmath_internal.h, written once and compiled
+ * per ISA: the includer defines VMATH_WIDTH (lanes) and FMATH_TABLE (the
+ * table's name) and is built with the ISA's -m flags, so the plain loops
+ * below auto-vectorize to that width (-O3) and the transcendental ones
+ * use vmath.h's explicit vectors.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fmath_internal.h"
+#include "vmath.h"
+
+#define BINARY_ROW(name, OP)						\
+static void name(size_t n, const float *a, size_t a_step,		\
+		 const float *b, size_t b_step, float *y)		\
+{									\
+	if (a_step && b_step) {						\
+		for (size_t i = 0; i < n; i++)				\
+			y[i] = a[i] OP b[i];				\
+	} else if (a_step) {						\
+		float v = b[0];						\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			y[i] = a[i] OP v;				\
+	} else {							\
+		float v = a[0];						\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			y[i] = v OP b[i];				\
+	}								\
+}
+
+BINARY_ROW(add_row, +)
+BINARY_ROW(sub_row, -)
+BINARY_ROW(mul_row, *)
+BINARY_ROW(div_row, /)
+
+#define VECTOR_MAP(name, EXPR)						\
+static void name(size_t n, const float *x, float *y)			\
+{									\
+	size_t i = 0;							\
+									\
+	for (; i + VMATH_WIDTH <= n; i += VMATH_WIDTH) {		\
+		vm_f v = vm_load(x + i);				\
+									\
+		vm_store(y + i, (EXPR));				\
+	}								\
+	if (i < n) {							\
+		vm_f v = vm_load_partial(x + i, n - i, 0.0f);		\
+									\
+		vm_store_partial(y + i, (EXPR), n - i);			\
+	}								\
+}
+
+VECTOR_MAP(exp_row, vm_exp(v))
+VECTOR_MAP(sigmoid_row, vm_sigmoid(v))
+VECTOR_MAP(tanh_row, vm_tanh(v))
+VECTOR_MAP(erf_row, vm_erf(v))
+VECTOR_MAP(gelu_row, 0.5f * v * vm_one_plus_erf(v * 0.70710678118654752f))
+
+static void sqrt_row(size_t n, const float *x, float *y)
+{
+	for (size_t i = 0; i < n; i++)
+		y[i] = sqrtf(x[i]);
+}
+
+static void clamp_row(size_t n, const float *x, float lo, float hi, float *y)
+{
+	for (size_t i = 0; i < n; i++) {
+		float v = x[i] < lo ? lo : x[i];
+
+		y[i] = v > hi ? hi : v;
+	}
+}
+
+static void hard_sigmoid_row(size_t n, const float *x, float alpha,
+			     float beta, float *y)
+{
+	for (size_t i = 0; i < n; i++) {
+		float v = alpha * x[i] + beta;
+
+		v = v < 0.0f ? 0.0f : v;
+		y[i] = v > 1.0f ? 1.0f : v;
+	}
+}
+
+static void leaky_relu_row(size_t n, const float *x, float alpha, float *y)
+{
+	for (size_t i = 0; i < n; i++)
+		y[i] = x[i] < 0.0f ? x[i] * alpha : x[i];
+}
+
+static float sum_row(size_t n, const float *x)
+{
+	vm_f acc = vm_splat(0.0f);
+	size_t i = 0;
+
+	for (; i + VMATH_WIDTH <= n; i += VMATH_WIDTH)
+		acc += vm_load(x + i);
+	if (i < n)
+		acc += vm_load_partial(x + i, n - i, 0.0f);
+	return vm_hsum(acc);
+}
+
+static float max_row(size_t n, const float *x)
+{
+	vm_f acc;
+	size_t i = 0;
+
+	if (!n)
+		return -INFINITY;
+	acc = vm_splat(x[0]);
+	for (; i + VMATH_WIDTH <= n; i += VMATH_WIDTH) {
+		vm_f v = vm_load(x + i);
+
+		acc = vm_select((v > acc) | (v != v), v, acc);
+	}
+	if (i < n) {
+		vm_f v = vm_load_partial(x + i, n - i, x[0]);
+
+		acc = vm_select((v > acc) | (v != v), v, acc);
+	}
+	return vm_hmax(acc);
+}
+
+static float sum_squares_row(size_t n, const float *x, float mean)
+{
+	vm_f acc = vm_splat(0.0f);
+	size_t i = 0;
+
+	for (; i + VMATH_WIDTH <= n; i += VMATH_WIDTH) {
+		vm_f d = vm_load(x + i) - mean;
+
+		acc += d * d;
+	}
+	if (i < n) {
+		vm_f d = vm_load_partial(x + i, n - i, mean) - mean;
+
+		acc += d * d;
+	}
+	return vm_hsum(acc);
+}
+
+static void normalize_row(size_t n, const float *x, float mean, float inv,
+			  const float *gamma, const float *beta, float *y)
+{
+	if (gamma && beta)
+		for (size_t i = 0; i < n; i++)
+			y[i] = (x[i] - mean) * inv * gamma[i] + beta[i];
+	else if (gamma)
+		for (size_t i = 0; i < n; i++)
+			y[i] = (x[i] - mean) * inv * gamma[i];
+	else
+		for (size_t i = 0; i < n; i++)
+			y[i] = (x[i] - mean) * inv;
+}
+
+static float exp_shift_sum_row(size_t n, const float *x, float shift,
+			       float *y)
+{
+	vm_f acc = vm_splat(0.0f);
+	size_t i = 0;
+
+	for (; i + VMATH_WIDTH <= n; i += VMATH_WIDTH) {
+		vm_f e = vm_exp(vm_load(x + i) - shift);
+
+		vm_store(y + i, e);
+		acc += e;
+	}
+	if (i < n) {
+		vm_f e = vm_exp(vm_load_partial(x + i, n - i, -INFINITY) - shift);
+
+		vm_store_partial(y + i, e, n - i);
+		acc += e;
+	}
+	return vm_hsum(acc);
+}
+
+static void scale_row(size_t n, const float *x, float s, float *y)
+{
+	for (size_t i = 0; i < n; i++)
+		y[i] = x[i] * s;
+}
+
+/*
+ * rint by the 1.5 * 2^23 trick, exact (round half to even in the default
+ * rounding mode) for |v| < 2^22, which the clamp to the type's range
+ * around the zero point guarantees.
+ */
+static void quantize_row(size_t n, const float *x, float scale,
+			 int32_t zero_point, int is_signed, uint8_t *y)
+{
+	const float magic = 12582912.0f;
+	float lo = (float)((is_signed ? -128 : 0) - zero_point) - 1.0f;
+	float hi = (float)((is_signed ? 127 : 255) - zero_point) + 1.0f;
+	int32_t qlo = is_signed ? -128 : 0, qhi = is_signed ? 127 : 255;
+
+	for (size_t i = 0; i < n; i++) {
+		float v = x[i] / scale;
+		int32_t q;
+
+		v = v != v ? (float)-zero_point : v;	/* NaN gives 0 */
+		v = v < lo ? lo : v > hi ? hi : v;
+		q = (int32_t)((v + magic) - magic) + zero_point;
+		q = q < qlo ? qlo : q > qhi ? qhi : q;
+		y[i] = (uint8_t)q;
+	}
+}
+
+static void dequantize_row(size_t n, const uint8_t *x, float scale,
+			   int32_t zero_point, int is_signed, float *y)
+{
+	if (is_signed)
+		for (size_t i = 0; i < n; i++)
+			y[i] = (float)((int32_t)(int8_t)x[i] - zero_point) * scale;
+	else
+		for (size_t i = 0; i < n; i++)
+			y[i] = (float)((int32_t)x[i] - zero_point) * scale;
+}
+
+const struct enpu_fmath_kernels FMATH_TABLE = {
+	.binary = {
+		[ENPU_FADD] = add_row, [ENPU_FSUB] = sub_row,
+		[ENPU_FMUL] = mul_row, [ENPU_FDIV] = div_row,
+	},
+	.unary = {
+		[ENPU_FEXP] = exp_row, [ENPU_FSIGMOID] = sigmoid_row,
+		[ENPU_FTANH] = tanh_row, [ENPU_FERF] = erf_row,
+		[ENPU_FGELU] = gelu_row, [ENPU_FSQRT] = sqrt_row,
+	},
+	.clamp = clamp_row,
+	.hard_sigmoid = hard_sigmoid_row,
+	.leaky_relu = leaky_relu_row,
+	.sum = sum_row,
+	.max = max_row,
+	.sum_squares = sum_squares_row,
+	.normalize = normalize_row,
+	.exp_shift_sum = exp_shift_sum_row,
+	.scale = scale_row,
+	.quantize = quantize_row,
+	.dequantize = dequantize_row,
+};

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The float GEMM driver: B packing, argument checks, the reference, and
+ * the tiling + threading of the context's microkernel (sgemm_internal.h).
+ *
+ * B is used in NR-column panels of k rows. Packed weights store every
+ * panel contiguously ([panel][k][NR], zero-padded columns); a B given as
+ * is (row-major, not transposed) is read in place for its full panels
+ * and only the tail panel is copied; a transposed B, or one produced by
+ * a panel callback (convolution's unfolding, sgemm_panels.h), is packed
+ * per task into scratch. Tasks are (chunk of panels) x (range of row
+ * blocks); a chunk's panels are sized to stay in L2 while every row
+ * block of the task streams over them.
+ */
+#include "context_internal.h"
+#include "cpu_internal.h"
+#include "enpu_cpu_float.h"
+#include "sgemm_panels.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIZE_LIMIT ((size_t)1 << 31)
+/* Panel bytes per task chunk (k * NR * 4 each): about half of L2. */
+#define CHUNK_BYTES (512 * 1024)
+
+struct enpu_cpu_sgemm_weights {
+	size_t k, n, nr, panels;
+	float *packed;		/* panels * k * nr, 64-byte aligned */
+};
+
+/* Copies columns [col0, col0 + cols) of B into one zero-padded panel. */
+static void pack_panel(const float *b, size_t ldb, int transposed, size_t k,
+		       size_t col0, size_t cols, size_t nr, float *panel)
+{
+	for (size_t kk = 0; kk < k; kk++) {
+		float *dst = panel + kk * nr;
+
+		if (transposed)
+			for (size_t j = 0; j < cols; j++)
+				dst[j] = b[(col0 + j) * ldb + kk];
+		else
+			memcpy(dst, b + kk * ldb + col0, cols * sizeof(float));
+		for (size_t j = cols; j < nr; j++)
+			dst[j] = 0.0f;
+	}
+}
+
+static void *aligned(size_t bytes)
+{
+	void *p = NULL;
+
+	return posix_memalign(&p, 64, bytes ? bytes : 64) ? NULL : p;
+}
+
+int enpu_cpu_sgemm_weights_pack(enpu_cpu_context *context, size_t k,
+				size_t n, const float *b, size_t ldb,
+				int transposed,
+				enpu_cpu_sgemm_weights **weights)
+{
+	const struct enpu_sgemm_kernel_info *info;
+	enpu_cpu_sgemm_weights *w;
+
+	if (!context || !weights)
+		return -EINVAL;
+	*weights = NULL;
+	info = context->kernels.sgemm;
+	if (!b || !k || !n || k > SIZE_LIMIT || n > SIZE_LIMIT ||
+	    ldb < (transposed ? k : n))
+		return enpu_cpu_fail(context, -EINVAL,
+				     "sgemm pack: B %zux%zu with ldb %zu is invalid",
+				     k, n, ldb);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return enpu_cpu_fail(context, -ENOMEM, "sgemm pack: out of memory");
+	w->k = k;
+	w->n = n;
+	w->nr = info->nr;
+	w->panels = enpu_divide_up(n, info->nr);
+	w->packed = aligned(w->panels * k * w->nr * sizeof(float));
+	if (!w->packed) {
+		free(w);
+		return enpu_cpu_fail(context, -ENOMEM, "sgemm pack: out of memory");
+	}
+	for (size_t p = 0; p < w->panels; p++) {
+		size_t col0 = p * w->nr;
+
+		pack_panel(b, ldb, transposed, k, col0,
+			   n - col0 < w->nr ? n - col0 : w->nr, w->nr,
+			   w->packed + p * k * w->nr);
+	}
+	*weights = w;
+	return 0;
+}
+
+void enpu_cpu_sgemm_weights_destroy(enpu_cpu_sgemm_weights *weights)
+{
+	if (!weights)
+		return;
+	free(weights->packed);
+	free(weights);
+}
+
+static int check(enpu_cpu_context *context,
+		 const struct enpu_cpu_sgemm_args *a,
+		 const struct enpu_sgemm_source *src)
+{
+	if (!a)
+		return enpu_cpu_fail(context, -EINVAL, "sgemm: args are NULL");
+	if (!a->m || !a->n || !a->k || a->m > SIZE_LIMIT ||
+	    a->n > SIZE_LIMIT || a->k > SIZE_LIMIT)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "sgemm: %zux%zux%zu outside 1..2^31",
+				     a->m, a->n, a->k);
+	if (!a->a || !a->c || a->lda < a->k || a->ldc < a->n)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "sgemm: A or C missing or strides too small");
+	if (src)
+		return 0;
+	if (a->weights) {
+		if (a->weights->k != a->k || a->weights->n != a->n)
+			return enpu_cpu_fail(context, -EINVAL,
+					     "sgemm: packed B is %zux%zu, not %zux%zu",
+					     a->weights->k, a->weights->n, a->k,
+					     a->n);
+		if (a->weights->nr != context->kernels.sgemm->nr)
+			return enpu_cpu_fail(context, -EINVAL,
+					     "sgemm: B was packed for another kernel");
+		return 0;
+	}
+	if (!a->b || a->ldb < (a->b_transposed ? a->k : a->n))
+		return enpu_cpu_fail(context, -EINVAL,
+				     "sgemm: B missing or ldb too small");
+	return 0;
+}
+
+int enpu_cpu_sgemm_reference(enpu_cpu_context *context,
+			     const struct enpu_cpu_sgemm_args *a)
+{
+	int err;
+
+	if (!context)
+		return -EINVAL;
+	if (a && a->weights)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "sgemm reference: takes B as given, not packed");
+	err = check(context, a, NULL);
+	if (err)
+		return err;
+	for (size_t i = 0; i < a->m; i++)
+		for (size_t j = 0; j < a->n; j++) {
+			double s = 0;
+			float v;
+
+			for (size_t kk = 0; kk < a->k; kk++)
+				s += (double)a->a[i * a->lda + kk] *
+				     (a->b_transposed ? a->b[j * a->ldb + kk] :
+				      a->b[kk * a->ldb + j]);
+			if (a->bias)
+				s += a->bias[a->bias_per_row ? i : j];
+			v = (float)s;
+			if (a->clamp) {
+				v = v < a->clamp[0] ? a->clamp[0] : v;
+				v = v > a->clamp[1] ? a->clamp[1] : v;
+			}
+			a->c[i * a->ldc + j] = v;
+		}
+	return 0;
+}
+
+struct sgemm_job {
+	const struct enpu_cpu_sgemm_args *args;
+	const struct enpu_sgemm_source *source;
+	const struct enpu_sgemm_kernel_info *kernel;
+	size_t panels, chunk, chunks, row_blocks, row_ranges;
+	atomic_int failed;
+};
+
+static void run_task(void *argument, size_t task)
+{
+	struct sgemm_job *job = argument;
+	const struct enpu_cpu_sgemm_args *a = job->args;
+	const struct enpu_sgemm_kernel_info *kn = job->kernel;
+	size_t chunk = task / job->row_ranges, range = task % job->row_ranges;
+	size_t p0 = chunk * job->chunk;
+	size_t p1 = p0 + job->chunk < job->panels ? p0 + job->chunk : job->panels;
+	size_t blocks_per = enpu_divide_up(job->row_blocks, job->row_ranges);
+	size_t b0 = range * blocks_per, b1 = b0 + blocks_per;
+	size_t nr = kn->nr, k = a->k;
+	float *scratch = NULL;
+	int in_place = !job->source && !a->weights && !a->b_transposed;
+
+	if (b1 > job->row_blocks)
+		b1 = job->row_blocks;
+	if (b0 >= b1)
+		return;
+	/* Panels this task has to build: all, or a tail read in place. */
+	if (!a->weights && (!in_place || p1 * nr > a->n)) {
+		size_t count = in_place ? 1 : p1 - p0;
+
+		scratch = malloc(count * k * nr * sizeof(float) + 64);
+		if (!scratch) {
+			atomic_store(&job->failed, 1);
+			return;
+		}
+		for (size_t p = in_place ? p1 - 1 : p0; p < p1; p++) {
+			size_t col0 = p * nr, cols = a->n - col0 < nr ?
+				      a->n - col0 : nr;
+			float *dst = scratch + (in_place ? 0 : (p - p0) * k * nr);
+
+			if (job->source)
+				job->source->pack(job->source->argument, col0,
+						  cols, nr, dst);
+			else
+				pack_panel(a->b, a->ldb, a->b_transposed, k,
+					   col0, cols, nr, dst);
+		}
+	}
+	for (size_t blk = b0; blk < b1; blk++) {
+		size_t r0 = blk * kn->mr;
+		size_t mr = a->m - r0 < kn->mr ? a->m - r0 : kn->mr;
+
+		for (size_t p = p0; p < p1; p++) {
+			size_t col0 = p * nr, cols = a->n - col0 < nr ?
+				      a->n - col0 : nr;
+			const float *b;
+			size_t ldb = nr;
+
+			if (a->weights) {
+				b = a->weights->packed + p * k * nr;
+			} else if (in_place && cols == nr) {
+				b = a->b + col0;
+				ldb = a->ldb;
+			} else {
+				b = scratch + (in_place ? 0 : (p - p0) * k * nr);
+			}
+			kn->kernel(mr, cols, k, a->a + r0 * a->lda, a->lda, b,
+				   ldb, a->c + r0 * a->ldc + col0, a->ldc,
+				   a->bias ? a->bias + (a->bias_per_row ? r0 : col0) :
+				   NULL, a->bias_per_row, a->clamp);
+		}
+	}
+	free(scratch);
+}
+
+int enpu_sgemm_run(enpu_cpu_context *context,
+		   const struct enpu_cpu_sgemm_args *a,
+		   const struct enpu_sgemm_source *source)
+{
+	struct sgemm_job job;
+	size_t threads, tasks, per_panel;
+	int err;
+
+	if (!context)
+		return -EINVAL;
+	err = check(context, a, source);
+	if (err)
+		return err;
+	memset(&job, 0, sizeof(job));
+	job.args = a;
+	job.source = source;
+	job.kernel = context->kernels.sgemm;
+	job.panels = enpu_divide_up(a->n, job.kernel->nr);
+	per_panel = a->k * job.kernel->nr * sizeof(float);
+	job.chunk = CHUNK_BYTES / per_panel;
+	job.chunk = job.chunk < 1 ? 1 : job.chunk > job.panels ? job.panels :
+		    job.chunk;
+	job.chunks = enpu_divide_up(job.panels, job.chunk);
+	job.row_blocks = enpu_divide_up(a->m, job.kernel->mr);
+	/*
+	 * Enough tasks for every thread: split the panels finer first (each
+	 * task then builds fewer panels), then the rows.
+	 */
+	threads = enpu_thread_pool_thread_count(context->pool);
+	while (threads > 1 && job.chunks < 2 * threads && job.chunk > 1) {
+		job.chunk = enpu_divide_up(job.chunk, 2);
+		job.chunks = enpu_divide_up(job.panels, job.chunk);
+	}
+	job.row_ranges = 1;
+	if (threads > 1 && job.chunks < 2 * threads)
+		job.row_ranges = enpu_divide_up(2 * threads, job.chunks);
+	if (job.row_ranges > job.row_blocks)
+		job.row_ranges = job.row_blocks;
+	tasks = job.chunks * job.row_ranges;
+	atomic_init(&job.failed, 0);
+	enpu_thread_pool_parallel_for(context->pool, tasks, run_task, &job);
+	if (atomic_load(&job.failed))
+		return enpu_cpu_fail(context, -ENOMEM,
+				     "sgemm: out of memory for B panels");
+	return 0;
+}
+
+int enpu_cpu_sgemm(enpu_cpu_context *context,
+		   const struct enpu_cpu_sgemm_args *args)
+{
+	return enpu_sgemm_run(context, args, NULL);
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AVX-512 float GEMM microkernel, 8 x 32: 16 zmm accumulators, two B
+ * vectors per k and one embedded broadcast of A per row and k (the FMA's
+ * memory operand), so the loop is bound by the two FMA ports. Rows past
+ * mr alias row 0 (computed, not stored); the column tail is a masked
+ * store.
+ */
+#include <immintrin.h>
+
+#include "sgemm_internal.h"
+
+#define MR 8
+#define NR 32
+
+/*
+ * The body of both entry points: B rows at b + kk * ldb, or b_rows[kk];
+ * inlined into each with the other NULL, so the choice costs nothing.
+ */
+static inline __attribute__((always_inline)) void
+body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
+     const float *b, size_t ldb, const float *const *b_rows, float *c,
+     size_t ldc, const float *bias, int bias_rows, const float *clamp)
+{
+	const float *a0 = a, *a1 = mr > 1 ? a0 + lda : a0;
+	const float *a2 = mr > 2 ? a1 + lda : a1, *a3 = mr > 3 ? a2 + lda : a2;
+	const float *a4 = mr > 4 ? a3 + lda : a3, *a5 = mr > 5 ? a4 + lda : a4;
+	const float *a6 = mr > 6 ? a5 + lda : a5, *a7 = mr > 7 ? a6 + lda : a6;
+	__m512 c00 = _mm512_setzero_ps(), c01 = c00, c10 = c00, c11 = c00;
+	__m512 c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+	__m512 c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+	__m512 c60 = c00, c61 = c00, c70 = c00, c71 = c00;
+	__m512 acc[MR][2];
+	__mmask16 m0, m1;
+
+	for (size_t kk = 0; kk < k; kk++) {
+		const float *bk = b_rows ? b_rows[kk] : b + kk * ldb;
+
+		__m512 b0 = _mm512_loadu_ps(bk), b1 = _mm512_loadu_ps(bk + 16);
+		__m512 v;
+
+#define ROW(i)								\
+		v = _mm512_set1_ps(a##i[kk]);				\
+		c##i##0 = _mm512_fmadd_ps(v, b0, c##i##0);		\
+		c##i##1 = _mm512_fmadd_ps(v, b1, c##i##1);
+		ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7)
+#undef ROW
+	}
+	acc[0][0] = c00; acc[0][1] = c01; acc[1][0] = c10; acc[1][1] = c11;
+	acc[2][0] = c20; acc[2][1] = c21; acc[3][0] = c30; acc[3][1] = c31;
+	acc[4][0] = c40; acc[4][1] = c41; acc[5][0] = c50; acc[5][1] = c51;
+	acc[6][0] = c60; acc[6][1] = c61; acc[7][0] = c70; acc[7][1] = c71;
+	m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
+	m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 :
+	     (__mmask16)((1u << (nr - 16)) - 1);
+	for (size_t r = 0; r < mr; r++) {
+		__m512 v0 = acc[r][0], v1 = acc[r][1];
+
+		if (bias && bias_rows) {
+			__m512 br = _mm512_set1_ps(bias[r]);
+
+			v0 = _mm512_add_ps(v0, br);
+			v1 = _mm512_add_ps(v1, br);
+		} else if (bias) {
+			v0 = _mm512_add_ps(v0, _mm512_maskz_loadu_ps(m0, bias));
+			v1 = _mm512_add_ps(v1, _mm512_maskz_loadu_ps(m1, bias + 16));
+		}
+		if (clamp) {
+			__m512 lo = _mm512_set1_ps(clamp[0]);
+			__m512 hi = _mm512_set1_ps(clamp[1]);
+
+			/* max(lo, x), min(hi, x): NaN in x comes out. */
+			v0 = _mm512_min_ps(hi, _mm512_max_ps(lo, v0));
+			v1 = _mm512_min_ps(hi, _mm512_max_ps(lo, v1));
+		}
+		_mm512_mask_storeu_ps(c + r * ldc, m0, v0);
+		_mm512_mask_storeu_ps(c + r * ldc + 16, m1, v1);
+	}
+}
+
+static void sgemm_avx512(size_t mr, size_t nr, size_t k, const float *a,
+		size_t lda, const float *b, size_t ldb, float *c, size_t ldc,
+		const float *bias, int bias_rows, const float *clamp)
+{
+	body(mr, nr, k, a, lda, b, ldb, NULL, c, ldc, bias, bias_rows,
+	     clamp);
+}
+
+static void sgemm_avx512_indirect(size_t mr, size_t nr, size_t k,
+		const float *a, size_t lda, const float *const *b_rows,
+		float *c, size_t ldc, const float *bias, int bias_rows,
+		const float *clamp)
+{
+	body(mr, nr, k, a, lda, NULL, 0, b_rows, c, ldc, bias, bias_rows,
+	     clamp);
+}
+
+const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_avx512 = {
+	sgemm_avx512, sgemm_avx512_indirect, MR, NR,
+};

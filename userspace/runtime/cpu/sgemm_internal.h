@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The float GEMM microkernel contract (sgemm.c drives it):
+ *
+ *   C[r][j] = clamp(bias + sum_{kk < k} A[r][kk] * B[kk][j])
+ *             for r < mr <= MR, j < nr <= NR
+ *
+ * A: mr rows at a + r * lda, k floats each (rows past mr are never read).
+ * B: k rows of NR floats at b + kk * ldb; all NR are readable (the driver
+ *    packs a tail panel), columns past nr are computed and dropped.
+ * bias: NULL, or per row (bias[r], @bias_rows) or per column (bias[j]).
+ * clamp: NULL, or {min, max} applied as max(min, x) then min(max, x) in
+ *    that operand order, so a NaN accumulator stays NaN (ONNX Relu/Clip).
+ * The whole K is accumulated in registers; every path sums in the same
+ * order (k ascending, one fused multiply-add per step where the ISA has
+ * FMA), so paths may differ from the reference by rounding only.
+ */
+#ifndef ENPU_CPU_SGEMM_INTERNAL_H
+#define ENPU_CPU_SGEMM_INTERNAL_H
+
+#include <stddef.h>
+
+typedef void (*enpu_sgemm_ukernel)(size_t mr, size_t nr, size_t k,
+				   const float *a, size_t lda,
+				   const float *b, size_t ldb,
+				   float *c, size_t ldc, const float *bias,
+				   int bias_rows, const float *clamp);
+
+/*
+ * The same with B's rows given by pointer: row kk is b_rows[kk] (NR
+ * readable floats each), for convolutions that read a padded input in
+ * place.
+ */
+typedef void (*enpu_sgemm_ukernel_indirect)(size_t mr, size_t nr, size_t k,
+					    const float *a, size_t lda,
+					    const float *const *b_rows,
+					    float *c, size_t ldc,
+					    const float *bias, int bias_rows,
+					    const float *clamp);
+
+struct enpu_sgemm_kernel_info {
+	enpu_sgemm_ukernel kernel;
+	enpu_sgemm_ukernel_indirect indirect;
+	size_t mr;
+	size_t nr;
+};
+
+extern const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_scalar;
+extern const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_avx2;
+extern const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_avx512;
+extern const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_neon;
+
+#endif /* ENPU_CPU_SGEMM_INTERNAL_H */
