@@ -1,13 +1,57 @@
 // SPDX-License-Identifier: MIT
 /*
- * Conv, float32: the input is unfolded (im2col) one group of one image at a
- * time and multiplied by the weights with rt_conv_sgemm(). Pointwise
- * convolutions skip the unfolding. Bias and a fused activation are applied
- * in the same pass.
+ * Conv, float32. One and two spatial axes run on the CPU runtime's NCHW
+ * convolution (enpu_cpu_conv2d_f32: the packed GEMM with the unfolding
+ * built per task, or the depthwise kernel), bias and a fused activation
+ * in its store. Three axes: the input is unfolded (im2col) one group of
+ * one image at a time and multiplied by the weights with
+ * rt_conv_sgemm(); pointwise convolutions skip the unfolding.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "conv_window.h"
+#include "enpu_cpu_float.h"
+
+/* The geometry's two innermost axes (1-D: height 1) for the CPU kernel. */
+static int conv_2d(struct rt_kernel *k, const struct rt_conv_shape *shape,
+		   const float *x, const float *w, const float *bias,
+		   float *y)
+{
+	const struct rt_spatial *g = &shape->geometry;
+	struct enpu_cpu_fconv_shape s = {
+		.batch = (size_t)g->batch, .in_channels = (size_t)g->channels,
+		.height = (size_t)g->in[1], .width = (size_t)g->in[2],
+		.out_channels = (size_t)shape->out_channels,
+		.group = (size_t)shape->group,
+		.kernel_height = (size_t)g->kernel[1],
+		.kernel_width = (size_t)g->kernel[2],
+		.stride_height = (size_t)g->stride[1],
+		.stride_width = (size_t)g->stride[2],
+		.dilation_height = (size_t)g->dilation[1],
+		.dilation_width = (size_t)g->dilation[2],
+		.pad_top = (size_t)g->pad_begin[1],
+		.pad_left = (size_t)g->pad_begin[2],
+		.pad_bottom = (size_t)g->pad_end[1],
+		.pad_right = (size_t)g->pad_end[2],
+	};
+	float clamp[2];
+	const float *c = NULL;
+
+	if (k->activation.kind == RT_ACTIVATION_RELU) {
+		clamp[0] = 0.0f;
+		clamp[1] = INFINITY;
+		c = clamp;
+	} else if (k->activation.kind == RT_ACTIVATION_CLIP) {
+		clamp[0] = k->activation.min;
+		clamp[1] = k->activation.max;
+		c = clamp;
+	}
+	if (enpu_cpu_conv2d_f32(k->cpu, &s, x, w, bias, c, y))
+		return rt_op_error(k, ENPU_RT_RUNTIME_ERROR, "%s",
+				   enpu_cpu_context_error(k->cpu));
+	return 0;
+}
 
 static int conv_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
 		      size_t n_in, struct rt_tensor *const *out, size_t n_out)
@@ -59,6 +103,10 @@ static int conv_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	status = rt_conv_shape_init(k, x, w, &shape);
 	if (status)
 		return status;
+	if (!rt_tensor_elements(out[0]))
+		return 0;
+	if (shape.geometry.axes <= 2 && shape.patch)
+		return conv_2d(k, &shape, x->data, w->data, bias, y);
 	pointwise = rt_conv_is_pointwise(&shape);
 	m = (size_t)shape.group_out_channels;
 	kd = (size_t)shape.patch;

@@ -2,8 +2,8 @@
 /*
  * ConvTranspose, float32, 1 to 3 spatial axes: for each image and group,
  * cols = W_g^T x X_g (a [C_out/g * kernel] x [input pixels] product on
- * rt_conv_sgemm) and then col2im adds every column into the output
- * window it came from. The transposed weights are built once at prepare
+ * the CPU runtime's GEMM, X read in place) and then col2im adds every
+ * column into the output window it came from. The transposed weights are built once at prepare
  * when W is a constant.
  *
  * Output size per axis: stride * (in - 1) + output_padding +
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "conv_window.h"
+#include "enpu_cpu_float.h"
 
 #define AXES RT_SPATIAL_MAX
 
@@ -220,6 +221,18 @@ static void convt_release(struct rt_kernel *k)
 	k->state = NULL;
 }
 
+/* Input indices [lo, hi) whose output i * stride + offset is in [0, out). */
+static void valid_range(int64_t in, int64_t out, int64_t stride,
+			int64_t offset, int64_t *lo, int64_t *hi)
+{
+	*lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+	*hi = out - offset <= 0 ? 0 : (out - offset + stride - 1) / stride;
+	if (*hi > in)
+		*hi = in;
+	if (*lo > *hi)
+		*lo = *hi;
+}
+
 /* Adds cols [C_out/g][kv][P_in] into y [C_out/g][out volume]. */
 static void col2im(const struct convt_shape *s, size_t channels,
 		   const float *cols, float *y)
@@ -231,32 +244,27 @@ static void col2im(const struct convt_shape *s, size_t channels,
 		size_t q = (size_t)((k0 * s->kernel[1] + k1) * s->kernel[2] + k2);
 		const float *row = cols + (c * s->kernel_volume + q) * s->in_volume;
 		float *plane = y + c * s->out_volume;
+		int64_t off[3], lo[3], hi[3];
 
-		for (int64_t i0 = 0; i0 < s->in[0]; i0++) {
-			int64_t o0 = i0 * s->stride[0] + k0 * s->dilation[0] -
-				     s->pad_begin[0];
+		off[0] = k0 * s->dilation[0] - s->pad_begin[0];
+		off[1] = k1 * s->dilation[1] - s->pad_begin[1];
+		off[2] = k2 * s->dilation[2] - s->pad_begin[2];
+		for (int a = 0; a < 3; a++)
+			valid_range(s->in[a], s->out[a], s->stride[a], off[a],
+				    &lo[a], &hi[a]);
+		for (int64_t i0 = lo[0]; i0 < hi[0]; i0++)
+		for (int64_t i1 = lo[1]; i1 < hi[1]; i1++) {
+			int64_t o0 = i0 * s->stride[0] + off[0];
+			int64_t o1 = i1 * s->stride[1] + off[1];
+			const float *src = row + (size_t)((i0 * s->in[1] + i1) *
+							  s->in[2]);
+			float *dst = plane + (size_t)((o0 * s->out[1] + o1) *
+						      s->out[2]);
+			int64_t st = s->stride[2];
 
-			if (o0 < 0 || o0 >= s->out[0])
-				continue;
-			for (int64_t i1 = 0; i1 < s->in[1]; i1++) {
-				int64_t o1 = i1 * s->stride[1] + k1 * s->dilation[1] -
-					     s->pad_begin[1];
-				const float *src;
-				float *dst;
-
-				if (o1 < 0 || o1 >= s->out[1])
-					continue;
-				src = row + (size_t)((i0 * s->in[1] + i1) * s->in[2]);
-				dst = plane + (size_t)((o0 * s->out[1] + o1) * s->out[2]);
-				for (int64_t i2 = 0; i2 < s->in[2]; i2++) {
-					int64_t o2 = i2 * s->stride[2] +
-						     k2 * s->dilation[2] -
-						     s->pad_begin[2];
-
-					if (o2 >= 0 && o2 < s->out[2])
-						dst[o2] += src[i2];
-				}
-			}
+			/* i2 >= lo: the output column i2 * st + off is >= 0. */
+			for (int64_t i2 = lo[2]; i2 < hi[2]; i2++)
+				dst[i2 * st + off[2]] += src[i2];
 		}
 	}
 }
@@ -296,8 +304,20 @@ static int convt_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		float *yg = y + ((size_t)n * (size_t)s.out_channels +
 				 (size_t)g * cout) * s.out_volume;
 
-		rt_conv_sgemm(rows, cin, s.in_volume, wt + (size_t)g * rows * cin,
-			      cin, xg, s.in_volume, NULL, cols, s.in_volume);
+		struct enpu_cpu_sgemm_args a = {
+			.m = rows, .n = s.in_volume, .k = cin,
+			.a = wt + (size_t)g * rows * cin, .lda = cin,
+			.b = xg, .ldb = s.in_volume, .c = cols,
+			.ldc = s.in_volume,
+		};
+
+		if (enpu_cpu_sgemm(k->cpu, &a)) {
+			if (wt != k->state)
+				free(wt);
+			free(cols);
+			return rt_op_error(k, ENPU_RT_RUNTIME_ERROR, "%s",
+					   enpu_cpu_context_error(k->cpu));
+		}
 		col2im(&s, cout, cols, yg);
 	}
 	if (bias)

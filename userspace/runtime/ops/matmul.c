@@ -2,12 +2,18 @@
 /*
  * Float MatMul (numpy semantics, batched, fused bias and activation) and
  * Gemm (transposes, alpha, beta, unidirectionally broadcast C, fused
- * activation). Straight loops in i-k-j order so the inner loop streams
- * rows of B and C; float accumulation as the ONNX reference does.
+ * activation). float32 runs on the CPU runtime's packed GEMM
+ * (enpu_cpu_sgemm): a constant B is packed once at prepare (Gemm's alpha
+ * folded in), a computed one is read in place or packed per call (K^T in
+ * attention); a MatMul whose B has no batch axes runs all of A's batches
+ * as one tall product. Bias and activation are fused into the GEMM's
+ * store. double keeps straight loops in i-k-j order.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "enpu_cpu_float.h"
 #include "matmul_shape.h"
 
 #define OPSET_MAX 21
@@ -150,7 +156,6 @@ static void matmul_##type(const type *a, const type *b, type *c, size_t m, \
 	} \
 }
 
-MATMUL_KERNEL(float)
 MATMUL_KERNEL(double)
 
 static void apply_activation(const struct rt_kernel *k, struct rt_tensor *t)
@@ -171,6 +176,136 @@ static void apply_activation(const struct rt_kernel *k, struct rt_tensor *t)
 	}
 }
 
+/* The fused activation as the GEMM's {min, max}; NULL when none. */
+static const float *clamp_of(const struct rt_kernel *k, float clamp[2])
+{
+	if (k->activation.kind == RT_ACTIVATION_RELU) {
+		clamp[0] = 0.0f;
+		clamp[1] = INFINITY;
+		return clamp;
+	}
+	if (k->activation.kind == RT_ACTIVATION_CLIP) {
+		clamp[0] = k->activation.min;
+		clamp[1] = k->activation.max;
+		return clamp;
+	}
+	return NULL;
+}
+
+static int cpu_fail(struct rt_kernel *k)
+{
+	return rt_op_error(k, ENPU_RT_RUNTIME_ERROR, "%s",
+			   enpu_cpu_context_error(k->cpu));
+}
+
+/* Packed constant B per batch matrix of B (MatMul), or one (Gemm). */
+struct packed_b {
+	size_t count;
+	enpu_cpu_sgemm_weights **w;
+};
+
+static void packed_free(struct rt_kernel *k)
+{
+	struct packed_b *p = k->state;
+
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->count; i++)
+		enpu_cpu_sgemm_weights_destroy(p->w[i]);
+	free(p->w);
+	free(p);
+	k->state = NULL;
+}
+
+static int packed_alloc(struct rt_kernel *k, size_t count)
+{
+	struct packed_b *p = calloc(1, sizeof(*p));
+
+	if (p)
+		p->w = calloc(count, sizeof(*p->w));
+	if (!p || !p->w) {
+		free(p);
+		return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY, "out of memory");
+	}
+	p->count = count;
+	k->state = p;
+	return 0;
+}
+
+static int matmul_prepare(struct rt_kernel *k,
+			  const struct rt_tensor *const *in, size_t n_in)
+{
+	const struct rt_tensor *b = in[1];
+	size_t count, k_dim, n_dim;
+	int status;
+
+	(void)n_in;
+	if (!b->data || b->dtype != ENPU_RT_FLOAT || b->rank < 2 ||
+	    in[0]->dtype != ENPU_RT_FLOAT)
+		return 0;
+	k_dim = (size_t)b->dims[b->rank - 2];
+	n_dim = (size_t)b->dims[b->rank - 1];
+	if (!k_dim || !n_dim)
+		return 0;
+	count = rt_tensor_elements(b) / (k_dim * n_dim);
+	status = packed_alloc(k, count);
+	for (size_t i = 0; !status && i < count; i++)
+		if (enpu_cpu_sgemm_weights_pack(k->cpu, k_dim, n_dim,
+						(const float *)b->data +
+						i * k_dim * n_dim, n_dim, 0,
+						&((struct packed_b *)k->state)->w[i]))
+			status = cpu_fail(k);
+	return status;
+}
+
+static int matmul_f32(struct rt_kernel *k, const struct rt_tensor *const *in,
+		      size_t n_in, struct rt_tensor *y,
+		      const struct rt_matmul_shape *s)
+{
+	const struct packed_b *packed = k->state;
+	const float *bias = k->has_fused_bias ? in[n_in - 1]->data : NULL;
+	float clamp[2];
+	struct enpu_cpu_sgemm_args a = {
+		.n = s->n, .k = s->k, .lda = s->k, .ldb = s->n,
+		.bias = bias, .clamp = clamp_of(k, clamp), .ldc = s->n,
+	};
+	size_t b_batches = rt_tensor_elements(in[1]) / (s->k * s->n);
+
+	if (!s->m || !s->n || !s->batch)
+		return 0;
+	if (!s->k) {
+		/* An empty sum: bias (or 0), then the activation. */
+		for (size_t i = 0; i < s->batch * s->m; i++)
+			for (size_t j = 0; j < s->n; j++)
+				((float *)y->data)[i * s->n + j] = bias ? bias[j] : 0;
+		rt_activation_apply_f32(&k->activation, y->data,
+					rt_tensor_elements(y));
+		return 0;
+	}
+	if (b_batches == 1 && in[1]->rank <= 2) {
+		/* One B for every batch of A: a single tall product. */
+		a.m = s->batch * s->m;
+		a.a = in[0]->data;
+		a.weights = packed ? packed->w[0] : NULL;
+		a.b = packed ? NULL : in[1]->data;
+		a.c = y->data;
+		return enpu_cpu_sgemm(k->cpu, &a) ? cpu_fail(k) : 0;
+	}
+	for (size_t batch = 0; batch < s->batch; batch++) {
+		size_t ao, bo;
+
+		rt_matmul_batch_offsets(s, batch, &ao, &bo);
+		a.m = s->m;
+		a.a = (const float *)in[0]->data + ao;
+		a.weights = packed ? packed->w[bo / (s->k * s->n)] : NULL;
+		a.b = packed ? NULL : (const float *)in[1]->data + bo;
+		a.c = (float *)y->data + batch * s->m * s->n;
+		if (enpu_cpu_sgemm(k->cpu, &a))
+			return cpu_fail(k);
+	}
+	return 0;
+}
+
 static int matmul_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		      size_t n_in, struct rt_tensor *const *out, size_t n_out)
 {
@@ -181,20 +316,16 @@ static int matmul_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	(void)n_out;
 	if (status)
 		return status;
+	if (in[0]->dtype == ENPU_RT_FLOAT)
+		return matmul_f32(k, in, n_in, out[0], &s);
 	for (size_t batch = 0; batch < s.batch; batch++) {
 		size_t ao, bo, co = batch * s.m * s.n;
 
 		rt_matmul_batch_offsets(&s, batch, &ao, &bo);
-		if (in[0]->dtype == ENPU_RT_FLOAT)
-			matmul_float((const float *)in[0]->data + ao,
-				     (const float *)in[1]->data + bo,
-				     (float *)out[0]->data + co, s.m, s.k, s.n,
-				     bias);
-		else
-			matmul_double((const double *)in[0]->data + ao,
-				      (const double *)in[1]->data + bo,
-				      (double *)out[0]->data + co, s.m, s.k,
-				      s.n, bias);
+		matmul_double((const double *)in[0]->data + ao,
+			      (const double *)in[1]->data + bo,
+			      (double *)out[0]->data + co, s.m, s.k, s.n,
+			      bias);
 	}
 	apply_activation(k, out[0]);
 	return 0;
@@ -310,8 +441,116 @@ static void gemm_##type(const struct gemm_params *p, const type *a, \
 	} \
 }
 
-GEMM_KERNEL(float)
 GEMM_KERNEL(double)
+
+/* B constant: packed once, alpha folded in (alpha * B is exact to
+ * float rounding, the same as scaling the products). */
+static int gemm_prepare(struct rt_kernel *k, const struct rt_tensor *const *in,
+			size_t n_in)
+{
+	const struct rt_tensor *b = in[1];
+	int64_t trans_b;
+	float alpha;
+	size_t rows, cols;
+	float *scaled = NULL;
+	int status;
+
+	(void)n_in;
+	if (!b->data || b->dtype != ENPU_RT_FLOAT || b->rank != 2 ||
+	    in[0]->dtype != ENPU_RT_FLOAT)
+		return 0;
+	status = rt_attr_int(k, "transB", 0, &trans_b);
+	if (!status)
+		status = rt_attr_float(k, "alpha", 1.0f, &alpha);
+	if (status)
+		return status;
+	rows = (size_t)b->dims[0];
+	cols = (size_t)b->dims[1];
+	if (!rows || !cols)
+		return 0;
+	if (alpha != 1.0f) {
+		scaled = malloc(rows * cols * sizeof(float));
+		if (!scaled)
+			return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY,
+					   "out of memory");
+		for (size_t i = 0; i < rows * cols; i++)
+			scaled[i] = alpha * ((const float *)b->data)[i];
+	}
+	status = packed_alloc(k, 1);
+	if (!status &&
+	    enpu_cpu_sgemm_weights_pack(k->cpu, trans_b ? cols : rows,
+					trans_b ? rows : cols,
+					scaled ? scaled : b->data, cols,
+					(int)trans_b,
+					&((struct packed_b *)k->state)->w[0]))
+		status = cpu_fail(k);
+	free(scaled);
+	return status;
+}
+
+static int gemm_f32(struct rt_kernel *k, const struct gemm_params *p,
+		    const struct rt_tensor *const *in,
+		    const struct rt_tensor *c, float *y)
+{
+	const struct packed_b *packed = k->state;
+	const float *a = in[0]->data, *cd = c ? c->data : NULL;
+	float *a_t = NULL, clamp[2];
+	/* C as a bias row of n values: fused into the GEMM's store. */
+	int c_row = c && p->beta == 1.0f && rt_tensor_elements(c) == p->n &&
+		    (c->rank == 1 || c->dims[0] == 1) && p->n > 1;
+	int post = (c && !c_row) || (!packed && p->alpha != 1.0f);
+	struct enpu_cpu_sgemm_args args = {
+		.m = p->m, .n = p->n, .k = p->k, .lda = p->k,
+		.weights = packed ? packed->w[0] : NULL,
+		.b = packed ? NULL : in[1]->data,
+		.ldb = p->trans_b ? p->k : p->n, .b_transposed = (int)p->trans_b,
+		.bias = c_row ? cd : NULL,
+		.clamp = post ? NULL : clamp_of(k, clamp), .c = y, .ldc = p->n,
+	};
+
+	if (!p->m || !p->n)
+		return 0;
+	if (!p->k) {
+		memset(y, 0, p->m * p->n * sizeof(float));
+		post = 1;
+	} else {
+		if (p->trans_a) {
+			a_t = malloc(p->m * p->k * sizeof(float));
+			if (!a_t)
+				return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY,
+						   "out of memory");
+			for (size_t i = 0; i < p->m; i++)
+				for (size_t q = 0; q < p->k; q++)
+					a_t[i * p->k + q] = a[q * p->m + i];
+		}
+		args.a = a_t ? a_t : a;
+		if (enpu_cpu_sgemm(k->cpu, &args)) {
+			free(a_t);
+			return cpu_fail(k);
+		}
+		free(a_t);
+	}
+	if (!post)
+		return 0;
+	/* y = alpha * AB (unless folded) + beta * C, then the activation. */
+	{
+		float alpha = packed ? 1.0f : p->alpha;
+		size_t rows = c && c->rank == 2 ? (size_t)c->dims[0] : 1;
+		size_t cols = c && c->rank >= 1 ? (size_t)c->dims[c->rank - 1] : 1;
+
+		for (size_t i = 0; i < p->m; i++)
+			for (size_t j = 0; j < p->n; j++) {
+				float v = alpha * y[i * p->n + j];
+
+				if (c && !c_row)
+					v += p->beta * cd[(rows == 1 ? 0 : i) * cols +
+							  (cols == 1 ? 0 : j)];
+				y[i * p->n + j] = v;
+			}
+		rt_activation_apply_f32(&k->activation, y, p->m * p->n);
+	}
+	return 0;
+}
 
 static int gemm_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		    size_t n_in, struct rt_tensor *const *out, size_t n_out)
@@ -324,18 +563,17 @@ static int gemm_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	if (status)
 		return status;
 	if (in[0]->dtype == ENPU_RT_FLOAT)
-		gemm_float(&p, in[0]->data, in[1]->data, c, out[0]->data);
-	else
-		gemm_double(&p, in[0]->data, in[1]->data, c, out[0]->data);
+		return gemm_f32(k, &p, in, c, out[0]->data);
+	gemm_double(&p, in[0]->data, in[1]->data, c, out[0]->data);
 	apply_activation(k, out[0]);
 	return 0;
 }
 
 const struct rt_op_def rt_ops_matmul[] = {
 	{ "MatMul", "", 1, OPSET_MAX, 2, 2, 1, 1,
-	  RT_OP_FUSES_BIAS | RT_OP_FUSES_ACTIVATION, matmul_infer, NULL,
-	  matmul_run, NULL },
+	  RT_OP_FUSES_BIAS | RT_OP_FUSES_ACTIVATION, matmul_infer,
+	  matmul_prepare, matmul_run, packed_free },
 	{ "Gemm", "", 1, OPSET_MAX, 2, 3, 1, 1, RT_OP_FUSES_ACTIVATION,
-	  gemm_infer, NULL, gemm_run, NULL },
+	  gemm_infer, gemm_prepare, gemm_run, packed_free },
 	{ 0 },
 };

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "enpu_cpu_float.h"
 #include "spatial.h"
 
 static int pool_kernel(struct rt_kernel *k, const struct rt_tensor *x,
@@ -166,6 +167,38 @@ DEFINE_MAX_POOL(max_pool_double, double, -DBL_MAX)
 DEFINE_MAX_POOL(max_pool_uint8, uint8_t, 0)
 DEFINE_MAX_POOL(max_pool_int8, int8_t, INT8_MIN)
 
+/*
+ * float32, one or two spatial axes, no Indices output: the CPU runtime's
+ * vectorized pooling. 0 done, 1 when the geometry is not its (ceil_mode
+ * windows beyond the floor size), negative on a kernel error.
+ */
+static int max_pool_fast(struct rt_kernel *k, const struct rt_spatial *s,
+			 const float *x, float *y)
+{
+	struct enpu_cpu_fconv_shape f = {
+		.batch = (size_t)s->batch, .in_channels = (size_t)s->channels,
+		.height = (size_t)s->in[1], .width = (size_t)s->in[2],
+		.out_channels = (size_t)s->channels, .group = 1,
+		.kernel_height = (size_t)s->kernel[1],
+		.kernel_width = (size_t)s->kernel[2],
+		.stride_height = (size_t)s->stride[1],
+		.stride_width = (size_t)s->stride[2],
+		.dilation_height = (size_t)s->dilation[1],
+		.dilation_width = (size_t)s->dilation[2],
+		.pad_top = (size_t)s->pad_begin[1],
+		.pad_left = (size_t)s->pad_begin[2],
+		.pad_bottom = (size_t)s->pad_end[1],
+		.pad_right = (size_t)s->pad_end[2],
+	};
+	size_t oh, ow;
+
+	if (s->axes > 2 || !s->batch || !s->channels ||
+	    enpu_cpu_fconv_output_size(k->cpu, &f, &oh, &ow) ||
+	    (int64_t)oh != s->out[1] || (int64_t)ow != s->out[2])
+		return 1;
+	return enpu_cpu_max_pool_f32(k->cpu, &f, x, y) ? -1 : 0;
+}
+
 static int max_pool_run(struct rt_kernel *k,
 			const struct rt_tensor *const *in, size_t n_in,
 			struct rt_tensor *const *out, size_t n_out)
@@ -184,6 +217,14 @@ static int max_pool_run(struct rt_kernel *k,
 		return status;
 	switch (x->dtype) {
 	case ENPU_RT_FLOAT:
+		if (!indices) {
+			status = max_pool_fast(k, &s, x->data, out[0]->data);
+			if (status < 0)
+				return rt_op_error(k, ENPU_RT_RUNTIME_ERROR, "%s",
+						   enpu_cpu_context_error(k->cpu));
+			if (!status)
+				break;
+		}
 		max_pool_float(&s, x->data, out[0]->data, indices,
 			       storage_order == 1);
 		break;
