@@ -57,3 +57,34 @@ bench-cpu: bench-deps $(BENCH_GEMM_BIN) $(BENCH_CONV_BIN) $(BENCH_ORT_STAMP)
 	$(BENCH_CONV_BIN) --ort $(B)/tests/bench/ort-conv.txt \
 		--ort-version "$$(node -p "require('$(BENCH_ORT_MODULE)/package.json').version")"
 	$(MAKE) --no-print-directory bench-e2e
+	$(MAKE) --no-print-directory bench-float
+
+# The float and int8 end-to-end rows (float_bench.c): three float models
+# (float_models.c) and their enpu-quantize QDQ versions, ours vs ONNX
+# Runtime measured alternately. `make bench-float` (also in bench-cpu).
+FLOAT_BENCH_BIN := $(B)/tests/bench/float-bench
+FLOAT_BENCH_DIR := $(B)/tests/bench/float-models
+FLOAT_BENCH_SOURCES := tests/bench/float_bench.c tests/bench/float_models.c \
+	tests/rt/model_builder.c tests/common/model_io.c
+FLOAT_BENCH_RUNS ?= 20
+
+ALL_TARGETS += $(FLOAT_BENCH_BIN)
+
+$(FLOAT_BENCH_BIN): $(FLOAT_BENCH_SOURCES) tests/bench/float_models.h \
+		tests/common/model_io.h $(QUANTIZE_HEADERS) $(QUANTIZE_LIB) \
+		$(RT_LIB) $(RUNTIME_CPU_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Wno-format-truncation $(QUANTIZE_CFLAGS) \
+		-Itests/rt -Itests/common \
+		-o $@ $(FLOAT_BENCH_SOURCES) $(QUANTIZE_LDFLAGS)
+
+$(FLOAT_BENCH_DIR)/.stamp: $(FLOAT_BENCH_BIN)
+	rm -rf $(FLOAT_BENCH_DIR)
+	$(FLOAT_BENCH_BIN) --write $(FLOAT_BENCH_DIR)
+	touch $@
+
+.PHONY: bench-float
+bench-float: $(FLOAT_BENCH_BIN) $(FLOAT_BENCH_DIR)/.stamp $(BENCH_ORT_STAMP)
+	NODE_PATH=$(BENCH_NPM)/node_modules $(FLOAT_BENCH_BIN) \
+		--dir $(FLOAT_BENCH_DIR) --ort-script tests/common/ort_worker.js \
+		--runs $(FLOAT_BENCH_RUNS)

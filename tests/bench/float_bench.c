@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+/*
+ * End-to-end float and int8 latency of the three models of
+ * float_models.h (MobileNetV2-shaped, transformer encoder, U-Net-shaped)
+ * through the ENPU runtime next to ONNX Runtime, measured alternately in
+ * one run: ours, ORT, ours, ORT, ... (ORT in a worker process,
+ * tests/common/ort_worker.js), so both see the same machine load.
+ *
+ *   float-bench --write DIR       write the float models, their inputs,
+ *                                 calibration sets and, through the
+ *                                 enpu-quantize library, the int8 QDQ
+ *                                 versions (DIR/<model>/...)
+ *   float-bench --dir DIR --ort-script FILE [--models LIST]
+ *               [--threads 1,2] [--runs N] [--warmup N]
+ *                                 the table: per model, precision and
+ *                                 thread count the median of N runs each,
+ *                                 the ratio ours / ORT, and the largest
+ *                                 output difference against ORT
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "enpu/enpu_rt.h"
+#include "enpu_quantize.h"
+#include "float_models.h"
+#include "model_io.h"
+
+#define CALIB_SAMPLES 8
+#define MAX_RUNS 1000
+
+static const struct {
+	const char *name, *inputs;
+	int opset;
+} models[] = {
+	{ "mobilenetv2", "input:float:1x3x224x224:u-1,1", 13 },
+	{ "transformer", "tokens:int64:1x128:u0,4095.99", 20 },
+	{ "unet", "image:float:1x3x256x256:u-1,1", 13 },
+};
+
+#define MODEL_COUNT (sizeof(models) / sizeof(models[0]))
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int write_models(const char *dir)
+{
+	char path[4096], calib[4096], out[4096];
+
+	mkdir(dir, 0755);
+	for (size_t m = 0; m < MODEL_COUNT; m++) {
+		struct model_builder mb;
+		struct mio_input in[MIO_MAX_INPUTS];
+		struct enpu_quantize_options o;
+		struct enpu_quantize_report r;
+		uint8_t *bytes;
+		size_t size;
+		int count = mio_parse_inputs(models[m].inputs, in,
+					     MIO_MAX_INPUTS);
+
+		mb_init(&mb, models[m].opset);
+		if (m == 0)
+			float_mobilenet_build(&mb, 224, 7);
+		else if (m == 1)
+			float_transformer_build(&mb, 128, 4, 7);
+		else
+			float_unet_build(&mb, 256, 7);
+		bytes = mb_pack(&mb, &size);
+		snprintf(path, sizeof(path), "%s/%s", dir, models[m].name);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/%s/float.onnx", dir,
+			 models[m].name);
+		if (mio_write_file(path, bytes, size)) {
+			fprintf(stderr, "float-bench: writing %s failed\n", path);
+			mb_free(&mb);
+			return 1;
+		}
+		mb_free(&mb);
+		snprintf(out, sizeof(out), "%s/%s", dir, models[m].name);
+		snprintf(calib, sizeof(calib), "%s/%s/calib", dir,
+			 models[m].name);
+		if (count < 0 || mio_write_inputs(out, models[m].name, in, count) ||
+		    mio_write_calibration(calib, models[m].name, in, count,
+					  CALIB_SAMPLES)) {
+			fprintf(stderr, "float-bench: inputs of %s\n",
+				models[m].name);
+			return 1;
+		}
+		snprintf(out, sizeof(out), "%s/%s/int8.onnx", dir,
+			 models[m].name);
+		enpu_quantize_options_init(&o);
+		if (enpu_quantize_file(path, calib, out, &o, &r)) {
+			fprintf(stderr, "float-bench: quantizing %s: %s\n",
+				models[m].name, r.error);
+			enpu_quantize_report_free(&r);
+			return 1;
+		}
+		enpu_quantize_report_free(&r);
+		printf("float-bench: wrote %s (float and int8)\n",
+		       models[m].name);
+	}
+	return 0;
+}
+
+struct row {
+	const char *model, *precision;
+	int threads;
+	double ours, ort, diff;
+	int ok;
+};
+
+/* Largest |ours - ort| over all outputs, relative to max |ort|. */
+static double output_diff(enpu_rt_session *s, const char *dir)
+{
+	double worst = 0;
+	char path[4096];
+
+	for (size_t o = 0; o < enpu_rt_session_output_count(s); o++) {
+		struct enpu_rt_output out;
+		size_t bytes;
+		float *ref;
+		double max_ref = 0, max_diff = 0;
+
+		snprintf(path, sizeof(path), "%s/ort_%zu.bin", dir, o);
+		ref = mio_read_file(path, &bytes);
+		if (enpu_rt_session_output(s, o, &out) || !ref ||
+		    out.dtype != ENPU_RT_FLOAT || bytes != out.byte_size) {
+			free(ref);
+			return INFINITY;
+		}
+		for (size_t i = 0; i < bytes / 4; i++) {
+			max_ref = fmax(max_ref, fabs(ref[i]));
+			max_diff = fmax(max_diff, fabs(ref[i] -
+					((const float *)out.data)[i]));
+		}
+		worst = fmax(worst, max_ref > 0 ? max_diff / max_ref : max_diff);
+		free(ref);
+	}
+	return worst;
+}
+
+static int bench_one(const char *dir, size_t m, const char *precision,
+		     int threads, int runs, int warmup, const char *script,
+		     struct row *row)
+{
+	struct mio_input in[MIO_MAX_INPUTS];
+	int count = mio_parse_inputs(models[m].inputs, in, MIO_MAX_INPUTS);
+	char model[4096], input_dir[4096], path[4096];
+	void *data[MIO_MAX_INPUTS] = { 0 };
+	static double ours[MAX_RUNS], theirs[MAX_RUNS];
+	enpu_rt_options *options = NULL;
+	enpu_rt_session *s = NULL;
+	struct mio_ort ort;
+	int status = -1;
+
+	memset(row, 0, sizeof(*row));
+	row->model = models[m].name;
+	row->precision = precision;
+	row->threads = threads;
+	snprintf(input_dir, sizeof(input_dir), "%s/%s", dir, models[m].name);
+	snprintf(model, sizeof(model), "%s/%s.onnx", input_dir, precision);
+	if (mio_ort_start(&ort, script, model, input_dir, threads))
+		return -1;
+	enpu_rt_options_create(&options);
+	enpu_rt_options_set_threads(options, (unsigned)threads);
+	if (enpu_rt_session_create_from_file(model, options, &s)) {
+		fprintf(stderr, "float-bench: %s: %s\n", model,
+			enpu_rt_options_error(options));
+		goto out;
+	}
+	for (int i = 0; i < count; i++) {
+		size_t bytes, index = (size_t)i;
+
+		snprintf(path, sizeof(path), "%s/input_%d.bin", input_dir, i);
+		data[i] = mio_read_file(path, &bytes);
+		enpu_rt_session_find_input(s, in[i].name, &index);
+		if (!data[i] || enpu_rt_session_bind_input(s, index, in[i].dtype,
+				(size_t)in[i].rank, in[i].dims, data[i], bytes)) {
+			fprintf(stderr, "float-bench: %s: bind: %s\n", model,
+				enpu_rt_session_error(s));
+			goto out;
+		}
+	}
+	for (int i = 0; i < warmup; i++) {
+		if (enpu_rt_session_run(s) || mio_ort_run(&ort) < 0) {
+			fprintf(stderr, "float-bench: %s: %s\n", model,
+				enpu_rt_session_error(s));
+			goto out;
+		}
+	}
+	for (int i = 0; i < runs; i++) {
+		double start = now_ms();
+
+		if (enpu_rt_session_run(s))
+			goto out;
+		ours[i] = now_ms() - start;
+		theirs[i] = mio_ort_run(&ort);
+		if (theirs[i] < 0)
+			goto out;
+	}
+	row->ours = median(ours, runs);
+	row->ort = median(theirs, runs);
+	mio_ort_dump(&ort, input_dir, "ort");
+	row->diff = output_diff(s, input_dir);
+	row->ok = 1;
+	status = 0;
+out:
+	for (int i = 0; i < count; i++)
+		free(data[i]);
+	enpu_rt_session_destroy(s);
+	enpu_rt_options_destroy(options);
+	mio_ort_stop(&ort);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = NULL, *script = NULL, *only = NULL;
+	int threads[8] = { 1, 2 }, n_threads = 2, runs = 20, warmup = 3;
+	static struct row rows[64];
+	int n_rows = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--write") && i + 1 < argc)
+			return write_models(argv[++i]);
+		if (!strcmp(argv[i], "--dir") && i + 1 < argc)
+			dir = argv[++i];
+		else if (!strcmp(argv[i], "--ort-script") && i + 1 < argc)
+			script = argv[++i];
+		else if (!strcmp(argv[i], "--models") && i + 1 < argc)
+			only = argv[++i];
+		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+			runs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+			warmup = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+			char *p = argv[++i];
+
+			for (n_threads = 0; *p && n_threads < 8; n_threads++) {
+				threads[n_threads] = (int)strtol(p, &p, 10);
+				if (*p == ',')
+					p++;
+			}
+		} else {
+			fprintf(stderr, "usage: %s --write DIR | --dir DIR "
+				"--ort-script FILE [--models LIST] [--threads "
+				"LIST] [--runs N] [--warmup N]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (!dir || !script || runs < 1 || runs > MAX_RUNS) {
+		fprintf(stderr, "float-bench: --dir and --ort-script are needed\n");
+		return 2;
+	}
+	printf("End to end, median of %d alternating runs (ours, ONNX Runtime, "
+	       "...) after %d warm-ups; ratio = ours / ORT (< 1: ours faster);\n"
+	       "diff = largest |ours - ORT| over the outputs, relative to the "
+	       "largest |ORT| output.\n\n", runs, warmup);
+	printf("%-12s %-6s %7s %10s %10s %7s %10s\n", "model", "type",
+	       "threads", "ours ms", "ORT ms", "ratio", "diff");
+	for (size_t m = 0; m < MODEL_COUNT; m++) {
+		if (only && !strstr(only, models[m].name))
+			continue;
+		for (int p = 0; p < 2; p++)
+			for (int t = 0; t < n_threads; t++) {
+				struct row *r = &rows[n_rows++];
+
+				if (bench_one(dir, m, p ? "int8" : "float",
+					      threads[t], runs, warmup, script,
+					      r)) {
+					printf("%-12s %-6s %7d   failed\n",
+					       models[m].name, p ? "int8" : "float",
+					       threads[t]);
+					continue;
+				}
+				printf("%-12s %-6s %7d %10.3f %10.3f %7.2f %10.2e\n",
+				       r->model, r->precision, r->threads,
+				       r->ours, r->ort, r->ours / r->ort,
+				       r->diff);
+				fflush(stdout);
+			}
+	}
+	printf("\nSpeed-up from 1 to %d threads (median 1-thread / median "
+	       "%d-thread):\n", threads[n_threads - 1], threads[n_threads - 1]);
+	for (int i = 0; i + n_threads - 1 < n_rows; i += n_threads) {
+		const struct row *a = &rows[i], *b = &rows[i + n_threads - 1];
+
+		if (a->ok && b->ok)
+			printf("%-12s %-6s ours %.2fx, ORT %.2fx\n", a->model,
+			       a->precision, a->ours / b->ours,
+			       a->ort / b->ort);
+	}
+	return 0;
+}
