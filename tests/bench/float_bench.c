@@ -11,7 +11,7 @@
  *                                 enpu-quantize library, the int8 QDQ
  *                                 versions (DIR/<model>/...)
  *   float-bench --dir DIR --ort-script FILE [--models LIST]
- *               [--threads 1,2] [--runs N] [--warmup N]
+ *               [--threads 1,2] [--runs N] [--warmup N] [--profile]
  *                                 the table: per model, precision and
  *                                 thread count the median of N runs each,
  *                                 the ratio ours / ORT, and the largest
@@ -161,6 +161,49 @@ static double output_diff(enpu_rt_session *s, const char *dir)
 	return worst;
 }
 
+/* Time per op type in the session's last run, largest first. */
+static void print_profile(enpu_rt_session *s)
+{
+	struct { const char *op; double ms; int nodes; } types[64];
+	int count = 0;
+	double total = 0;
+
+	for (size_t i = 0; i < enpu_rt_session_node_count(s); i++) {
+		const char *name, *op;
+		uint64_t ns;
+		int t = 0;
+
+		if (enpu_rt_session_node_timing(s, i, &name, &op, &ns))
+			continue;
+		while (t < count && strcmp(types[t].op, op))
+			t++;
+		if (t == count) {
+			if (count == 64)
+				continue;
+			types[count].op = op;
+			types[count].ms = 0;
+			types[count++].nodes = 0;
+		}
+		types[t].ms += ns / 1e6;
+		types[t].nodes++;
+		total += ns / 1e6;
+	}
+	for (int i = 0; i < count; i++)
+		for (int j = i + 1; j < count; j++)
+			if (types[j].ms > types[i].ms) {
+				__typeof__(types[0]) tmp = types[i];
+
+				types[i] = types[j];
+				types[j] = tmp;
+			}
+	for (int i = 0; i < count; i++)
+		printf("    %-24s %3d nodes %9.3f ms %5.1f %%\n", types[i].op,
+		       types[i].nodes, types[i].ms,
+		       total > 0 ? 100 * types[i].ms / total : 0);
+}
+
+static int profile;
+
 static int bench_one(const char *dir, size_t m, const char *precision,
 		     int threads, int runs, int warmup, const char *script,
 		     struct row *row)
@@ -225,6 +268,11 @@ static int bench_one(const char *dir, size_t m, const char *precision,
 	mio_ort_dump(&ort, input_dir, "ort");
 	row->diff = output_diff(s, input_dir);
 	row->ok = 1;
+	if (profile) {
+		printf("  profile of the last run, %s %s, %d thread(s):\n",
+		       models[m].name, precision, threads);
+		print_profile(s);
+	}
 	status = 0;
 out:
 	for (int i = 0; i < count; i++)
@@ -255,6 +303,8 @@ int main(int argc, char **argv)
 			runs = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
 			warmup = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--profile"))
+			profile = 1;
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
 			char *p = argv[++i];
 

@@ -3,6 +3,7 @@
  * The CPU runtime context: thread pool, chosen instruction set, last error.
  */
 #include "context_internal.h"
+#include "enpu_cpu_float.h"
 #include "cpu_internal.h"
 
 #include <errno.h>
@@ -169,4 +170,9 @@ void enpu_cpu_parallel_for(enpu_cpu_context *context, size_t task_count,
 {
 	enpu_thread_pool_parallel_for(context->pool, task_count, function,
 				      argument);
+}
+
+const struct enpu_fmath_kernels *enpu_cpu_fmath(const enpu_cpu_context *context)
+{
+	return context->kernels.fmath;
 }

@@ -10,53 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* y[i] = a[i * a_step] OP b[i * b_step]; steps are 0 or 1. */
-enum enpu_fbinary {
-	ENPU_FADD, ENPU_FSUB, ENPU_FMUL, ENPU_FDIV, ENPU_FBINARY_COUNT,
-};
-typedef void (*enpu_fbinary_fn)(size_t n, const float *a, size_t a_step,
-				const float *b, size_t b_step, float *y);
-
-/* y[i] = f(x[i]); in place allowed. */
-enum enpu_funary {
-	ENPU_FEXP, ENPU_FSIGMOID, ENPU_FTANH, ENPU_FERF, ENPU_FGELU,
-	ENPU_FSQRT, ENPU_FUNARY_COUNT,
-};
-typedef void (*enpu_funary_fn)(size_t n, const float *x, float *y);
-
-struct enpu_fmath_kernels {
-	enpu_fbinary_fn binary[ENPU_FBINARY_COUNT];
-	enpu_funary_fn unary[ENPU_FUNARY_COUNT];
-	/* y = max(lo, x) then min(hi, x): NaN stays NaN. */
-	void (*clamp)(size_t n, const float *x, float lo, float hi, float *y);
-	/* y = x * alpha + beta (LeakyRelu-free affine rows, HardSigmoid...). */
-	void (*hard_sigmoid)(size_t n, const float *x, float alpha,
-			     float beta, float *y);
-	void (*leaky_relu)(size_t n, const float *x, float alpha, float *y);
-	/* Sum and maximum of a row (lane-parallel, then across lanes). */
-	float (*sum)(size_t n, const float *x);
-	float (*max)(size_t n, const float *x);
-	/* sum (x - mean)^2 */
-	float (*sum_squares)(size_t n, const float *x, float mean);
-	/* y = (x - mean) * inv * gamma + beta (gamma/beta NULL: 1/0). */
-	void (*normalize)(size_t n, const float *x, float mean, float inv,
-			  const float *gamma, const float *beta, float *y);
-	/* y = exp(x - shift); returns sum y. */
-	float (*exp_shift_sum)(size_t n, const float *x, float shift,
-			       float *y);
-	/* y = x * s */
-	void (*scale)(size_t n, const float *x, float s, float *y);
-	/*
-	 * QuantizeLinear: y = saturate(rint(x / scale) + zero_point) into
-	 * uint8 (@is_signed 0) or int8; NaN gives the zero point. Division,
-	 * not multiplication by 1/scale, so results are ONNX's exactly.
-	 */
-	void (*quantize)(size_t n, const float *x, float scale,
-			 int32_t zero_point, int is_signed, uint8_t *y);
-	/* DequantizeLinear: y = (x - zero_point) * scale. */
-	void (*dequantize)(size_t n, const uint8_t *x, float scale,
-			   int32_t zero_point, int is_signed, float *y);
-};
+#include "enpu_cpu_float.h"
 
 extern const struct enpu_fmath_kernels enpu_fmath_scalar;
 extern const struct enpu_fmath_kernels enpu_fmath_avx2;

@@ -4,8 +4,9 @@
  * (float and double) and Clip (every numeric type; bounds from attributes
  * before opset 11, from optional inputs since).
  *
- * Float rows run four lanes at a time on vector_math.h; double rows use
- * libm, being rare and not worth a second approximation.
+ * float32 runs on the CPU runtime's vectorized, threaded row kernels
+ * (frows.h); double rows use libm, being rare and not worth a second
+ * approximation.
  */
 #include <float.h>
 #include <inttypes.h>
@@ -13,7 +14,7 @@
 #include <string.h>
 
 #include "rt_op.h"
-#include "vector_math.h"
+#include "frows.h"
 
 enum activation_op {
 	ACTIVATION_SIGMOID,
@@ -83,42 +84,27 @@ static int activation_infer(struct rt_kernel *k,
 				   in[0]->dims);
 }
 
-static inline rt_f32x4 leaky_relu_v4(rt_f32x4 x, float alpha, float unused)
-{
-	(void)unused;
-	return rt_v4_select(x < 0.0f, x * alpha, x);
-}
-
-static inline rt_f32x4 hard_sigmoid_v4(rt_f32x4 x, float alpha, float beta)
-{
-	return rt_v4_clamp(x * alpha + beta, 0.0f, 1.0f);
-}
-
-static inline rt_f32x4 hard_swish_v4(rt_f32x4 x, float alpha, float beta)
-{
-	return x * hard_sigmoid_v4(x, alpha, beta);
-}
-
-static void activation_f32(const struct activation_params *p, size_t n,
+/* float32: the CPU runtime's vectorized, threaded row kernels. */
+static void activation_f32(struct rt_kernel *k,
+			   const struct activation_params *p, size_t n,
 			   const float *x, float *y)
 {
-	float alpha = p->alpha, beta = p->beta;
-
 	switch (p->op) {
 	case ACTIVATION_SIGMOID:
-		RT_V4_MAP(n, x, y, rt_v4_sigmoid);
+		rt_frows_unary(k, ENPU_FSIGMOID, n, x, y);
 		break;
 	case ACTIVATION_TANH:
-		RT_V4_MAP(n, x, y, rt_v4_tanh);
+		rt_frows_unary(k, ENPU_FTANH, n, x, y);
 		break;
 	case ACTIVATION_LEAKY_RELU:
-		RT_V4_MAP2(n, x, y, leaky_relu_v4, alpha, 0.0f);
+		rt_frows_leaky_relu(k, n, x, p->alpha, y);
 		break;
 	case ACTIVATION_HARD_SIGMOID:
-		RT_V4_MAP2(n, x, y, hard_sigmoid_v4, alpha, beta);
+		rt_frows_hard_sigmoid(k, n, x, p->alpha, p->beta, y);
 		break;
 	case ACTIVATION_HARD_SWISH:
-		RT_V4_MAP2(n, x, y, hard_swish_v4, alpha, beta);
+		rt_frows_hard_sigmoid(k, n, x, p->alpha, p->beta, y);
+		rt_frows_binary(k, ENPU_FMUL, n, x, 1, y, 1, y);
 		break;
 	}
 }
@@ -177,7 +163,7 @@ static int activation_run(struct rt_kernel *k,
 	if (status)
 		return status;
 	if (in[0]->dtype == ENPU_RT_FLOAT)
-		activation_f32(&p, n, in[0]->data, out[0]->data);
+		activation_f32(k, &p, n, in[0]->data, out[0]->data);
 	else
 		activation_f64(&p, n, in[0]->data, out[0]->data);
 	return 0;
@@ -322,6 +308,15 @@ static int clip_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 			lo = in[1]->data;
 		if (n_in > 2 && in[2])
 			hi = in[2]->data;
+	}
+	if (in[0]->dtype == ENPU_RT_FLOAT) {
+		float l, h;
+
+		memcpy(&l, lo, sizeof(l));
+		memcpy(&h, hi, sizeof(h));
+		rt_frows_clamp(k, rt_tensor_elements(in[0]), in[0]->data, l, h,
+			       out[0]->data);
+		return 0;
 	}
 	type->row(rt_tensor_elements(in[0]), in[0]->data, lo, hi,
 		  out[0]->data);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Binary elementwise ops: Sub, Mul, Div with numpy broadcasting (opset 7+)
- * and the legacy `broadcast`/`axis` attributes (opset 6), and PRelu, whose
- * slope broadcasts onto the input the same way.
+ * Binary elementwise ops: Add, Sub, Mul, Div with numpy broadcasting
+ * (opset 7+) and the legacy `broadcast`/`axis` attributes (before 7), and
+ * PRelu, whose slope broadcasts onto the input the same way.
  *
  * Broadcasting is planned once per run: size-1 axes are dropped and
  * neighbouring axes that are contiguous in both inputs are merged, so the
  * innermost loop is one long row where each input is either contiguous or a
- * single repeated value. Only that row is a function call; the row loops
- * are plain arrays the compiler vectorizes.
+ * single repeated value. Only that row is a function call; float32 rows
+ * run on the CPU runtime's row kernels (frows.h: vectorized per ISA and
+ * threaded), the other types' rows are plain loops.
  *
  * Integer results wrap like two's complement (computed in the unsigned
  * type), integer division truncates toward zero, and an integer division by
@@ -18,9 +19,11 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "frows.h"
 #include "rt_op.h"
 
 enum binary_op {
+	BINARY_ADD,
 	BINARY_SUB,
 	BINARY_MUL,
 	BINARY_DIV,
@@ -66,6 +69,7 @@ static void name(size_t n, const void *a_data, int a_step,		\
 
 /* Wrapping arithmetic for signed types goes through the unsigned type. */
 #define INTEGER_ROWS(suffix, type, utype)				\
+BINARY_ROW(add_##suffix, type, (type)((utype)x + (utype)y))		\
 BINARY_ROW(sub_##suffix, type, (type)((utype)x - (utype)y))		\
 BINARY_ROW(mul_##suffix, type, (type)((utype)x * (utype)y))		\
 BINARY_ROW(div_##suffix, type, integer_div_##suffix(x, y))		\
@@ -103,10 +107,12 @@ UNSIGNED_DIV(u16, uint16_t)
 UNSIGNED_DIV(u32, uint32_t)
 UNSIGNED_DIV(u64, uint64_t)
 
+BINARY_ROW(add_f32, float, x + y)
 BINARY_ROW(sub_f32, float, x - y)
 BINARY_ROW(mul_f32, float, x * y)
 BINARY_ROW(div_f32, float, x / y)
 BINARY_ROW(prelu_f32, float, x < 0.0f ? x * y : x)
+BINARY_ROW(add_f64, double, x + y)
 BINARY_ROW(sub_f64, double, x - y)
 BINARY_ROW(mul_f64, double, x * y)
 BINARY_ROW(div_f64, double, x / y)
@@ -127,25 +133,25 @@ struct binary_rows {
 };
 
 static const struct binary_rows binary_table[] = {
-	{ ENPU_RT_FLOAT, false, { sub_f32, mul_f32, div_f32,
+	{ ENPU_RT_FLOAT, false, { add_f32, sub_f32, mul_f32, div_f32,
 	  prelu_f32 } },
-	{ ENPU_RT_DOUBLE, false, { sub_f64, mul_f64, div_f64,
+	{ ENPU_RT_DOUBLE, false, { add_f64, sub_f64, mul_f64, div_f64,
 	  prelu_f64 } },
-	{ ENPU_RT_INT8, true, { sub_i8, mul_i8, div_i8,
+	{ ENPU_RT_INT8, true, { add_i8, sub_i8, mul_i8, div_i8,
 	  prelu_i8 } },
-	{ ENPU_RT_INT16, true, { sub_i16, mul_i16, div_i16,
+	{ ENPU_RT_INT16, true, { add_i16, sub_i16, mul_i16, div_i16,
 	  prelu_i16 } },
-	{ ENPU_RT_INT32, true, { sub_i32, mul_i32, div_i32,
+	{ ENPU_RT_INT32, true, { add_i32, sub_i32, mul_i32, div_i32,
 	  prelu_i32 } },
-	{ ENPU_RT_INT64, true, { sub_i64, mul_i64, div_i64,
+	{ ENPU_RT_INT64, true, { add_i64, sub_i64, mul_i64, div_i64,
 	  prelu_i64 } },
-	{ ENPU_RT_UINT8, true, { sub_u8, mul_u8, div_u8,
+	{ ENPU_RT_UINT8, true, { add_u8, sub_u8, mul_u8, div_u8,
 	  prelu_u8 } },
-	{ ENPU_RT_UINT16, true, { sub_u16, mul_u16, div_u16,
+	{ ENPU_RT_UINT16, true, { add_u16, sub_u16, mul_u16, div_u16,
 	  prelu_u16 } },
-	{ ENPU_RT_UINT32, true, { sub_u32, mul_u32, div_u32,
+	{ ENPU_RT_UINT32, true, { add_u32, sub_u32, mul_u32, div_u32,
 	  prelu_u32 } },
-	{ ENPU_RT_UINT64, true, { sub_u64, mul_u64, div_u64,
+	{ ENPU_RT_UINT64, true, { add_u64, sub_u64, mul_u64, div_u64,
 	  prelu_u64 } },
 };
 
@@ -160,6 +166,8 @@ static const struct binary_rows *binary_rows_for(int32_t dtype)
 
 static enum binary_op binary_op_of(const struct rt_kernel *k)
 {
+	if (!strcmp(k->op_type, "Add"))
+		return BINARY_ADD;
 	if (!strcmp(k->op_type, "Sub"))
 		return BINARY_SUB;
 	if (!strcmp(k->op_type, "Mul"))
@@ -343,7 +351,21 @@ static void plan_broadcast(const struct rt_tensor *a,
 	plan->rank = r;
 }
 
-static void binary_apply(binary_row_fn row, size_t elem,
+/* float32 rows on the CPU runtime's kernels (frows.h). */
+static void float_row(struct rt_kernel *k, enum binary_op op, size_t n,
+		      const float *a, int a_step, const float *b, int b_step,
+		      float *y)
+{
+	static const enum enpu_fbinary map[] = {
+		[BINARY_ADD] = ENPU_FADD, [BINARY_SUB] = ENPU_FSUB,
+		[BINARY_MUL] = ENPU_FMUL, [BINARY_DIV] = ENPU_FDIV,
+	};
+
+	rt_frows_binary(k, map[op], n, a, (size_t)a_step, b, (size_t)b_step, y);
+}
+
+static void binary_apply(struct rt_kernel *k, enum binary_op op,
+			 binary_row_fn row, size_t elem,
 			 const struct broadcast_plan *plan,
 			 const char *a, const char *b, char *out)
 {
@@ -357,8 +379,13 @@ static void binary_apply(binary_row_fn row, size_t elem,
 	for (int d = 0; d < inner; d++)
 		rows *= (size_t)plan->dims[d];
 	for (size_t r = 0; r < rows; r++) {
-		row(n, a + a_off * elem, a_step, b + b_off * elem, b_step,
-		    out + r * n * elem);
+		if (!row)
+			float_row(k, op, n, (const float *)(a + a_off * elem),
+				  a_step, (const float *)(b + b_off * elem),
+				  b_step, (float *)(out + r * n * elem));
+		else
+			row(n, a + a_off * elem, a_step, b + b_off * elem,
+			    b_step, out + r * n * elem);
 		for (int d = inner - 1; d >= 0; d--) {
 			a_off += (size_t)plan->a_stride[d];
 			b_off += (size_t)plan->b_stride[d];
@@ -402,8 +429,9 @@ static int binary_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		return rt_op_error(k, ENPU_RT_RUNTIME_ERROR,
 				   "integer division by zero");
 	plan_broadcast(&a, &b, out[0], &plan);
-	binary_apply(rows->row[op], rt_dtype_size(a.dtype), &plan, a.data,
-		     b.data, out[0]->data);
+	binary_apply(k, op, a.dtype == ENPU_RT_FLOAT && op != BINARY_PRELU ?
+		     NULL : rows->row[op], rt_dtype_size(a.dtype), &plan,
+		     a.data, b.data, out[0]->data);
 	return 0;
 }
 
@@ -412,6 +440,8 @@ static int binary_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	  binary_run, NULL }
 
 const struct rt_op_def rt_ops_elementwise[] = {
+	{ "Add", "", 1, 21, 2, 2, 1, 1, 0, binary_infer, NULL, binary_run,
+	  NULL },
 	BINARY_DEF("Sub"),
 	BINARY_DEF("Mul"),
 	BINARY_DEF("Div"),

@@ -8,9 +8,9 @@
  *
  * Float types (float, double, float16, bfloat16) compute in double and
  * round once to the output type, which is at least as accurate as the
- * ONNX reference's float arithmetic; float32 Exp, Erf and Gelu have
- * four-lane paths (vector_math.h) because transformer models spend time
- * there. Integers compute exactly in their own type; Abs and Neg of the
+ * ONNX reference's float arithmetic; float32 Exp, Erf, Gelu and Sqrt run
+ * on the CPU runtime's vectorized, threaded row kernels (frows.h),
+ * because transformer models spend time there. Integers compute exactly in their own type; Abs and Neg of the
  * most negative value wrap, as two's complement does.
  */
 #include <inttypes.h>
@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "half.h"
+#include "frows.h"
 #include "rt_op.h"
-#include "vector_math.h"
 
 enum unary_kind {
 	UNARY_FLOAT,		/* float types only */
@@ -290,69 +290,25 @@ static int unary_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
 				   in[0]->dtype, in[0]->rank, in[0]->dims);
 }
 
-static inline rt_f32x4 erf_v4(rt_f32x4 x)
-{
-	/*
-	 * |x| < 0.5: the Taylor series to x^15 (relative error below 1e-8
-	 * there); above, 1 - erfc with Numerical Recipes' Chebyshev fit of
-	 * erfc (fractional error below 1.2e-7). tests/ops compares this
-	 * path with libm's erf.
-	 */
-	rt_f32x4 a = rt_v4_abs(x), x2 = x * x, small, large, t, e, q;
-
-	small = x * (1.1283791670955126f + x2 * (-0.37612638903183754f +
-		x2 * (0.11283791670955126f + x2 * (-0.026866170645131252f +
-		x2 * (0.005223977625442188f + x2 * (-0.0008548327023450852f +
-		x2 * (0.00012055332981789664f +
-		x2 * -1.492565035840625e-05f)))))));
-	t = 1.0f / (1.0f + 0.5f * a);
-	q = t * rt_v4_exp(-a * a - 1.26551223f + t * (1.00002368f +
-		t * (0.37409196f + t * (0.09678418f + t * (-0.18628806f +
-		t * (0.27886807f + t * (-1.13520398f + t * (1.48851587f +
-		t * (-0.82215223f + t * 0.17087277f)))))))));
-	e = 1.0f - q;
-	large = rt_v4_select(x < 0.0f, -e, e);
-	return rt_v4_select(a < 0.5f, small, large);
-}
-
-static inline rt_f32x4 gelu_v4(rt_f32x4 x)
-{
-	return 0.5f * x * (1.0f + erf_v4(x * 0.70710678118654752f));
-}
-
-static inline rt_f32x4 exp_v4(rt_f32x4 x)
-{
-	return rt_v4_exp(x);
-}
-
-/* Float32 paths worth four lanes; 0 when the op has none. */
-static int unary_f32_fast(const struct unary_def *def,
+/* float32 paths worth vectors: the CPU runtime's row kernels (frows.h). */
+static int unary_f32_fast(struct rt_kernel *k, const struct unary_def *def,
 			  const struct unary_params *p, size_t n,
 			  const float *x, float *y)
 {
-	if (def->fn == f_exp) {
-		RT_V4_MAP(n, x, y, exp_v4);
-		return 1;
-	}
-	if (def->fn == f_erf) {
-		RT_V4_MAP(n, x, y, erf_v4);
-		return 1;
-	}
-	if (def->fn == f_gelu && !p->flag_a) {
-		RT_V4_MAP(n, x, y, gelu_v4);
-		return 1;
-	}
-	if (def->fn == f_sqrt) {
-		for (size_t i = 0; i < n; i++)
-			y[i] = sqrtf(x[i]);
-		return 1;
-	}
-	if (def->fn == f_neg || def->fn == f_abs) {
+	if (def->fn == f_exp)
+		rt_frows_unary(k, ENPU_FEXP, n, x, y);
+	else if (def->fn == f_erf)
+		rt_frows_unary(k, ENPU_FERF, n, x, y);
+	else if (def->fn == f_gelu && !p->flag_a)
+		rt_frows_unary(k, ENPU_FGELU, n, x, y);
+	else if (def->fn == f_sqrt)
+		rt_frows_unary(k, ENPU_FSQRT, n, x, y);
+	else if (def->fn == f_neg || def->fn == f_abs)
 		for (size_t i = 0; i < n; i++)
 			y[i] = def->fn == f_neg ? -x[i] : fabsf(x[i]);
-		return 1;
-	}
-	return 0;
+	else
+		return 0;
+	return 1;
 }
 
 /* Integers: exact in the element type; unsigned types never negative. */
@@ -403,7 +359,7 @@ static int unary_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	switch (x->dtype) {
 	case ENPU_RT_FLOAT:
 		if (def->kind != UNARY_PREDICATE &&
-		    unary_f32_fast(def, &p, n, x->data, y->data))
+		    unary_f32_fast(k, def, &p, n, x->data, y->data))
 			return 0;
 		break;
 	case ENPU_RT_DOUBLE:

@@ -7,16 +7,18 @@
  * channel), MeanVarianceNormalization (over `axes`) and LRN (across
  * channels).
  *
- * Statistics are computed in double, two passes over each group (mean,
- * then the variance of x - mean), so the result does not lose digits
- * when the mean is large against the spread; the output is written in
- * the input's type (float, double or float16).
+ * Statistics take two passes over each group (mean, then the variance
+ * of x - mean), so the result does not lose digits when the mean is
+ * large against the spread: in double in general, in float lanes on the
+ * CPU runtime's row kernels for float32 LayerNormalization (rows shared
+ * by threads). The output is written in the input's type.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "enpu_cpu_float.h"
 #include "rt_op.h"
 
 static int float_type(struct rt_kernel *k, const struct rt_tensor *t)
@@ -137,6 +139,35 @@ static double param_at(const struct rt_tensor *p, size_t i, double fallback)
 	return rt_tensor_get_double(p, rt_tensor_elements(p) == 1 ? 0 : i);
 }
 
+/* float32 rows with full Scale/B: the CPU runtime's row kernels, threaded. */
+struct ln_rows {
+	const struct layer_norm *v;
+	const struct enpu_fmath_kernels *f;
+	const float *x, *gamma, *beta;
+	float *y, *mean, *inv;
+	size_t per_task;
+};
+
+static void ln_task(void *argument, size_t task)
+{
+	const struct ln_rows *r = argument;
+	size_t n = r->v->n, first = task * r->per_task;
+
+	for (size_t row = first; row < first + r->per_task && row < r->v->rows;
+	     row++) {
+		const float *x = r->x + row * n;
+		float mean = r->f->sum(n, x) / (float)n;
+		float var = r->f->sum_squares(n, x, mean) / (float)n;
+		float inv = 1.0f / sqrtf(var + (float)r->v->epsilon);
+
+		r->f->normalize(n, x, mean, inv, r->gamma, r->beta, r->y + row * n);
+		if (r->mean)
+			r->mean[row] = mean;
+		if (r->inv)
+			r->inv[row] = inv;
+	}
+}
+
 static int layer_norm_run(struct rt_kernel *k,
 			  const struct rt_tensor *const *in, size_t n_in,
 			  struct rt_tensor *const *out, size_t n_out)
@@ -148,30 +179,32 @@ static int layer_norm_run(struct rt_kernel *k,
 
 	if (status)
 		return status;
+	if (x->dtype == ENPU_RT_FLOAT && scale->dtype == ENPU_RT_FLOAT &&
+	    rt_tensor_elements(scale) == v.n && v.n &&
+	    (!bias || (bias->dtype == ENPU_RT_FLOAT &&
+		       rt_tensor_elements(bias) == v.n))) {
+		struct ln_rows r = {
+			&v, enpu_cpu_fmath(k->cpu), x->data, scale->data,
+			bias ? bias->data : NULL, out[0]->data,
+			n_out > 1 && out[1] ? out[1]->data : NULL,
+			n_out > 2 && out[2] ? out[2]->data : NULL, 1,
+		};
+
+		r.per_task = 16384 / v.n ? 16384 / v.n : 1;
+		enpu_cpu_parallel_for(k->cpu, (v.rows + r.per_task - 1) /
+				      r.per_task, ln_task, &r);
+		return 0;
+	}
 	for (size_t r = 0; r < v.rows; r++) {
 		double mean, inv;
 		size_t base = r * v.n;
 
 		moments(x, base, v.n, v.epsilon, &mean, &inv);
-		if (x->dtype == ENPU_RT_FLOAT && scale->dtype == ENPU_RT_FLOAT &&
-		    rt_tensor_elements(scale) == v.n &&
-		    (!bias || (bias->dtype == ENPU_RT_FLOAT &&
-			       rt_tensor_elements(bias) == v.n))) {
-			const float *px = (const float *)x->data + base;
-			const float *s = scale->data;
-			const float *b = bias ? bias->data : NULL;
-			float *py = (float *)out[0]->data + base;
-			float m = (float)mean, is = (float)inv;
-
-			for (size_t i = 0; i < v.n; i++)
-				py[i] = (px[i] - m) * is * s[i] + (b ? b[i] : 0.0f);
-		} else {
-			for (size_t i = 0; i < v.n; i++)
-				rt_tensor_set_double(out[0], base + i,
-					(rt_tensor_get_double(x, base + i) - mean) *
-					inv * param_at(scale, i, 1) +
-					param_at(bias, i, 0));
-		}
+		for (size_t i = 0; i < v.n; i++)
+			rt_tensor_set_double(out[0], base + i,
+				(rt_tensor_get_double(x, base + i) - mean) *
+				inv * param_at(scale, i, 1) +
+				param_at(bias, i, 0));
 		if (n_out > 1 && out[1])
 			((float *)out[1]->data)[r] = (float)mean;
 		if (n_out > 2 && out[2])

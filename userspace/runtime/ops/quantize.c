@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "matmul_shape.h"
+#include "frows.h"
 #include "rt_enpu_ops.h"
 
 #define OPSET_MAX 21
@@ -158,6 +159,26 @@ static int quantize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	if (status)
 		return status;
 	quant_range(out[0]->dtype, &lo, &hi);
+	if (out[0]->dtype == ENPU_RT_UINT8 || out[0]->dtype == ENPU_RT_INT8) {
+		/* The CPU runtime's rows: the same division and rint. */
+		int is_signed = out[0]->dtype == ENPU_RT_INT8;
+		const struct enpu_fmath_kernels *f = enpu_cpu_fmath(k->cpu);
+
+		if (map.channels == 1) {
+			rt_frows_quantize(k, n, x, scale[0], zero ?
+					  (int32_t)rt_tensor_get_int(zero, 0) : 0,
+					  is_signed, out[0]->data);
+			return 0;
+		}
+		for (size_t i = 0; i < n; i += map.inner) {
+			size_t c = (i / map.inner) % map.channels;
+
+			f->quantize(map.inner, x + i, scale[c], zero ?
+				    (int32_t)rt_tensor_get_int(zero, c) : 0,
+				    is_signed, (uint8_t *)out[0]->data + i);
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t c = (i / map.inner) % map.channels;
 		/* float division then rint, as the ONNX reference does */
@@ -213,6 +234,26 @@ static int dequantize_run(struct rt_kernel *k,
 	(void)n_out;
 	if (status)
 		return status;
+	if (in[0]->dtype == ENPU_RT_UINT8 || in[0]->dtype == ENPU_RT_INT8) {
+		int is_signed = in[0]->dtype == ENPU_RT_INT8;
+		const struct enpu_fmath_kernels *f = enpu_cpu_fmath(k->cpu);
+
+		if (map.channels == 1) {
+			rt_frows_dequantize(k, n, in[0]->data, scale[0], zero ?
+					    (int32_t)rt_tensor_get_int(zero, 0) :
+					    0, is_signed, y);
+			return 0;
+		}
+		for (size_t i = 0; i < n; i += map.inner) {
+			size_t c = (i / map.inner) % map.channels;
+
+			f->dequantize(map.inner, (const uint8_t *)in[0]->data + i,
+				      scale[c], zero ?
+				      (int32_t)rt_tensor_get_int(zero, c) : 0,
+				      is_signed, y + i);
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t c = (i / map.inner) % map.channels;
 		float zp = zero ? (float)rt_tensor_get_double(zero, c) : 0.0f;

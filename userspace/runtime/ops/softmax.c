@@ -7,9 +7,10 @@
  * only the single axis (default -1) is. Both reduce to the same kernel over
  * a [outer][n][inner] view: the legacy form is inner = 1.
  *
- * inner == 1 walks contiguous rows; inner > 1 keeps the running max and sum
- * for a whole [inner] slice so every loop is contiguous. exp runs four
- * lanes at a time (vector_math.h).
+ * inner == 1 walks contiguous rows on the CPU runtime's row kernels (max,
+ * exp with the sum, scale; vectorized per ISA, rows shared by threads);
+ * inner > 1 keeps the running max and sum for a whole [inner] slice so
+ * every loop is contiguous, exp four lanes at a time (vector_math.h).
  * Rows are shifted by their max before exp, so large inputs do not overflow.
  */
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "enpu_cpu_float.h"
 #include "rt_op.h"
 #include "vector_math.h"
 
@@ -81,70 +83,49 @@ static int softmax_infer(struct rt_kernel *k,
 				   in[0]->dims);
 }
 
-static float horizontal_sum(rt_f32x4 v)
+/* Rows (inner == 1): the CPU runtime's row kernels, rows shared by threads. */
+struct softmax_rows {
+	const struct softmax_view *v;
+	const struct enpu_fmath_kernels *f;
+	const float *x;
+	float *y;
+	size_t per_task;
+};
+
+static void softmax_rows_task(void *argument, size_t task)
 {
-	return (v[0] + v[2]) + (v[1] + v[3]);
-}
+	const struct softmax_rows *r = argument;
+	size_t n = r->v->n, first = task * r->per_task;
 
-static float max_f32(const float *x, size_t n)
-{
-	rt_f32x4 m = rt_v4_splat(x[0]);
-	float best;
-	size_t i = 0;
+	for (size_t o = first; o < first + r->per_task && o < r->v->outer; o++) {
+		const float *x = r->x + o * n;
+		float *y = r->y + o * n;
+		float max = r->f->max(n, x);
+		float sum = r->f->exp_shift_sum(n, x, max, y);
 
-	for (; i + 4 <= n; i += 4)
-		m = rt_v4_max(rt_v4_load(x + i), m);
-	best = m[0];
-	for (int lane = 1; lane < 4; lane++)
-		best = m[lane] > best ? m[lane] : best;
-	for (; i < n; i++)
-		best = x[i] > best ? x[i] : best;
-	return best;
-}
-
-/* y = e^(x - shift) over n elements; returns their sum. */
-static float exp_shifted_sum_f32(const float *x, float shift, float *y,
-				 size_t n)
-{
-	rt_f32x4 sum = rt_v4_splat(0.0f), e;
-	size_t i = 0;
-
-	for (; i + 4 <= n; i += 4) {
-		e = rt_v4_exp(rt_v4_load(x + i) - shift);
-		rt_v4_store(y + i, e);
-		sum += e;
-	}
-	if (i < n) {
-		/* Padding lanes must not add e^0 = 1 to the sum. */
-		e = rt_v4_exp(rt_v4_load_partial(x + i, n - i) - shift);
-		rt_v4_store_partial(y + i, e, n - i);
-		for (size_t j = 0; j < n - i; j++)
-			sum[j] += e[j];
-	}
-	return horizontal_sum(sum);
-}
-
-static void softmax_rows_f32(const struct softmax_view *v, const float *x,
-			     float *y)
-{
-	size_t n = v->n;
-
-	for (size_t o = 0; o < v->outer; o++, x += n, y += n) {
-		float max = max_f32(x, n);
-		float sum = exp_shifted_sum_f32(x, max, y, n);
-
-		if (v->is_log) {
+		if (r->v->is_log) {
 			float shift = max + logf(sum);
 
 			for (size_t i = 0; i < n; i++)
 				y[i] = x[i] - shift;
 		} else {
-			float scale = 1.0f / sum;
-
-			for (size_t i = 0; i < n; i++)
-				y[i] *= scale;
+			r->f->scale(n, y, 1.0f / sum, y);
 		}
 	}
+}
+
+static void softmax_rows_f32(struct rt_kernel *k,
+			     const struct softmax_view *v, const float *x,
+			     float *y)
+{
+	struct softmax_rows r = { v, enpu_cpu_fmath(k->cpu), x, y, 1 };
+	size_t tasks;
+
+	/* About 16K elements per task. */
+	r.per_task = 16384 / (v->n ? v->n : 1);
+	r.per_task = r.per_task ? r.per_task : 1;
+	tasks = (v->outer + r.per_task - 1) / r.per_task;
+	enpu_cpu_parallel_for(k->cpu, tasks, softmax_rows_task, &r);
 }
 
 /*
@@ -246,7 +227,7 @@ static int softmax_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		return 0;
 	}
 	if (v.inner == 1) {
-		softmax_rows_f32(&v, in[0]->data, out[0]->data);
+		softmax_rows_f32(k, &v, in[0]->data, out[0]->data);
 		return 0;
 	}
 	scratch = malloc(2 * ((v.inner + 3) & ~(size_t)3) * sizeof(*scratch));
