@@ -3,8 +3,10 @@
 #
 # Host-side tests of the VM rig (tools/vm/run): exit status plumbing,
 # argument quoting, the guest environment, timeouts, signals, leftover
-# processes and initramfs caching. Each test boots the VM with
-# --no-modprobe, so the rig is tested apart from the driver.
+# processes, initramfs caching, the kernel choice (--kernel / KERNEL=) and,
+# on the debug kernel, that every kind of checker report fails the run.
+# Each test boots the VM with --no-modprobe, so the rig is tested apart
+# from the driver. They run on the kernel make chose (ENPU_VM_KERNEL).
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
@@ -16,6 +18,12 @@ cd "$REPO" || exit 1
 PASSED=0
 FAILED=0
 RUN_DIRS=()
+KERNEL=${ENPU_VM_KERNEL:-6.1}
+[ "$KERNEL" = stock ] && KERNEL=6.1
+# The debug kernel boots and runs several times slower (tools/vm/run
+# scales its timeouts by the same factor).
+SLOW=1
+[ "$KERNEL" = debug ] && SLOW=${ENPU_VM_DEBUG_SLOWDOWN:-4}
 
 pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }
 fail() {
@@ -57,8 +65,8 @@ test_true_exits_zero() {
 	vm --no-modprobe -- true
 	if [ "$STATUS" -ne 0 ]; then
 		fail true_exits_zero "status $STATUS"
-	elif [ "$ELAPSED_MS" -gt 30000 ]; then
-		fail true_exits_zero "took ${ELAPSED_MS} ms, budget 30000 ms"
+	elif [ "$ELAPSED_MS" -gt $((30000 * SLOW)) ]; then
+		fail true_exits_zero "took ${ELAPSED_MS} ms, budget $((30000 * SLOW)) ms"
 	else
 		pass "true_exits_zero (${ELAPSED_MS} ms wall)"
 	fi
@@ -138,10 +146,10 @@ modules=/lib/modules/$(sed -n 's/^kver=//p' "$RUNDIR/info" 2>/dev/null)/modules.
 }
 
 test_timeout_kills_quickly() {
-	vm --no-modprobe --timeout 2 -- sleep 100
+	ENPU_VM_DEBUG_SLOWDOWN=1 vm --no-modprobe --timeout 2 -- sleep 100
 	if [ "$STATUS" -ne 124 ]; then
 		fail timeout_kills_quickly "status $STATUS, want 124"
-	elif [ "$ELAPSED_MS" -gt 10000 ]; then
+	elif [ "$ELAPSED_MS" -gt $((10000 * SLOW)) ]; then
 		fail timeout_kills_quickly "took ${ELAPSED_MS} ms"
 	elif ! grep -q 'timeout after 2 s' "$OUT/last.log"; then
 		fail timeout_kills_quickly "no 'timeout after 2 s' message"
@@ -157,11 +165,74 @@ test_kernel_panic_is_reported() {
 		fail kernel_panic_is_reported "status $STATUS, want 125 and a message"
 }
 
-test_debug_kernel_refused() {
-	vm --kernel debug -- true
-	[ "$STATUS" -ne 0 ] && grep -q 'debug kernel not built yet' "$OUT/last.log" &&
-		pass debug_kernel_refused ||
-		fail debug_kernel_refused "status $STATUS"
+test_unknown_kernel_refused() {
+	vm --kernel 5.10 -- true
+	[ "$STATUS" -eq 125 ] && grep -q "unknown kernel '5.10'" "$OUT/last.log" &&
+		pass unknown_kernel_refused ||
+		fail unknown_kernel_refused "status $STATUS"
+}
+
+# The guest runs the release tools/vm/kernel.sh names for the kernel, and
+# is told which one it is (tests assert per-kernel behaviour with it).
+boots_kernel() {
+	local name=$1 want got
+	shift
+	want="$(bash tools/vm/kernel.sh "$name" | sed -n 's/^ENPU_VM_KVER=//p') $name"
+	rm -f "$OUT/kernel.guest"
+	# shellcheck disable=SC2016 # expanded by the guest's shell
+	vm "$@" --no-modprobe -- sh -c 'echo "$(uname -r) $ENPU_VM_KERNEL" >"$1"' \
+		sh "$OUT/kernel.guest"
+	got=$(cat "$OUT/kernel.guest" 2>/dev/null)
+	if [ "$STATUS" -ne 0 ]; then
+		fail "boots_kernel_$name" "status $STATUS"
+	elif [ "$got" != "$want" ]; then
+		fail "boots_kernel_$name" "guest says '$got', want '$want'"
+	elif ! grep -qx "kernel_name=$name" "$RUNDIR/info"; then
+		fail "boots_kernel_$name" "info says $(grep kernel_name "$RUNDIR/info")"
+	else
+		pass "boots_kernel_$name"
+	fi
+}
+
+test_kernels_boot() {
+	local k
+	# The one make chose comes from the environment, not the option.
+	boots_kernel "$KERNEL"
+	for k in 6.1 6.12 6.12-rt; do
+		[ "$k" = "$KERNEL" ] || boots_kernel "$k" --kernel "$k"
+	done
+}
+
+# On the debug kernel: a clean run passes (test_true_exits_zero), and each
+# provoked report fails the run with 125, named in debug-reports.
+provoke() {
+	local name=$1 pattern=$2
+	shift 2
+	vm --no-modprobe -- sh -c "$*"
+	if [ "$STATUS" -ne 125 ]; then
+		fail "debug_kernel_hears_$name" "status $STATUS, want 125"
+	elif ! grep -qE -- "$pattern" "$RUNDIR/debug-reports" 2>/dev/null; then
+		fail "debug_kernel_hears_$name" "'$pattern' not in $RUNDIR/debug-reports"
+	elif ! grep -q 'debug kernel reported problems' "$OUT/last.log"; then
+		fail "debug_kernel_hears_$name" "the rig did not say why it failed"
+	else
+		pass "debug_kernel_hears_$name"
+	fi
+}
+
+test_debug_kernel_hears_reports() {
+	local lkdtm='modprobe lkdtm && echo'
+	local direct=/sys/kernel/debug/provoke-crash/DIRECT
+	provoke warn 'dmesg: .*WARNING: CPU' "$lkdtm WARNING >$direct"
+	provoke kasan 'dmesg: .*BUG: KASAN: (slab-)?use-after-free' \
+		"$lkdtm READ_AFTER_FREE >$direct"
+	provoke slab_double_free 'dmesg: .*(BUG: KASAN: double-free|BUG kmalloc)' \
+		"$lkdtm SLAB_FREE_DOUBLE >$direct"
+	provoke list_corruption 'dmesg: .*list_add corruption' \
+		"$lkdtm CORRUPT_LIST_ADD >$direct"
+	provoke kmemleak 'kmemleak: [0-9]+ unreferenced object' 'modprobe kmemleak_test'
+	provoke ubsan 'dmesg: .*UBSAN: array-index-out-of-bounds' \
+		"$lkdtm ARRAY_BOUNDS >$direct"
 }
 
 test_bad_option_refused() {
@@ -284,8 +355,9 @@ test_no_process_left_behind() {
 		fail no_process_left_behind "$left"
 }
 
-test_debug_kernel_refused
+test_unknown_kernel_refused
 test_bad_option_refused
+test_kernels_boot
 test_true_exits_zero
 test_false_exits_nonzero
 test_exit_status_passes_through
@@ -298,6 +370,7 @@ signal_stops_everything INT 130
 test_second_run_reuses_initramfs
 test_fault_relay_reaches_the_control_socket
 test_no_relay_without_the_option
+[ "$KERNEL" = debug ] && test_debug_kernel_hears_reports
 test_no_process_left_behind
 
 echo "$PASSED passed, $FAILED failed"

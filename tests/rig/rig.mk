@@ -10,3 +10,9 @@ vm-test-rig: all
 	bash tests/rig/rig-tests.sh
 
 VM_TESTS += vm-test-rig
+
+# The debug kernel's report scan, on synthetic logs (host tier).
+.PHONY: test-debug-reports
+test-debug-reports:
+	bash tests/rig/debug-reports-test.sh
+HOST_TESTS += test-debug-reports

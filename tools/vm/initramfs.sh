@@ -4,8 +4,9 @@
 # Builds (or reuses) the guest initramfs and prints "built PATH" or
 # "cached PATH".
 #
-#   initramfs.sh REPO KVER KIMAGE
+#   initramfs.sh REPO KVER KIMAGE [ENPU_KO]
 #
+# ENPU_KO defaults to REPO/enpu.ko (the module for the default kernel).
 # The image holds only what cannot come over 9p: busybox for the first
 # second of boot, the kernel modules of the pinned image plus enpu.ko, the
 # firmware, and /etc files the host's glibc wants. Everything else (kmod,
@@ -19,7 +20,7 @@ REPO=$1 KVER=$2 KIMAGE=$3
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 MODROOT=$KIMAGE/lib/modules/$KVER
 CACHEDIR=$REPO/build/vm/initramfs
-ENPU_KO=$REPO/enpu.ko
+ENPU_KO=${4:-$REPO/enpu.ko}
 FWDIR=$REPO/build/firmware/enpu
 BUSYBOX=/usr/bin/busybox
 LDCACHE=/etc/ld.so.cache
@@ -29,6 +30,9 @@ LDCACHE=/etc/ld.so.cache
 # compare against a known-good DRM driver.
 EARLY_MODULES=(virtio_pci 9pnet_virtio 9p)
 LATE_MODULES=(drm drm_shmem_helper vgem)
+# Only the debug kernel has these: lkdtm and kmemleak-test provoke reports
+# on purpose, so tests/rig can check that each checker is heard.
+OPTIONAL_MODULES=(lkdtm kmemleak_test)
 
 die() { printf 'vm: initramfs: %s\n' "$*" >&2; exit 1; }
 
@@ -52,12 +56,18 @@ if [ -f "$ENPU_KO" ]; then
 	ENPU_KO=$ENPU_KO_DIR/enpu.ko
 fi
 
+# Debian's 6.12 modules are xz-compressed; busybox insmod cannot load
+# those, so the image holds them decompressed (dest_rel drops the suffix).
 declare -A MODPATH=()
 while IFS= read -r rel; do
 	name=${rel##*/}
-	name=${name%.ko}
+	name=${name%.ko*}
 	MODPATH[${name//-/_}]=$rel
-done < <(cd "$MODROOT" && find kernel -name '*.ko')
+done < <(cd "$MODROOT" && find kernel -name '*.ko' -o -name '*.ko.xz' -o -name '*.ko.zst')
+dest_rel() {
+	local rel=${1%.xz}
+	echo "${rel%.zst}"
+}
 
 # Deps-first order, so the list doubles as an insmod sequence.
 declare -A SEEN=()
@@ -88,6 +98,9 @@ visit() {
 for m in "${EARLY_MODULES[@]}"; do visit "$m"; done
 EARLY=("${ORDERED[@]}")
 for m in "${LATE_MODULES[@]}"; do visit "$m"; done
+for m in "${OPTIONAL_MODULES[@]}"; do
+	[ -z "${MODPATH[$m]:-}" ] || visit "$m"
+done
 [ -n "$ENPU_KO_DIR" ] && visit enpu
 
 FIRMWARE=()
@@ -134,17 +147,19 @@ STAGE=$(mktemp -d "$CACHEDIR/stage.XXXXXX")
 	chmod 755 init
 
 	for rel in "${ORDERED[@]}"; do
-		mkdir -p "lib/modules/$KVER/$(dirname "$rel")"
-		if [ "$rel" = extra/enpu.ko ]; then
-			cp "$ENPU_KO" "lib/modules/$KVER/$rel"
-		else
-			cp "$MODROOT/$rel" "lib/modules/$KVER/$rel"
-		fi
+		dest=lib/modules/$KVER/$(dest_rel "$rel")
+		mkdir -p "$(dirname "$dest")"
+		case $rel in
+		extra/enpu.ko) cp "$ENPU_KO" "$dest" ;;
+		*.xz) xz -dc "$MODROOT/$rel" >"$dest" ;;
+		*.zst) zstd -qdc "$MODROOT/$rel" >"$dest" ;;
+		*) cp "$MODROOT/$rel" "$dest" ;;
+		esac
 	done
 	cp "$MODROOT"/modules.builtin "$MODROOT"/modules.builtin.modinfo \
 		"$MODROOT"/modules.order "lib/modules/$KVER/"
 	/usr/sbin/depmod -b "$STAGE" "$KVER"
-	printf '%s\n' "${EARLY[@]}" >etc/early-modules
+	for rel in "${EARLY[@]}"; do dest_rel "$rel"; done >etc/early-modules
 
 	for f in "${FIRMWARE[@]}"; do
 		mkdir -p "lib/firmware/enpu/$(dirname "$f")"

@@ -5,7 +5,7 @@
 #
 #   kernel-image.sh VMLINUZ CACHEDIR
 #
-# Under TCG, SeaBIOS plus the xz decompressor of a Debian bzImage take
+# Under TCG, SeaBIOS plus the decompressor of a Debian bzImage take
 # about as long as the whole kernel boot. The Debian kernel has CONFIG_PVH,
 # so QEMU can enter the uncompressed ELF directly; we unpack it once into
 # CACHEDIR and fall back to the bzImage if that does not work.
@@ -19,15 +19,24 @@ if [ -f "$OUT" ] && [ "$OUT" -nt "$VMLINUZ" ]; then
 	exit 0
 fi
 
-unpack() {
-	local offset
-	# The payload is the first xz stream in the bzImage.
-	offset=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$VMLINUZ" | head -n 1 | cut -d: -f1)
+# The payload is the first compressed stream in the bzImage: xz (Debian's
+# 6.1) or zstd (6.12).
+unpack_with() {
+	local magic=$1 offset
+	shift
+	offset=$(LC_ALL=C grep -obUaP "$magic" "$VMLINUZ" | head -n 1 | cut -d: -f1)
 	[ -n "$offset" ] || return 1
-	# The stream is followed by the bzImage trailer, which xz reports as
-	# garbage after a complete stream; the ELF check below is what counts.
-	tail -c +$((offset + 1)) "$VMLINUZ" | xz -dcq >"$1" 2>/dev/null || true
-	[ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] || return 1
+	# The stream is followed by the bzImage trailer, which the
+	# decompressor reports as garbage after a complete stream; the ELF
+	# check below is what counts.
+	tail -c +$((offset + 1)) "$VMLINUZ" | "$@" >"$OUT_TMP" 2>/dev/null || true
+	[ "$(head -c 4 "$OUT_TMP" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]
+}
+
+unpack() {
+	OUT_TMP=$1
+	unpack_with '\xfd7zXZ\x00' xz -dcq || unpack_with '\x28\xb5\x2f\xfd' zstd -dcq ||
+		return 1
 	# XEN_ELFNOTE_PHYS32_ENTRY (18) is the PVH entry point QEMU looks for.
 	readelf -n "$1" 2>/dev/null | grep -q 'Unknown note type: (0x00000012)'
 }

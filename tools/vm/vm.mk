@@ -3,7 +3,9 @@
 # The VM rig (tools/vm/run): nothing to build, the initramfs is made and
 # cached on demand by the rig itself. Its own tests are in tests/rig/.
 
-VM_HOST_SCRIPTS := tools/vm/run tools/vm/initramfs.sh tools/vm/kernel-image.sh
+VM_HOST_SCRIPTS := tools/vm/run tools/vm/initramfs.sh tools/vm/kernel-image.sh \
+	tools/vm/kernel.sh tools/vm/build-module.sh tools/vm/debug-kernel.sh \
+	tools/vm/debug-reports.sh tests/rig/debug-reports-test.sh
 VM_GUEST_SCRIPTS := tools/vm/guest-init tools/vm/demo.sh
 
 .PHONY: vm-check-scripts vm-shell
