@@ -37,6 +37,9 @@ HOST_TESTS :=
 BUILD_CHECKS :=
 VM_TESTS :=
 CLEAN_FILES :=
+# libFuzzer targets: NAME here, a phony fuzz-NAME in the fragment
+# (tests/fuzz/fuzz.mk runs them all with `make fuzz`).
+FUZZ_TARGETS :=
 
 .PHONY: all module check check-host check-build check-vm demo clean deps \
 	install

@@ -5,13 +5,23 @@
 # (tests/rt/rt.mk) replays the libonnx-testdata models and mutations of them.
 
 FUZZ_SECONDS ?= 60
+FUZZ_SEED ?= 1
 FUZZ_CLANG ?= clang
+FUZZ_SANITIZE := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_DIR := $(B)/tests/fuzz
 FUZZ_BIN := $(FUZZ_DIR)/fuzz-onnx
 FUZZ_REPLAY_BIN := $(FUZZ_DIR)/fuzz-replay
 FUZZ_CORPUS := $(FUZZ_DIR)/corpus
 
+FUZZ_TARGETS += onnx
 ALL_TARGETS += $(FUZZ_REPLAY_BIN)
+
+# $(call fuzz_run,BINARY,CORPUS_DIR,ARTIFACT_PREFIX,EXTRA_FLAGS): the one
+# way every target runs libFuzzer: FUZZ_SECONDS of wall time from seed
+# FUZZ_SEED, 10 s per input at most, findings under ARTIFACT_PREFIX.
+fuzz_run = $(1) -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) \
+	-timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+	-artifact_prefix=$(3) $(4) $(2)
 
 $(FUZZ_REPLAY_BIN): tests/fuzz/fuzz_onnx.c tests/fuzz/replay_main.c \
 		$(RT_HEADERS) $(RT_LIB) $(RUNTIME_CPU_LIB)
@@ -31,7 +41,7 @@ $(FUZZ_BIN): tests/fuzz/fuzz_onnx.c $(RT_SOURCES) $(RT_HEADERS) \
 		-o $@ tests/fuzz/fuzz_onnx.c $(FUZZ_RT_SOURCES) \
 		$(RUNTIME_CPU_LIB) -lprotobuf-c -lpthread -lm
 
-.PHONY: fuzz-onnx
+.PHONY: fuzz fuzz-onnx
 fuzz-onnx: $(FUZZ_BIN)
 	@mkdir -p $(FUZZ_CORPUS)
 	for d in $(CONFORMANCE_DATA)/node/*/; do \
@@ -39,3 +49,18 @@ fuzz-onnx: $(FUZZ_BIN)
 	done
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
 		-max_len=65536 $(FUZZ_CORPUS)
+
+# Every registered target, one after another; a failing one does not stop
+# the others. Ends with "fuzz: N passed, N failed".
+fuzz:
+	@passed=0; failed=0; \
+	for t in $(sort $(FUZZ_TARGETS)); do \
+	  echo "== fuzz-$$t: $(FUZZ_SECONDS) s"; \
+	  if $(MAKE) --no-print-directory fuzz-$$t \
+	       FUZZ_SECONDS=$(FUZZ_SECONDS); then \
+	    passed=$$((passed + 1)); \
+	  else \
+	    failed=$$((failed + 1)); echo "FAIL fuzz-$$t"; \
+	  fi; \
+	done; \
+	echo "fuzz: $$passed passed, $$failed failed"; test $$failed = 0

@@ -3,7 +3,10 @@
  * enpu-fwpack: builds ENPU firmware images and checks existing ones.
  *
  *   enpu-fwpack --fw-version X.Y.Z [--api-version N] PAYLOAD OUT
- *   enpu-fwpack --check IMAGE
+ *   enpu-fwpack --inspect IMAGE        (--check is the same)
+ *
+ * --inspect runs the driver's own parser (firmware-loader/enpu_fw_image.c),
+ * so it accepts exactly what the kernel and the vnpu accept.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -13,13 +16,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fw_image.h"
+#include "enpu_fw_image.h"
+#include "fw_build.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: enpu-fwpack --fw-version X.Y.Z [--api-version N] PAYLOAD OUT\n"
-		"       enpu-fwpack --check IMAGE\n");
+		"       enpu-fwpack --inspect IMAGE   (or --check IMAGE)\n");
 }
 
 /* Reads a whole file; the caller frees *data. */
@@ -161,37 +165,48 @@ out:
 	return ret;
 }
 
-static int check(const char *path)
+/*
+ * Prints the header and the parser's verdict. An image for another firmware
+ * API is well formed (the parser checks the API last), so it is reported
+ * but not refused: which API is acceptable is the reader's business.
+ */
+static int inspect(const char *path)
 {
-	struct enpu_fw_header h;
-	enum enpu_fw_check result;
+	struct enpu_fw_image_info info;
+	const struct enpu_fw_header *h = &info.header;
+	const char *reason;
 	uint8_t *image;
 	size_t size;
-	char why[160];
 	unsigned int i;
+	int ret;
 
+	/* One byte more than the largest valid image, so that is refused too. */
 	if (read_file(path, &image, &size,
-		      (size_t)ENPU_FW_HEADER_SIZE + ENPU_FW_MAX_PAYLOAD))
+		      (size_t)ENPU_FW_HEADER_SIZE + ENPU_FW_MAX_PAYLOAD + 1))
 		return 1;
-	result = enpu_fw_image_check(image, size, &h, why, sizeof(why));
+	ret = enpu_fw_image_parse(image, size, &info, &reason);
 	free(image);
 	printf("file:           %s (%zu bytes)\n", path, size);
-	printf("magic:          0x%08x\n", h.magic);
-	printf("format_version: %u\n", h.format_version);
-	printf("header_size:    %u\n", h.header_size);
-	printf("api_version:    %u\n", h.api_version);
-	printf("fw_version:     %u.%u.%u (0x%08x)\n", h.fw_version >> 16,
-	       (h.fw_version >> 8) & 0xff, h.fw_version & 0xff, h.fw_version);
-	printf("payload_size:   %u\n", h.payload_size);
+	printf("magic:          0x%08x\n", h->magic);
+	printf("format_version: %u\n", h->format_version);
+	printf("header_size:    %u\n", h->header_size);
+	printf("api_version:    %u\n", h->api_version);
+	printf("fw_version:     %u.%u.%u (0x%08x)\n", h->fw_version >> 16,
+	       (h->fw_version >> 8) & 0xff, h->fw_version & 0xff, h->fw_version);
+	printf("payload_size:   %u\n", h->payload_size);
 	printf("sha256:         ");
-	for (i = 0; i < sizeof(h.sha256); i++)
-		printf("%02x", h.sha256[i]);
+	for (i = 0; i < sizeof(h->sha256); i++)
+		printf("%02x", h->sha256[i]);
 	printf("\n");
-	if (result != ENPU_FW_OK) {
-		fprintf(stderr, "enpu-fwpack: %s: invalid image: %s\n", path, why);
+	if (ret && info.rule != ENPU_FW_RULE_API_VERSION) {
+		fprintf(stderr, "enpu-fwpack: %s: invalid image: %s\n", path, reason);
 		return 1;
 	}
-	printf("result:         valid\n");
+	if (ret)
+		printf("result:         valid, but firmware API %u is not this driver's (%u)\n",
+		       h->api_version, ENPU_FW_API_VERSION);
+	else
+		printf("result:         valid\n");
 	return 0;
 }
 
@@ -200,6 +215,7 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "fw-version", required_argument, NULL, 'f' },
 		{ "api-version", required_argument, NULL, 'a' },
+		{ "inspect", required_argument, NULL, 'c' },
 		{ "check", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -242,7 +258,7 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
-		return check(check_path);
+		return inspect(check_path);
 	}
 	if (!have_version || argc - optind != 2) {
 		usage(stderr);
