@@ -37,11 +37,16 @@ HOST_TESTS :=
 BUILD_CHECKS :=
 VM_TESTS :=
 CLEAN_FILES :=
+# The KUnit tier (tests/kunit/kunit.mk): sources linked into the UML kernel,
+# Kconfig fragments and include directories they need.
+KUNIT_SOURCES :=
+KUNIT_CONFIGS :=
+KUNIT_INCLUDES :=
 # libFuzzer targets: NAME here, a phony fuzz-NAME in the fragment
 # (tests/fuzz/fuzz.mk runs them all with `make fuzz`).
 FUZZ_TARGETS :=
 
-.PHONY: all module check check-host check-build check-vm demo clean deps \
+.PHONY: all module check check-host check-kunit check-build check-vm demo clean deps \
 	install
 all:
 
@@ -57,8 +62,9 @@ all: module $(ALL_TARGETS)
 deps:
 	bash tools/deps.sh
 
-# check-host: userspace unit tests; check-build: module W=1, sparse,
-# checkpatch; check-vm: kselftests in QEMU against the vnpu.
+# check-host: userspace unit tests; check-kunit: KUnit suites in a UML
+# kernel; check-build: module W=1, sparse, checkpatch; check-vm: kselftests
+# in QEMU against the vnpu.
 check-host: $(HOST_TESTS)
 check-build: $(BUILD_CHECKS)
 check-vm: $(VM_TESTS)
@@ -68,6 +74,7 @@ check-vm: $(VM_TESTS)
 check:
 	@mkdir -p $(B)
 	@set -o pipefail; { $(MAKE) --no-print-directory check-host && \
+	  $(MAKE) --no-print-directory check-kunit && \
 	  $(MAKE) --no-print-directory check-build && \
 	  $(MAKE) --no-print-directory check-vm; } 2>&1 | tee $(B)/check.log
 	@awk '/^[^ ]*:? *[0-9]+ passed, [0-9]+ failed/ { \
