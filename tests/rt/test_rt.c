@@ -227,7 +227,8 @@ static void test_missing_input_names_value(struct test_state *t)
 	mb_free(&mb);
 }
 
-static void test_subgraph_attribute_rejected(struct test_state *t)
+/* A malformed body (here: no outputs) is refused naming node and attribute. */
+static void test_subgraph_attribute_checked(struct test_state *t)
 {
 	struct model_builder mb;
 	enpu_rt_session *s = NULL;
@@ -241,9 +242,9 @@ static void test_subgraph_attribute_rejected(struct test_state *t)
 	mb_attr_graph(&mb, node, "then_branch");
 	mb_output(&mb, "y");
 	CHECK(t, open_model(&mb, 1, NULL, &s, error, sizeof(error)) ==
-	      ENPU_RT_UNSUPPORTED, "subgraph accepted");
-	CHECK(t, strstr(error, "subgraphs") && strstr(error, "then_branch"),
-	      "%s", error);
+	      ENPU_RT_INVALID_MODEL, "empty subgraph accepted");
+	CHECK(t, strstr(error, "(If): attribute 'then_branch': graph has no "
+			"outputs"), "%s", error);
 	mb_free(&mb);
 }
 
@@ -619,7 +620,7 @@ static const struct test_case tests[] = {
 	{ "unsupported_op_names_node_and_op",
 	  test_unsupported_op_names_node_and_op },
 	{ "missing_input_names_value", test_missing_input_names_value },
-	{ "subgraph_attribute_rejected", test_subgraph_attribute_rejected },
+	{ "subgraph_attribute_checked", test_subgraph_attribute_checked },
 	{ "cycle_rejected", test_cycle_rejected },
 	{ "bad_initializers_rejected", test_bad_initializers_rejected },
 	{ "external_data", test_external_data },

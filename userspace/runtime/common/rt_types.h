@@ -40,6 +40,9 @@ enum rt_attr_type {
 	RT_ATTR_FLOATS = 6,
 	RT_ATTR_INTS = 7,
 	RT_ATTR_STRINGS = 8,
+	/* A TypeProto (Optional's 'type'): i holds the enum enpu_rt_dtype
+	 * of the tensor type, or ENPU_RT_SEQUENCE / ENPU_RT_OPTIONAL. */
+	RT_ATTR_TYPE_PROTO = 13,
 };
 
 struct rt_attr {
@@ -54,6 +57,9 @@ struct rt_attr {
 	const int64_t *ints;
 	const char *const *strings;
 	size_t count;		/* elements of floats/ints/strings */
+	/* RT_ATTR_GRAPH: the loaded subgraph (a struct rt_graph of graph/,
+	 * opaque to ops: they run it through k->subgraphs, rt_op.h). */
+	const void *graph;
 };
 
 /* The attribute called @name among @count, or NULL. */

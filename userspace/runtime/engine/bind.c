@@ -105,22 +105,24 @@ int rt_engine_bind(struct rt_graph *graph, int strict)
 	for (size_t i = 0; i < graph->node_count; i++) {
 		struct rt_node *node = &graph->nodes[i];
 		const struct rt_op_def *def;
+		/* Implicit inputs (subgraphs' outer values) are not the op's. */
+		size_t inputs;
 
 		if (node->removed || node->def)
 			continue;
+		inputs = node->input_count - node->implicit_inputs;
 		def = rt_op_find(node->domain, node->op_type, node->opset);
 		if (!def) {
 			unsupported = 1;
 			continue;
 		}
-		if ((int)node->input_count < def->min_inputs ||
-		    (int)node->input_count > def->max_inputs)
+		if ((int)inputs < def->min_inputs ||
+		    (int)inputs > def->max_inputs)
 			return rt_error_set(graph->errors,
 				ENPU_RT_INVALID_MODEL,
 				"node '%s' (%s): has %zu inputs, expected %d to %d",
 				rt_node_label(node), node->op_type,
-				node->input_count, def->min_inputs,
-				def->max_inputs);
+				inputs, def->min_inputs, def->max_inputs);
 		if ((int)node->output_count < def->min_outputs ||
 		    (int)node->output_count > def->max_outputs)
 			return rt_error_set(graph->errors,

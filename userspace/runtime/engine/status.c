@@ -36,6 +36,8 @@ const char *enpu_rt_dtype_name(int32_t dtype)
 	case ENPU_RT_COMPLEX64: return "complex64";
 	case ENPU_RT_COMPLEX128: return "complex128";
 	case ENPU_RT_BFLOAT16: return "bfloat16";
+	case ENPU_RT_SEQUENCE: return "sequence";
+	case ENPU_RT_OPTIONAL: return "optional";
 	default: return "unknown";
 	}
 }
@@ -44,6 +46,8 @@ size_t enpu_rt_dtype_size(int32_t dtype)
 {
 	switch (dtype) {
 	case ENPU_RT_UINT8: case ENPU_RT_INT8: case ENPU_RT_BOOL:
+	/* Packed sequence/optional values: a byte buffer. */
+	case ENPU_RT_SEQUENCE: case ENPU_RT_OPTIONAL:
 		return 1;
 	case ENPU_RT_UINT16: case ENPU_RT_INT16: case ENPU_RT_FLOAT16:
 	case ENPU_RT_BFLOAT16:

@@ -94,6 +94,11 @@ int rt_graph_init(struct rt_graph *graph, struct rt_error_sink *errors)
 
 void rt_graph_destroy(struct rt_graph *graph)
 {
+	for (size_t i = 0; i < graph->subgraph_count; i++) {
+		rt_graph_destroy(graph->subgraphs[i]);
+		free(graph->subgraphs[i]);
+	}
+	free(graph->subgraphs);
 	free(graph->values);
 	free(graph->nodes);
 	free(graph->order);
@@ -183,6 +188,29 @@ int64_t rt_graph_opset(const struct rt_graph *graph, const char *domain)
 const char *rt_node_label(const struct rt_node *node)
 {
 	return node->name;
+}
+
+struct rt_graph *rt_graph_add_subgraph(struct rt_graph *parent)
+{
+	struct rt_graph *child = calloc(1, sizeof(*child));
+	struct rt_graph **grown = realloc(parent->subgraphs,
+					  (parent->subgraph_count + 1) *
+					  sizeof(*grown));
+
+	if (grown)
+		parent->subgraphs = grown;
+	if (!child || !grown || rt_graph_init(child, parent->errors)) {
+		free(child);
+		rt_error_set(parent->errors, ENPU_RT_OUT_OF_MEMORY,
+			     "out of memory loading a subgraph");
+		return NULL;
+	}
+	child->parent = parent;
+	child->opsets = parent->opsets;	/* the parent's arena outlives it */
+	child->opset_count = parent->opset_count;
+	child->arena.limit = parent->arena.limit;
+	parent->subgraphs[parent->subgraph_count++] = child;
+	return child;
 }
 
 int rt_node_in_scope(const struct rt_graph *graph, const struct rt_node *node)

@@ -60,6 +60,12 @@ struct rt_node {
 	 * inputs absent that a model's node must give.
 	 */
 	int rewritten;
+	/*
+	 * The last implicit_inputs of inputs[] are values of this graph
+	 * that a subgraph attribute of the node reads from its outer scope
+	 * (If, Loop, Scan bodies); they count as inputs for ordering.
+	 */
+	size_t implicit_inputs;
 	int removed;			/* fused away or folded */
 	int backend;			/* placement: index, -1 before */
 	int partition;			/* placement: index, -1 before */
@@ -87,6 +93,18 @@ struct rt_graph {
 	struct rt_name_map *names;
 	struct rt_error_sink *errors;
 	/*
+	 * Subgraphs (If/Loop/Scan bodies), owned: each is the graph of one
+	 * node's RT_ATTR_GRAPH attribute. In a subgraph, inputs[] holds the
+	 * formal inputs first (formal_input_count of them), then one input
+	 * per name it reads from an outer scope; outer_index[k] says which
+	 * of the owning node's implicit inputs feeds inputs[formal + k].
+	 */
+	struct rt_graph **subgraphs;
+	size_t subgraph_count;
+	struct rt_graph *parent;	/* NULL for the model's graph */
+	size_t formal_input_count;
+	size_t *outer_index;
+	/*
 	 * Backend whose lowering passes run now (-1: backend-neutral passes,
 	 * every node). Passes touch only nodes with node->backend == scope
 	 * (rt_node_in_scope()); nodes they add get this backend.
@@ -109,6 +127,12 @@ int64_t rt_graph_opset(const struct rt_graph *graph, const char *domain);
  * graph->order; recounts consumers. Errors name the node and value.
  */
 int rt_graph_sort(struct rt_graph *graph);
+
+/*
+ * A new, empty subgraph owned by @parent (destroyed with it), sharing its
+ * error sink and opset imports; NULL with the error set on OOM.
+ */
+struct rt_graph *rt_graph_add_subgraph(struct rt_graph *parent);
 
 /* The pretty name of a node used in messages. */
 const char *rt_node_label(const struct rt_node *node);

@@ -81,13 +81,22 @@ static int convert_value_info(struct rt_graph *graph,
 	const Onnx__TypeProto *type = info->type;
 	const Onnx__TypeProto__Tensor *tensor;
 
-	if (!type)
-		return 0;	/* outputs may omit their type */
+	if (!type || type->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET)
+		return 0;	/* outputs, subgraph inputs may omit it */
+	/* Sequences and optionals travel packed (enpu_rt.h); rank unknown. */
+	if (type->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE) {
+		value->tensor.dtype = ENPU_RT_SEQUENCE;
+		return 0;
+	}
+	if (type->value_case == ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE) {
+		value->tensor.dtype = ENPU_RT_OPTIONAL;
+		return 0;
+	}
 	if (type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
 		return rt_error_set(graph->errors, ENPU_RT_UNSUPPORTED,
-				    "graph %s '%s': only tensor types are "
-				    "supported (sequence, map, optional, sparse "
-				    "are not)", role, value->name);
+				    "graph %s '%s': map and sparse tensor "
+				    "types are not supported", role,
+				    value->name);
 	tensor = type->tensor_type;
 	if (!tensor)
 		return 0;
@@ -145,9 +154,45 @@ static int attr_fail(struct rt_graph *graph, const struct rt_node *node,
 			    rt_node_label(node), node->op_type, attr, reason);
 }
 
+static int load_graph_body(struct rt_graph *graph, const Onnx__GraphProto *g,
+			   const char *base_dir);
+
+/* A graph attribute (If, Loop, Scan bodies): loaded as a subgraph. */
+static int convert_graph_attribute(struct rt_graph *graph,
+				   struct rt_node *node,
+				   const Onnx__AttributeProto *ap,
+				   struct rt_attr *attr, const char *base_dir)
+{
+	struct rt_graph *child;
+	int status, depth = 0;
+
+	if (!ap->g || ap->n_graphs)
+		return attr_fail(graph, node, ENPU_RT_UNSUPPORTED, attr->name,
+				 "graph list attributes are not supported");
+	for (const struct rt_graph *g = graph; g->parent; g = g->parent)
+		depth++;
+	if (depth >= RT_ONNX_MAX_SUBGRAPH_DEPTH)
+		return attr_fail(graph, node, ENPU_RT_UNSUPPORTED, attr->name,
+				 "subgraphs nest too deep");
+	child = rt_graph_add_subgraph(graph);
+	if (!child)
+		return graph->errors->status;
+	status = load_graph_body(child, ap->g, base_dir);
+	if (status) {
+		/* Say whose body it is: "node 'x' (If): attribute ...: why". */
+		char why[sizeof(graph->errors->message)];
+
+		snprintf(why, sizeof(why), "%s", graph->errors->message);
+		return attr_fail(graph, node, status, attr->name, why);
+	}
+	attr->type = RT_ATTR_GRAPH;
+	attr->graph = child;
+	return 0;
+}
+
 static int convert_attribute(struct rt_graph *graph, struct rt_node *node,
 			     const Onnx__AttributeProto *ap,
-			     struct rt_attr *attr)
+			     struct rt_attr *attr, const char *base_dir)
 {
 	struct rt_arena *arena = &graph->arena;
 	const char *name = or_empty(ap->name);
@@ -164,8 +209,27 @@ static int convert_attribute(struct rt_graph *graph, struct rt_node *node,
 		return attr_fail(graph, node, ENPU_RT_UNSUPPORTED, name,
 				 "references a function attribute");
 	if (ap->g || ap->n_graphs || type == RT_ATTR_GRAPH || type == 10)
-		return attr_fail(graph, node, ENPU_RT_UNSUPPORTED, name,
-				 "subgraphs are not supported");
+		return convert_graph_attribute(graph, node, ap, attr, base_dir);
+	if (ap->tp && (type == RT_ATTR_TYPE_PROTO || !type)) {
+		attr->type = RT_ATTR_TYPE_PROTO;
+		switch (ap->tp->value_case) {
+		case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
+			attr->i = ap->tp->tensor_type &&
+				  ap->tp->tensor_type->has_elem_type ?
+				  ap->tp->tensor_type->elem_type : 0;
+			return 0;
+		case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
+			attr->i = ENPU_RT_SEQUENCE;
+			return 0;
+		case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
+			attr->i = ENPU_RT_OPTIONAL;
+			return 0;
+		default:
+			return attr_fail(graph, node, ENPU_RT_UNSUPPORTED, name,
+					 "map and sparse types are not "
+					 "supported");
+		}
+	}
 	if (ap->sparse_tensor || ap->n_sparse_tensors || ap->tp ||
 	    ap->n_type_protos || ap->n_tensors)
 		return attr_fail(graph, node, ENPU_RT_UNSUPPORTED, name,
@@ -392,7 +456,8 @@ static int load_inputs(struct rt_graph *graph, const Onnx__GraphProto *g)
 					    &graph->values[index], "input");
 		if (status)
 			return status;
-		if (!graph->values[index].tensor.dtype)
+		/* A subgraph's inputs take the type of what is fed in. */
+		if (!graph->values[index].tensor.dtype && !graph->parent)
 			return rt_error_set(graph->errors,
 					    ENPU_RT_INVALID_MODEL,
 					    "graph input '%s' has no element type",
@@ -403,7 +468,7 @@ static int load_inputs(struct rt_graph *graph, const Onnx__GraphProto *g)
 }
 
 static int load_node(struct rt_graph *graph, const Onnx__NodeProto *np,
-		     size_t position)
+		     size_t position, const char *base_dir)
 {
 	int index = rt_graph_add_node(graph);
 	struct rt_node *node;
@@ -458,7 +523,7 @@ static int load_node(struct rt_graph *graph, const Onnx__NodeProto *np,
 					"twice", node->name, node->op_type,
 					or_empty(np->attribute[i]->name));
 		status = convert_attribute(graph, node, np->attribute[i],
-					   &node->attrs[i]);
+					   &node->attrs[i], base_dir);
 		if (status)
 			return status;
 		node->attr_count = i + 1;
@@ -485,11 +550,117 @@ static int load_node(struct rt_graph *graph, const Onnx__NodeProto *np,
 	return 0;
 }
 
-static int resolve_inputs(struct rt_graph *graph, const Onnx__GraphProto *g)
+/* Names a subgraph reads from outer scopes, in first-use order. */
+struct outer_refs {
+	int *values;
+	size_t count, capacity;
+};
+
+/*
+ * The value called @name: this graph's own, else (in a subgraph) an
+ * input standing for the outer scope's value of that name, added on
+ * first use; -1 if none (the model's graph).
+ */
+static int resolve_name(struct rt_graph *graph, struct outer_refs *outer,
+			const char *name)
+{
+	int index = rt_graph_find_value(graph, name);
+
+	if (index >= 0 || !graph->parent)
+		return index;
+	if (outer->count == outer->capacity) {
+		size_t capacity = outer->capacity ? outer->capacity * 2 : 8;
+		int *grown = realloc(outer->values, capacity * sizeof(int));
+
+		if (!grown) {
+			rt_error_set(graph->errors, ENPU_RT_OUT_OF_MEMORY,
+				     "out of memory");
+			return -2;
+		}
+		outer->values = grown;
+		outer->capacity = capacity;
+	}
+	index = rt_graph_add_value(graph, name);
+	if (index < 0)
+		return -2;
+	graph->values[index].kind = RT_VALUE_INPUT;
+	outer->values[outer->count++] = index;
+	return index;
+}
+
+/*
+ * The outer-scope names the subgraphs of @node read become its implicit
+ * inputs (after its own, deduplicated), so the node is ordered after
+ * their producers and keeps them alive; each subgraph's outer_index maps
+ * its outer inputs onto them.
+ */
+static int add_implicit_inputs(struct rt_graph *graph,
+			       struct outer_refs *outer, struct rt_node *node)
+{
+	size_t wanted = 0, own = node->input_count;
+	int *inputs;
+
+	for (size_t a = 0; a < node->attr_count; a++) {
+		const struct rt_graph *child = node->attrs[a].graph;
+
+		if (node->attrs[a].type == RT_ATTR_GRAPH && child)
+			wanted += child->input_count - child->formal_input_count;
+	}
+	if (!wanted)
+		return 0;
+	inputs = rt_arena_alloc(&graph->arena, (own + wanted + 1) * sizeof(int));
+	if (!inputs)
+		return rt_error_set(graph->errors, ENPU_RT_OUT_OF_MEMORY,
+				    "out of memory");
+	memcpy(inputs, node->inputs, own * sizeof(int));
+	node->inputs = inputs;
+	for (size_t a = 0; a < node->attr_count; a++) {
+		struct rt_graph *child = (struct rt_graph *)node->attrs[a].graph;
+		size_t refs;
+
+		if (node->attrs[a].type != RT_ATTR_GRAPH || !child)
+			continue;
+		refs = child->input_count - child->formal_input_count;
+		child->outer_index = rt_arena_alloc(&child->arena,
+						    (refs + 1) * sizeof(size_t));
+		if (!child->outer_index)
+			return rt_error_set(graph->errors,
+					    ENPU_RT_OUT_OF_MEMORY,
+					    "out of memory");
+		for (size_t r = 0; r < refs; r++) {
+			const char *name = child->values[
+				child->inputs[child->formal_input_count + r]].name;
+			int value = resolve_name(graph, outer, name);
+			size_t at = own;
+
+			if (value == -2)
+				return graph->errors->status;
+			if (value < 0)
+				return rt_error_set(graph->errors,
+					ENPU_RT_INVALID_MODEL,
+					"node '%s' (%s): a subgraph reads "
+					"'%s', which no scope defines",
+					node->name, node->op_type, name);
+			while (at < node->input_count &&
+			       node->inputs[at] != value)
+				at++;
+			if (at == node->input_count) {
+				node->inputs[node->input_count++] = value;
+				node->implicit_inputs++;
+			}
+			child->outer_index[r] = at - own;
+		}
+	}
+	return 0;
+}
+
+static int resolve_inputs(struct rt_graph *graph, const Onnx__GraphProto *g,
+			  struct outer_refs *outer)
 {
 	for (size_t n = 0; n < graph->node_count; n++) {
 		struct rt_node *node = &graph->nodes[n];
 		const Onnx__NodeProto *np = g->node[n];
+		int status;
 
 		for (size_t i = 0; i < node->input_count; i++) {
 			const char *name = or_empty(np->input[i]);
@@ -497,7 +668,9 @@ static int resolve_inputs(struct rt_graph *graph, const Onnx__GraphProto *g)
 			node->inputs[i] = -1;
 			if (!*name)
 				continue;
-			node->inputs[i] = rt_graph_find_value(graph, name);
+			node->inputs[i] = resolve_name(graph, outer, name);
+			if (node->inputs[i] == -2)
+				return graph->errors->status;
 			if (node->inputs[i] < 0)
 				return rt_error_set(graph->errors,
 					ENPU_RT_INVALID_MODEL,
@@ -506,11 +679,15 @@ static int resolve_inputs(struct rt_graph *graph, const Onnx__GraphProto *g)
 					"initializer", node->name,
 					node->op_type, name);
 		}
+		status = add_implicit_inputs(graph, outer, node);
+		if (status)
+			return status;
 	}
 	return 0;
 }
 
-static int load_outputs(struct rt_graph *graph, const Onnx__GraphProto *g)
+static int load_outputs(struct rt_graph *graph, const Onnx__GraphProto *g,
+			struct outer_refs *outer)
 {
 	if (!g->n_output)
 		return rt_error_set(graph->errors, ENPU_RT_INVALID_MODEL,
@@ -522,10 +699,12 @@ static int load_outputs(struct rt_graph *graph, const Onnx__GraphProto *g)
 				    "out of memory");
 	for (size_t i = 0; i < g->n_output; i++) {
 		const char *name = or_empty(g->output[i]->name);
-		int index = rt_graph_find_value(graph, name);
+		int index = resolve_name(graph, outer, name);
 		struct rt_value declared;
 		int status;
 
+		if (index == -2)
+			return graph->errors->status;
 		if (index < 0)
 			return rt_error_set(graph->errors,
 					    ENPU_RT_INVALID_MODEL,
@@ -555,6 +734,47 @@ static int load_outputs(struct rt_graph *graph, const Onnx__GraphProto *g)
 		graph->outputs[graph->output_count++] = index;
 	}
 	return 0;
+}
+
+/*
+ * A graph's initializers, inputs, nodes and outputs; in a subgraph, the
+ * names read from outer scopes become inputs after the formal ones.
+ */
+static int load_graph_body(struct rt_graph *graph, const Onnx__GraphProto *g,
+			   const char *base_dir)
+{
+	struct outer_refs outer = { NULL, 0, 0 };
+	int status = load_initializers(graph, g, base_dir);
+
+	if (!status)
+		status = load_inputs(graph, g);
+	graph->formal_input_count = graph->input_count;
+	for (size_t n = 0; !status && n < g->n_node; n++)
+		status = load_node(graph, g->node[n], n, base_dir);
+	if (!status)
+		status = resolve_inputs(graph, g, &outer);
+	if (!status)
+		status = load_outputs(graph, g, &outer);
+	if (!status && outer.count) {
+		int *inputs = rt_arena_alloc(&graph->arena,
+					     (graph->input_count + outer.count +
+					      1) * sizeof(int));
+
+		if (!inputs) {
+			status = rt_error_set(graph->errors,
+					      ENPU_RT_OUT_OF_MEMORY,
+					      "out of memory");
+		} else {
+			memcpy(inputs, graph->inputs,
+			       graph->input_count * sizeof(int));
+			memcpy(inputs + graph->input_count, outer.values,
+			       outer.count * sizeof(int));
+			graph->inputs = inputs;
+			graph->input_count += outer.count;
+		}
+	}
+	free(outer.values);
+	return status;
 }
 
 int rt_onnx_load(struct rt_graph *graph, const void *data, size_t size,
@@ -588,15 +808,7 @@ int rt_onnx_load(struct rt_graph *graph, const void *data, size_t size,
 	}
 	status = load_opsets(graph, model);
 	if (!status)
-		status = load_initializers(graph, g, base_dir);
-	if (!status)
-		status = load_inputs(graph, g);
-	for (size_t n = 0; !status && n < g->n_node; n++)
-		status = load_node(graph, g->node[n], n);
-	if (!status)
-		status = resolve_inputs(graph, g);
-	if (!status)
-		status = load_outputs(graph, g);
+		status = load_graph_body(graph, g, base_dir);
 out:
 	onnx__model_proto__free_unpacked(model, NULL);
 	return status;

@@ -47,6 +47,32 @@
 /* infer() cannot compute output shapes before some input's values exist. */
 #define RT_OP_NEEDS_VALUES (-1)
 
+struct rt_kernel;
+
+/*
+ * Subgraphs (the RT_ATTR_GRAPH attributes of If, Loop, Scan,
+ * SequenceMap), run through the executor's table in k->subgraphs; the
+ * graph itself is opaque to ops. An instance is made once (in prepare(),
+ * or for a one-off in infer()) and run many times; each run takes the
+ * formal inputs in order and the node's implicit inputs (the last
+ * k->implicit_inputs of in[], which the subgraph reads from outer
+ * scopes), infers and runs the body and returns its outputs as views
+ * valid until the next run or destroy. Formal inputs may be any shape
+ * and type the body accepts; their data must stay valid during the run.
+ */
+struct rt_subgraph_ops {
+	int (*create)(struct rt_kernel *k, const void *graph, void **instance);
+	size_t (*input_count)(const void *instance);	/* formal ones */
+	size_t (*output_count)(const void *instance);
+	/* Declared type of output @i (0: not declared). */
+	int32_t (*output_dtype)(const void *instance, size_t i);
+	int (*run)(struct rt_kernel *k, void *instance,
+		   const struct rt_tensor *const *inputs, size_t n_inputs,
+		   const struct rt_tensor *const *outer, size_t n_outer,
+		   const struct rt_tensor **outputs, size_t n_outputs);
+	void (*destroy)(void *instance);
+};
+
 /* Per-node view handed to every callback. */
 struct rt_kernel {
 	const char *name;	/* node name, or "#<index>" when unnamed */
@@ -67,6 +93,11 @@ struct rt_kernel {
 	const struct rt_attr *attrs;
 	size_t attr_count;
 	struct rt_error_sink *errors;	/* where rt_op_error() writes */
+	/* Ops with subgraphs: in[] ends with this many outer-scope values
+	 * (not counted by the def's input bounds), and the executor's
+	 * table to run the subgraphs with. */
+	size_t implicit_inputs;
+	const struct rt_subgraph_ops *subgraphs;
 };
 
 typedef int (*rt_op_infer_fn)(struct rt_kernel *k,

@@ -11,6 +11,9 @@
 #include "ir.h"
 #include "rt_op.h"
 
+/* backend/cpu/cpu_subgraph.c: runs subgraphs for the ops that have them. */
+extern const struct rt_subgraph_ops rt_cpu_subgraphs;
+
 static inline void rt_cpu_kernel_view(struct rt_kernel *k,
 				      const struct rt_node *node,
 				      enpu_cpu_context *cpu,
@@ -26,6 +29,8 @@ static inline void rt_cpu_kernel_view(struct rt_kernel *k,
 	k->attrs = node->attrs;
 	k->attr_count = node->attr_count;
 	k->errors = errors;
+	k->implicit_inputs = node->implicit_inputs;
+	k->subgraphs = &rt_cpu_subgraphs;
 }
 
 #endif /* ENPU_RT_CPU_KERNEL_H */

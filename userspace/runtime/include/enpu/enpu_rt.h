@@ -54,6 +54,12 @@ enum enpu_rt_dtype {
 	ENPU_RT_COMPLEX64 = 14,
 	ENPU_RT_COMPLEX128 = 15,
 	ENPU_RT_BFLOAT16 = 16,
+	/*
+	 * Not TensorProto types: ONNX sequence and optional values, which
+	 * travel as one packed byte buffer (see enpu_rt_value_pack()).
+	 */
+	ENPU_RT_SEQUENCE = 0x10000,
+	ENPU_RT_OPTIONAL = 0x10001,
 };
 
 #define ENPU_RT_MAX_RANK 8
@@ -177,6 +183,35 @@ struct enpu_rt_output {
 enum enpu_rt_status enpu_rt_session_output(const enpu_rt_session *session,
 					   size_t index,
 					   struct enpu_rt_output *output);
+
+/*
+ * Sequence and optional values (ENPU_RT_SEQUENCE, ENPU_RT_OPTIONAL) are
+ * bound and returned as one packed byte buffer: rank 1, dims[0] = bytes.
+ * A sequence holds @count tensors (or nested packed values) of one
+ * element type; an optional holds 0 (none) or 1. Build one with
+ * enpu_rt_value_size() and enpu_rt_value_pack(), read one with
+ * enpu_rt_value_info() and enpu_rt_value_item() (which check the buffer
+ * and return ENPU_RT_INVALID_ARGUMENT for a malformed one).
+ */
+struct enpu_rt_value_item {
+	int32_t dtype;		/* a tensor type, or SEQUENCE/OPTIONAL */
+	size_t rank;
+	int64_t dims[ENPU_RT_MAX_RANK];
+	const void *data;	/* into the buffer when read */
+	size_t byte_size;
+};
+size_t enpu_rt_value_size(size_t count, const struct enpu_rt_value_item *items);
+/* @elem_dtype: the tensor type of the elements (0: unknown, e.g. empty). */
+enum enpu_rt_status enpu_rt_value_pack(int32_t kind, int32_t elem_dtype,
+				       size_t count,
+				       const struct enpu_rt_value_item *items,
+				       void *buffer, size_t size);
+enum enpu_rt_status enpu_rt_value_info(const void *buffer, size_t size,
+				       int32_t *kind, int32_t *elem_dtype,
+				       size_t *count);
+enum enpu_rt_status enpu_rt_value_item(const void *buffer, size_t size,
+				       size_t index,
+				       struct enpu_rt_value_item *item);
 
 /* Per-node wall time of the last run, for tools; names valid as above.
  * Nodes run by a backend as one unit (the NPU) report 0: see the
