@@ -242,6 +242,213 @@ static int read_model_info(const char *path, struct model_info *m)
 	return 0;
 }
 
+/* ---- sequence and optional values ------------------------------------ */
+
+/*
+ * onnx-data.proto, which Debian does not ship: SequenceProto and
+ * OptionalProto share field numbers (name 1, elem_type 2, tensor(s) 3,
+ * sparse 4, sequence(s) 5, map(s) 6, optional(s) 7). Read with a small
+ * wire-format walker and packed the runtime's way (enpu_rt.h).
+ */
+struct wire {
+	const uint8_t *p, *end;
+};
+
+static int wire_varint(struct wire *w, uint64_t *v)
+{
+	*v = 0;
+	for (int shift = 0; shift < 64 && w->p < w->end; shift += 7) {
+		uint8_t b = *w->p++;
+
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return 0;
+	}
+	return -1;
+}
+
+/* Next field: number, and for length-delimited ones the bytes. */
+static int wire_field(struct wire *w, uint32_t *field, const uint8_t **data,
+		      size_t *len)
+{
+	uint64_t key, v;
+
+	if (wire_varint(w, &key))
+		return -1;
+	*field = (uint32_t)(key >> 3);
+	*data = NULL;
+	*len = 0;
+	switch (key & 7) {
+	case 0:
+		return wire_varint(w, &v);
+	case 1:
+		if (w->end - w->p < 8)
+			return -1;
+		w->p += 8;
+		return 0;
+	case 5:
+		if (w->end - w->p < 4)
+			return -1;
+		w->p += 4;
+		return 0;
+	case 2:
+		if (wire_varint(w, &v) || v > (uint64_t)(w->end - w->p))
+			return -1;
+		*data = w->p;
+		*len = (size_t)v;
+		w->p += v;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+#define MAX_VALUE_ITEMS 4096
+
+/*
+ * A SequenceProto or OptionalProto (@kind) into a packed tensor in
+ * @arena; *name points into the arena too.
+ */
+static int parse_packed(const uint8_t *data, size_t size, int32_t kind,
+			struct rt_arena *arena, struct rt_tensor *out,
+			char *why, size_t why_size)
+{
+	struct wire w = { data, data + size };
+	struct enpu_rt_value_item *items = calloc(MAX_VALUE_ITEMS,
+						  sizeof(*items));
+	struct rt_error_sink errors = { .status = 0 };
+	size_t count = 0, bytes;
+	int32_t elem = 0;
+	int status = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!items)
+		return -1;
+	while (w.p < w.end) {
+		uint32_t field;
+		const uint8_t *value;
+		size_t len;
+		struct rt_tensor t;
+
+		if (wire_field(&w, &field, &value, &len)) {
+			snprintf(why, why_size, "malformed %s proto",
+				 enpu_rt_dtype_name(kind));
+			goto out;
+		}
+		if (field == 1 && value) {
+			char *name = rt_arena_alloc(arena, len + 1);
+
+			if (!name)
+				goto out;
+			memcpy(name, value, len);
+			name[len] = 0;
+			out->name = name;
+			continue;
+		}
+		if (!value || (field != 3 && field != 5 && field != 7))
+			continue;
+		if (count == MAX_VALUE_ITEMS ||
+		    (kind == ENPU_RT_OPTIONAL && count == 1)) {
+			snprintf(why, why_size, "too many items");
+			goto out;
+		}
+		if (field == 3) {
+			if (rt_onnx_parse_tensor(value, len, arena, &t,
+						 &errors)) {
+				snprintf(why, why_size, "item: %s",
+					 errors.message);
+				goto out;
+			}
+		} else if (parse_packed(value, len, field == 5 ?
+					ENPU_RT_SEQUENCE : ENPU_RT_OPTIONAL,
+					arena, &t, why, why_size)) {
+			goto out;
+		}
+		items[count].dtype = t.dtype;
+		items[count].rank = field == 3 ? (size_t)t.rank : 0;
+		memcpy(items[count].dims, t.dims, sizeof(t.dims));
+		items[count].data = t.data;
+		items[count].byte_size = t.byte_size;
+		if (!elem)
+			elem = t.dtype;
+		count++;
+	}
+	bytes = enpu_rt_value_size(count, items);
+	out->dtype = kind;
+	out->rank = 1;
+	out->dims[0] = (int64_t)bytes;
+	out->byte_size = bytes;
+	out->data = rt_arena_alloc(arena, bytes);
+	if (!out->data ||
+	    enpu_rt_value_pack(kind, elem, count, items, out->data, bytes)) {
+		snprintf(why, why_size, "cannot pack a %s",
+			 enpu_rt_dtype_name(kind));
+		goto out;
+	}
+	status = 0;
+out:
+	free(items);
+	return status;
+}
+
+static int compare(const struct rt_tensor *want,
+		   const struct enpu_rt_output *got, int int_slack,
+		   char *why, size_t why_size);
+
+/* Packed values: the same kind, count and items. */
+static int compare_packed(const struct rt_tensor *want,
+			  const struct enpu_rt_output *got, int int_slack,
+			  char *why, size_t why_size)
+{
+	int32_t want_kind, got_kind;
+	size_t want_count, got_count;
+
+	if (got->dtype != want->dtype ||
+	    enpu_rt_value_info(want->data, want->byte_size, &want_kind, NULL,
+			       &want_count) ||
+	    enpu_rt_value_info(got->data, got->byte_size, &got_kind, NULL,
+			       &got_count)) {
+		snprintf(why, why_size, "type %s, expected %s",
+			 enpu_rt_dtype_name(got->dtype),
+			 enpu_rt_dtype_name(want->dtype));
+		return 0;
+	}
+	if (want_count != got_count) {
+		snprintf(why, why_size, "%zu items, expected %zu", got_count,
+			 want_count);
+		return 0;
+	}
+	for (size_t i = 0; i < want_count; i++) {
+		struct enpu_rt_value_item a, b;
+		struct rt_tensor w;
+		struct enpu_rt_output g;
+		char detail[256];
+
+		if (enpu_rt_value_item(want->data, want->byte_size, i, &a) ||
+		    enpu_rt_value_item(got->data, got->byte_size, i, &b)) {
+			snprintf(why, why_size, "item %zu is malformed", i);
+			return 0;
+		}
+		memset(&w, 0, sizeof(w));
+		memset(&g, 0, sizeof(g));
+		w.dtype = a.dtype;
+		w.rank = (int32_t)a.rank;
+		memcpy(w.dims, a.dims, sizeof(w.dims));
+		w.data = (void *)a.data;
+		w.byte_size = a.byte_size;
+		g.dtype = b.dtype;
+		g.rank = b.rank;
+		memcpy(g.dims, b.dims, sizeof(g.dims));
+		g.data = b.data;
+		g.byte_size = b.byte_size;
+		if (!compare(&w, &g, int_slack, detail, sizeof(detail))) {
+			snprintf(why, why_size, "item %zu: %s", i, detail);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* ---- comparing -------------------------------------------------------- */
 
 static int compare(const struct rt_tensor *want,
@@ -255,6 +462,8 @@ static int compare(const struct rt_tensor *want,
 	};
 
 	memcpy(have.dims, got->dims, sizeof(have.dims));
+	if (want->dtype == ENPU_RT_SEQUENCE || want->dtype == ENPU_RT_OPTIONAL)
+		return compare_packed(want, got, int_slack, why, why_size);
 	if (want->dtype == ENPU_RT_UINT16 && got->dtype == ENPU_RT_BFLOAT16) {
 		/*
 		 * See bfloat16_quirk(). onnx 1.12's reference also truncated
@@ -326,7 +535,29 @@ static void bfloat16_quirk(enpu_rt_session *session, size_t index,
 		t->dtype = ENPU_RT_BFLOAT16;
 }
 
-/* Runs one data set; 1 pass, 0 fail (message in why). */
+/*
+ * An input_N.pb or output_N.pb: a TensorProto, or a SequenceProto /
+ * OptionalProto where the model declares input/output @index so.
+ */
+static int parse_value(enpu_rt_session *session, int input, size_t index,
+		       const void *data, size_t size, struct rt_arena *arena,
+		       struct rt_tensor *t, struct rt_error_sink *errors,
+		       char *why, size_t why_size)
+{
+	struct enpu_rt_tensor_info info;
+	char detail[256] = "";
+
+	if ((input ? enpu_rt_session_input_info(session, index, &info) :
+		     enpu_rt_session_output_info(session, index, &info)) ||
+	    (info.dtype != ENPU_RT_SEQUENCE && info.dtype != ENPU_RT_OPTIONAL))
+		return rt_onnx_parse_tensor(data, size, arena, t, errors);
+	(void)why, (void)why_size;
+	if (parse_packed(data, size, info.dtype, arena, t, detail,
+			 sizeof(detail)))
+		return rt_error_set(errors, ENPU_RT_INVALID_MODEL, "%s", detail);
+	return 0;
+}
+
 /* Runs one data set: 0 pass, else a status (the message in @why). */
 static int run_data_set(enpu_rt_session *session, const char *dir,
 			int slack, char *why, size_t why_size)
@@ -350,11 +581,12 @@ static int run_data_set(enpu_rt_session *session, const char *dir,
 			snprintf(why, why_size, "%s", errors.message);
 			goto out;
 		}
-		status = rt_onnx_parse_tensor(data, size, &arena, &t, &errors);
+		status = parse_value(session, 1, i, data, size, &arena, &t,
+				     &errors, why, why_size);
 		free(data);
 		if (status) {
 			snprintf(why, why_size, "input_%zu.pb: %s", i,
-				 errors.message);
+				 errors.message[0] ? errors.message : "");
 			goto out;
 		}
 		if (t.name && *t.name)
@@ -389,8 +621,8 @@ static int run_data_set(enpu_rt_session *session, const char *dir,
 			snprintf(why, why_size, "%s", errors.message);
 			goto out;
 		}
-		status = rt_onnx_parse_tensor(data, size, &arena, &want,
-					      &errors);
+		status = parse_value(session, 0, o, data, size, &arena, &want,
+				     &errors, why, why_size);
 		free(data);
 		if (status) {
 			snprintf(why, why_size, "output_%zu.pb: %s", o,

@@ -243,6 +243,200 @@ static void test_unsupported_report_truncates(struct test_state *t)
 	mb_free(&mb);
 }
 
+/* Makes @body the graph of @node's new attribute @name. */
+static void attach_graph(struct model_builder *mb, Onnx__NodeProto *node,
+			 const char *name, struct model_builder *body)
+{
+	mb_attr_graph(mb, node, name);
+	node->attribute[node->n_attribute - 1]->g = &body->graph;
+}
+
+/*
+ * Control flow with outer-scope values two levels deep: a Loop whose
+ * body runs an If whose branches read the body's carried value and the
+ * model's inputs. acc = 0; for i in 0..2: acc = i < 2 ? acc + x : acc - y.
+ */
+static void test_loop_if_outer_scope(struct test_state *t)
+{
+	struct model_builder mb, body, then_b, else_b;
+	const int64_t four[] = { 4 };
+	const int64_t trips = 3, two = 2;
+	const uint8_t yes = 1;
+	const float zeros[4] = { 0 };
+	Onnx__NodeProto *n;
+
+	mb_init(&mb, 13);
+	mb_init(&body, 13);
+	mb_init(&then_b, 13);
+	mb_init(&else_b, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, four);
+	mb_input(&mb, "y", ENPU_RT_FLOAT, 1, four);
+	mb_initializer(&mb, "M", ENPU_RT_INT64, 0, NULL, &trips, 8);
+	mb_initializer(&mb, "go", ENPU_RT_BOOL, 0, NULL, &yes, 1);
+	mb_initializer(&mb, "acc0", ENPU_RT_FLOAT, 1, four, zeros, 16);
+	n = mb_node(&mb, "Loop", "M,go,acc0", "acc");
+	attach_graph(&mb, n, "body", &body);
+	mb_output(&mb, "acc");
+
+	mb_input(&body, "i", ENPU_RT_INT64, 0, NULL);
+	mb_input(&body, "cond_in", ENPU_RT_BOOL, 0, NULL);
+	mb_input(&body, "acc_in", ENPU_RT_FLOAT, 1, four);
+	mb_initializer(&body, "two", ENPU_RT_INT64, 0, NULL, &two, 8);
+	mb_node(&body, "Less", "i,two", "early");
+	n = mb_node(&body, "If", "early", "acc_out");
+	attach_graph(&body, n, "then_branch", &then_b);
+	attach_graph(&body, n, "else_branch", &else_b);
+	mb_node(&body, "Identity", "cond_in", "cond_out");
+	mb_output(&body, "cond_out");
+	mb_output(&body, "acc_out");
+
+	mb_node(&then_b, "Add", "acc_in,x", "sum");
+	mb_output(&then_b, "sum");
+	mb_node(&else_b, "Sub", "acc_in,y", "difference");
+	mb_output(&else_b, "difference");
+
+	for (int optimize = 1; optimize >= 0; optimize--) {
+		enpu_rt_session *s = NULL;
+		char error[4096];
+
+		CHECK(t, open_model(&mb, optimize, &s, error, sizeof(error)) ==
+		      0, "%s", error);
+		for (int round = 0; s && round < 2; round++) {
+			const float x[4] = { 1, 2, 3, 4 };
+			const float y[4] = { 10, 20, 30, 40 + round };
+			struct enpu_rt_output o;
+
+			CHECK(t, !enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT,
+							     1, four, x, 16) &&
+			      !enpu_rt_session_bind_input(s, 1, ENPU_RT_FLOAT,
+							  1, four, y, 16),
+			      "bind: %s", enpu_rt_session_error(s));
+			CHECK(t, enpu_rt_session_run(s) == 0, "run: %s",
+			      enpu_rt_session_error(s));
+			if (enpu_rt_session_output(s, 0, &o) ||
+			    o.byte_size != 16) {
+				CHECK(t, 0, "output missing");
+				continue;
+			}
+			for (int i = 0; i < 4; i++)
+				CHECK(t, ((const float *)o.data)[i] ==
+				      2 * x[i] - y[i], "optimize %d round %d: "
+				      "acc[%d] = %g, want %g", optimize, round,
+				      i, ((const float *)o.data)[i],
+				      2 * x[i] - y[i]);
+		}
+		enpu_rt_session_destroy(s);
+	}
+	mb_free(&then_b);
+	mb_free(&else_b);
+	mb_free(&body);
+	mb_free(&mb);
+}
+
+/* A body with unsupported ops names them all; a missing outer name fails. */
+static void test_subgraph_errors(struct test_state *t)
+{
+	struct model_builder mb, then_b, else_b;
+	const int64_t one[] = { 1 };
+	enpu_rt_session *s = NULL;
+	char error[4096];
+	Onnx__NodeProto *n;
+
+	mb_init(&mb, 13);
+	mb_init(&then_b, 13);
+	mb_init(&else_b, 13);
+	mb_input(&mb, "c", ENPU_RT_BOOL, 1, one);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, one);
+	n = mb_node(&mb, "If", "c", "y");
+	attach_graph(&mb, n, "then_branch", &then_b);
+	attach_graph(&mb, n, "else_branch", &else_b);
+	mb_output(&mb, "y");
+	n = mb_node(&then_b, "Frobnicate", "x", "a");
+	mb_node_name(&then_b, n, "f1");
+	n = mb_node(&then_b, "Twiddle", "a", "b");
+	mb_node_name(&then_b, n, "t1");
+	mb_output(&then_b, "b");
+	mb_node(&else_b, "Neg", "x", "z");
+	mb_output(&else_b, "z");
+	CHECK(t, open_model(&mb, 1, &s, error, sizeof(error)) ==
+	      ENPU_RT_UNSUPPORTED, "accepted");
+	CHECK(t, strstr(error, "Frobnicate in node 'f1'") &&
+	      strstr(error, "Twiddle in node 't1'"), "%s", error);
+	enpu_rt_session_destroy(s);
+	s = NULL;
+
+	/* The else branch reads a name no scope defines. */
+	else_b.graph.node[0]->input[0] = (char *)"nowhere";
+	CHECK(t, open_model(&mb, 1, &s, error, sizeof(error)) ==
+	      ENPU_RT_INVALID_MODEL, "accepted");
+	CHECK(t, strstr(error, "'nowhere', which no scope defines"), "%s",
+	      error);
+	enpu_rt_session_destroy(s);
+	mb_free(&then_b);
+	mb_free(&else_b);
+	mb_free(&mb);
+}
+
+/* Packed sequence values: a round trip, and malformed buffers refused. */
+static void test_packed_values(struct test_state *t)
+{
+	const float a[3] = { 1, 2, 3 };
+	const int32_t b[2] = { 7, 8 };
+	struct enpu_rt_value_item items[2] = {
+		{ .dtype = ENPU_RT_FLOAT, .rank = 1, .dims = { 3 }, .data = a,
+		  .byte_size = sizeof(a) },
+		{ .dtype = ENPU_RT_INT32, .rank = 2, .dims = { 1, 2 },
+		  .data = b, .byte_size = sizeof(b) },
+	};
+	struct enpu_rt_value_item got;
+	size_t size = enpu_rt_value_size(2, items), count;
+	uint8_t *buf = calloc(1, size), *bad = calloc(1, size);
+	int32_t kind, elem;
+
+	if (!buf || !bad) {
+		CHECK(t, 0, "out of memory");
+		free(buf);
+		free(bad);
+		return;
+	}
+	CHECK(t, !enpu_rt_value_pack(ENPU_RT_SEQUENCE, ENPU_RT_FLOAT, 2, items,
+				     buf, size), "pack");
+	CHECK(t, !enpu_rt_value_info(buf, size, &kind, &elem, &count) &&
+	      kind == ENPU_RT_SEQUENCE && elem == ENPU_RT_FLOAT && count == 2,
+	      "info");
+	CHECK(t, !enpu_rt_value_item(buf, size, 1, &got) &&
+	      got.dtype == ENPU_RT_INT32 && got.rank == 2 &&
+	      got.dims[1] == 2 && got.byte_size == 8 &&
+	      !memcmp(got.data, b, 8), "item 1");
+	CHECK(t, enpu_rt_value_item(buf, size, 2, &got) ==
+	      ENPU_RT_INVALID_ARGUMENT, "item 2 of 2");
+	CHECK(t, enpu_rt_value_pack(ENPU_RT_SEQUENCE, 0, 2, items, buf,
+				    size - 1) == ENPU_RT_INVALID_ARGUMENT,
+	      "packed into too small a buffer");
+	CHECK(t, enpu_rt_value_pack(ENPU_RT_OPTIONAL, 0, 2, items, buf,
+				    size) == ENPU_RT_INVALID_ARGUMENT,
+	      "an optional of two");
+	CHECK(t, enpu_rt_value_info(buf, 8, NULL, NULL, NULL) ==
+	      ENPU_RT_INVALID_ARGUMENT, "truncated header");
+	memcpy(bad, buf, size);
+	bad[0] ^= 1;
+	CHECK(t, enpu_rt_value_info(bad, size, NULL, NULL, NULL) ==
+	      ENPU_RT_INVALID_ARGUMENT, "bad magic");
+	/* Entry 0's byte count beyond the buffer; then a wrong one. */
+	memcpy(bad, buf, size);
+	memset(bad + 16 + 80, 0xff, 8);
+	CHECK(t, enpu_rt_value_item(bad, size, 0, &got) ==
+	      ENPU_RT_INVALID_ARGUMENT, "item beyond the buffer");
+	memcpy(bad, buf, size);
+	bad[16 + 80] = 4;
+	CHECK(t, enpu_rt_value_item(bad, size, 0, &got) ==
+	      ENPU_RT_INVALID_ARGUMENT, "byte count not the shape's");
+	CHECK(t, enpu_rt_value_item(buf, size - 64, 1, &got) ==
+	      ENPU_RT_INVALID_ARGUMENT, "payload cut off");
+	free(buf);
+	free(bad);
+}
+
 int main(void)
 {
 	static const struct test_case tests[] = {
@@ -252,6 +446,9 @@ int main(void)
 		  test_unsupported_ops_listed_together },
 		{ "unsupported_report_truncates",
 		  test_unsupported_report_truncates },
+		{ "loop_if_outer_scope", test_loop_if_outer_scope },
+		{ "subgraph_errors", test_subgraph_errors },
+		{ "packed_values", test_packed_values },
 	};
 	int passed = 0, failed = 0;
 
