@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * ENPU hardware interface, version 1.4: register block, rings and mailbox
+ * ENPU hardware interface, version 1.5: register block, rings and mailbox
  * as seen in BAR2 of the virtual NPU. The prose specification is
  * docs/hw/vnpu.md; this header is its machine-readable half and is shared
  * by the kernel driver and the device model (tools/vnpu), so the two can
@@ -16,7 +16,7 @@
 
 #define ENPU_SIGNATURE			0x55504e45u	/* "ENPU" */
 #define ENPU_HW_VERSION_MAJOR		1
-#define ENPU_HW_VERSION_MINOR		4	/* of this map */
+#define ENPU_HW_VERSION_MINOR		5	/* of this map */
 #define ENPU_HW_VERSION(maj, min)	(((maj) << 16) | (min))
 
 /* BAR2 layout (the ivshmem shared-memory region, ENPU_BAR2_SIZE bytes). */
@@ -97,6 +97,7 @@
 #define ENPU_MBOX_SET_OPP		4	/* ARG0 = OPP index */
 #define ENPU_MBOX_PREEMPT		5	/* ARG0 = queue, ARG1/2 = tag */
 #define ENPU_MBOX_SET_IRQ_MASK		6	/* ARG0 = 1 << vector enables */
+#define ENPU_MBOX_SET_POWER		7	/* 1.5: ARG0 = ENPU_POWER_* */
 
 #define ENPU_ERR_NONE			0
 #define ENPU_ERR_BAD_COMMAND		1
@@ -121,6 +122,19 @@
 /* Thermal (dev). */
 #define ENPU_REG_TEMP_MC		0x108	/* milli-degrees Celsius */
 #define ENPU_REG_TEMP_CRIT_MC		0x10c	/* device halts above this */
+/*
+ * Interface 1.5, thermal and power (docs/hw/vnpu.md, "Interface 1.5"):
+ * the device's recommended trips, its power state, its power draw and the
+ * voltage of each OPP. A 1.4 device reads 0 in all of them.
+ */
+#define ENPU_REG_TEMP_PASSIVE_MC	0x110	/* slow the clock above this */
+#define ENPU_REG_TEMP_HOT_MC		0x114	/* stop feeding work above this */
+#define ENPU_REG_POWER_STATE		0x118	/* ENPU_POWER_* */
+#define ENPU_REG_POWER_MW		0x11c	/* draw over the last model step */
+#define ENPU_REG_OPP_MV(i)		(0x120 + (i) * 4)	/* voltage of OPP */
+
+#define ENPU_POWER_ON			0	/* D0: clocked, can run firmware */
+#define ENPU_POWER_OFF			1	/* power-gated: firmware lost */
 
 /* Performance counters (dev), 64-bit as lo/hi pairs, hi read first. */
 #define ENPU_REG_PERF_CYCLES_LO		0x140
@@ -133,6 +147,9 @@
 #define ENPU_REG_PERF_DMA_BYTES_LO	0x160
 #define ENPU_REG_PERF_DMA_BYTES_HI	0x164
 #define ENPU_REG_PERF_PREEMPTIONS	0x168	/* 1.4: jobs saved */
+/* 1.5: device ns since power-on, also while idle or off (devfreq's total). */
+#define ENPU_REG_PERF_DEVICE_NS_LO	0x170
+#define ENPU_REG_PERF_DEVICE_NS_HI	0x174
 
 /*
  * Submission queues: ENPU_SQ_ENTRIES descriptors at ENPU_SQ_OFFSET(q). The

@@ -4,6 +4,7 @@
 
 VNPU_TEST_SRCS := tests/vnpu/vnpu_test.c tests/vnpu/vnpu_dma_test.c \
 	tests/vnpu/vnpu_layer_test.c tests/vnpu/vnpu_preempt_test.c \
+	tests/vnpu/vnpu_thermal_test.c \
 	tests/vnpu/vnpu_rig.c
 VNPU_TEST_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(VNPU_TEST_SRCS))
 VNPU_TEST_CFLAGS = $(USER_CFLAGS) -Ikernel -Ifirmware-loader \

@@ -42,6 +42,10 @@ extern const size_t dma_test_count;
 extern const struct test layer_tests[];
 extern const size_t layer_test_count;
 
+/* vnpu_thermal_test.c: interface 1.5 (power, thermal); same conditions. */
+extern const struct test thermal_tests[];
+extern const size_t thermal_test_count;
+
 /* vnpu_preempt_test.c: interface 1.3, on a vnpu of their own. */
 int run_preempt_tests(const char *vnpu, unsigned int *passed,
 		      unsigned int *failed);

@@ -78,6 +78,8 @@ void device_advance(struct vnpu *v)
 	thermal_advance(v, device_ns, busy_ns);
 	if (busy_ns)
 		regs_publish_perf(v);
+	else
+		shm_write64(v->shm, ENPU_REG_PERF_DEVICE_NS_LO, v->device_ns);
 }
 
 /* Arms the job timer for the wall time at which the running job ends. */

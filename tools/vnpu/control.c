@@ -69,10 +69,12 @@ static int command(struct vnpu *v, struct control_client *c, char *line)
 	if (extra)
 		return reply(c, "error too many arguments to '%s'", verb);
 	if (!strcmp(verb, "status")) {
-		reply(c, "ok state=%s heartbeat=%u jobs=%u temp_mc=%u opp=%u",
+		reply(c, "ok state=%s heartbeat=%u jobs=%u temp_mc=%u opp=%u ambient_mc=%ld power_mw=%ld power=%s",
 		      status_name(v->status), heartbeat_read(v),
 		      v->perf_jobs_done,
-		      thermal_mc(v), v->opp);
+		      thermal_mc(v), v->opp, lround(v->ambient_c * 1000.0),
+		      lround(v->power_w * 1000.0),
+		      v->power_state == ENPU_POWER_OFF ? "off" : "on");
 	} else if (!strcmp(verb, "hang")) {
 		/* A hung sequencer raises nothing: the driver must notice the
 		 * heartbeat stopping. */
@@ -99,6 +101,12 @@ static int command(struct vnpu *v, struct control_client *c, char *line)
 			return reply(c, "error thermal-spike needs milli-degrees in -200000..200000");
 		thermal_add(v, (double)n / 1000.0);
 		reply(c, "ok temp_mc=%u", thermal_mc(v));
+	} else if (!strcmp(verb, "ambient")) {
+		if (!parse_long(arg, VNPU_AMBIENT_MIN_MC, VNPU_AMBIENT_MAX_MC, &n))
+			return reply(c, "error ambient needs milli-degrees in %d..%d",
+				     VNPU_AMBIENT_MIN_MC, VNPU_AMBIENT_MAX_MC);
+		thermal_set_ambient(v, (double)n / 1000.0);
+		reply(c, "ok ambient_mc=%ld", n);
 	} else if (!strcmp(verb, "speed")) {
 		char *end;
 		double f = arg ? strtod(arg, &end) : 0;

@@ -56,6 +56,9 @@ static uint32_t execute(struct vnpu *v, uint32_t cmd, const uint32_t arg[4],
 		return firmware_boot(v, (uint64_t)arg[1] << 32 | arg[0], arg[2],
 				     data);
 	case ENPU_MBOX_RESET:
+		/* A power-gated device has nothing to reset: power it on. */
+		if (v->power_state == ENPU_POWER_OFF)
+			return ENPU_ERR_BAD_STATE;
 		device_reset(v);
 		*data = v->reset_count;
 		return ENPU_ERR_NONE;
@@ -70,6 +73,8 @@ static uint32_t execute(struct vnpu *v, uint32_t cmd, const uint32_t arg[4],
 		return ENPU_ERR_NONE;
 	case ENPU_MBOX_PREEMPT:
 		return queues_preempt_mailbox(v, arg, data);
+	case ENPU_MBOX_SET_POWER:
+		return power_set_state(v, arg[0], data);
 	default:
 		return ENPU_ERR_BAD_COMMAND;
 	}

@@ -33,7 +33,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: vnpu --socket PATH --ram PATH [--control PATH] [--facts PATH]\n"
 		"            [--speed F] [--log PATH] [--device-id N] [--queues N]\n"
-		"            [--preempt-bound-us N]\n");
+		"            [--preempt-bound-us N] [--ambient-mc MC]\n");
 }
 
 static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
@@ -62,6 +62,7 @@ static int parse_args(struct vnpu_config *cfg, int argc, char **argv)
 		{ "device-id", required_argument, NULL, 'd' },
 		{ "queues", required_argument, NULL, 'q' },
 		{ "preempt-bound-us", required_argument, NULL, 'p' },
+		{ "ambient-mc", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -73,7 +74,9 @@ static int parse_args(struct vnpu_config *cfg, int argc, char **argv)
 		.device_id = VNPU_DEFAULT_DEVICE_ID,
 		.num_queues = ENPU_MAX_QUEUES,
 		.preempt_bound_ns = VNPU_PREEMPT_BOUND_NS,
+		.ambient_c = VNPU_AMBIENT_MC / 1000.0,
 	};
+	long mc;
 	uint32_t us;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
@@ -122,6 +125,18 @@ static int parse_args(struct vnpu_config *cfg, int argc, char **argv)
 				return -1;
 			}
 			cfg->preempt_bound_ns = us * 1000;
+			break;
+		case 'a':
+			errno = 0;
+			mc = strtol(optarg, &end, 0);
+			if (errno || end == optarg || *end ||
+			    mc < VNPU_AMBIENT_MIN_MC || mc > VNPU_AMBIENT_MAX_MC) {
+				fprintf(stderr, "vnpu: --ambient-mc '%s' must be %d..%d\n",
+					optarg, VNPU_AMBIENT_MIN_MC,
+					VNPU_AMBIENT_MAX_MC);
+				return -1;
+			}
+			cfg->ambient_c = mc / 1000.0;
 			break;
 		case 'h':
 			usage(stdout);

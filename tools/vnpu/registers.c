@@ -60,7 +60,11 @@ void regs_power_on(struct vnpu *v)
 	for (i = 0; i < VNPU_OPP_COUNT; i++) {
 		shm_write32(shm, ENPU_REG_OPP_KHZ(i), opp_khz(i));
 		shm_write32(shm, ENPU_REG_OPP_MW(i), opp_mw(i));
+		shm_write32(shm, ENPU_REG_OPP_MV(i), opp_mv(i));
 	}
+	v->power_state = ENPU_POWER_ON;
+	shm_write32(shm, ENPU_REG_POWER_STATE, ENPU_POWER_ON);
+	v->ambient_c = v->cfg.ambient_c;
 	v->opp = VNPU_OPP_COUNT - 1;
 	shm_write32(shm, ENPU_REG_OPP_CURRENT, v->opp);
 	thermal_init(v);
@@ -102,6 +106,7 @@ void regs_publish_perf(struct vnpu *v)
 	shm_write64(shm, ENPU_REG_PERF_MACS_LO, v->perf_macs);
 	shm_write64(shm, ENPU_REG_PERF_DMA_BYTES_LO, v->perf_dma_bytes);
 	shm_write32(shm, ENPU_REG_PERF_PREEMPTIONS, v->perf_preemptions);
+	shm_write64(shm, ENPU_REG_PERF_DEVICE_NS_LO, v->device_ns);
 }
 
 void device_raise_vector(struct vnpu *v, unsigned int vector)

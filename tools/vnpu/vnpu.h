@@ -26,6 +26,11 @@
 #define VNPU_SRAM_KB		2048u
 #define VNPU_MACS_PER_CYCLE	1024u
 #define VNPU_OPP_COUNT		5
+/* Ambient temperature (interface 1.5): default and the accepted range of
+ * --ambient-mc and the control socket's "ambient". */
+#define VNPU_AMBIENT_MC		35000
+#define VNPU_AMBIENT_MIN_MC	(-40000)
+#define VNPU_AMBIENT_MAX_MC	150000
 #define VNPU_CONTROL_CLIENTS	8
 #define VNPU_CONTROL_LINE	256
 
@@ -49,6 +54,7 @@ struct vnpu_config {
 	const char *facts_path;
 	const char *log_path;
 	double speed;
+	double ambient_c;
 	uint32_t device_id;
 	uint32_t num_queues;
 	uint32_t preempt_bound_ns;
@@ -217,7 +223,10 @@ struct vnpu {
 	bool cqe_pending;		/* finished, waiting for CQ space */
 	struct vnpu_cqe pending_cqe;
 
-	/* thermal */
+	/* thermal and power (thermal.c, power.c) */
+	uint32_t power_state;		/* ENPU_POWER_* */
+	double ambient_c;
+	double power_w;			/* over the last model step */
 	double temp_c;
 	uint64_t thermal_acc_ns;
 	uint64_t thermal_busy_ns;
@@ -305,10 +314,16 @@ uint32_t heartbeat_read(struct vnpu *v);
 /* thermal.c */
 uint32_t opp_khz(uint32_t index);
 uint32_t opp_mw(uint32_t index);
+uint32_t opp_mv(uint32_t index);
+double power_model_w(uint32_t index, double activity, double temp_c);
 void thermal_init(struct vnpu *v);
+void thermal_set_ambient(struct vnpu *v, double ambient_c);
 void thermal_advance(struct vnpu *v, uint64_t device_ns, uint64_t busy_ns);
 void thermal_add(struct vnpu *v, double delta_c);
 uint32_t thermal_mc(const struct vnpu *v);
+
+/* power.c */
+uint32_t power_set_state(struct vnpu *v, uint32_t state, uint32_t *data);
 
 /* mailbox.c */
 void mailbox_doorbell(struct vnpu *v);
