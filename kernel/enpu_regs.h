@@ -95,7 +95,7 @@
 #define ENPU_MBOX_BOOT			2	/* ARG0/1 = image lo/hi, ARG2 = size */
 #define ENPU_MBOX_RESET			3	/* back to WAIT_FW, rings cleared */
 #define ENPU_MBOX_SET_OPP		4	/* ARG0 = OPP index */
-#define ENPU_MBOX_PREEMPT		5	/* ARG0 = queue, ARG1/2 = tag */
+#define ENPU_MBOX_PREEMPT		5	/* ARG0 = queue, ARG1/2 = save area */
 #define ENPU_MBOX_SET_IRQ_MASK		6	/* ARG0 = 1 << vector enables */
 #define ENPU_MBOX_SET_POWER		7	/* 1.5: ARG0 = ENPU_POWER_* */
 
@@ -162,14 +162,16 @@
 #define ENPU_REG_SQ_HEAD(q)		(ENPU_REG_QUEUE_BASE(q) + 0x04) /* dev */
 #define ENPU_REG_SQ_PRIORITY(q)		(ENPU_REG_QUEUE_BASE(q) + 0x08) /* drv */
 /*
- * PREEMPT(q), interface 1.4: the driver writes the tag of the job to stop
- * (lo, hi), then bumps SQ_PREEMPT_SEQ(q) and rings ENPU_DB_QUEUE. The
- * device copies the seq to SQ_PREEMPT_ACK(q) when it has looked at the
- * request; it applies only to a job of queue q with that tag running at
- * that moment and is otherwise dropped (docs/hw/vnpu.md, Interface 1.4).
+ * PREEMPT(q), interface 1.4: the driver writes the context-save area
+ * address of the context to stop (lo, hi), then bumps SQ_PREEMPT_SEQ(q)
+ * and rings ENPU_DB_QUEUE. The device copies the seq to SQ_PREEMPT_ACK(q)
+ * when it has looked at the request: the job of queue q running with that
+ * save area is saved at its next preemption point, and the descriptors of
+ * queue q with that save area not started yet are returned unstarted
+ * (docs/hw/vnpu.md, Interface 1.4).
  */
-#define ENPU_REG_SQ_PREEMPT_TAG_LO(q)	(ENPU_REG_QUEUE_BASE(q) + 0x0c) /* drv */
-#define ENPU_REG_SQ_PREEMPT_TAG_HI(q)	(ENPU_REG_QUEUE_BASE(q) + 0x10) /* drv */
+#define ENPU_REG_SQ_PREEMPT_AREA_LO(q)	(ENPU_REG_QUEUE_BASE(q) + 0x0c) /* drv */
+#define ENPU_REG_SQ_PREEMPT_AREA_HI(q)	(ENPU_REG_QUEUE_BASE(q) + 0x10) /* drv */
 #define ENPU_REG_SQ_PREEMPT_SEQ(q)	(ENPU_REG_QUEUE_BASE(q) + 0x14) /* drv */
 #define ENPU_REG_SQ_PREEMPT_ACK(q)	(ENPU_REG_QUEUE_BASE(q) + 0x18) /* dev */
 
@@ -242,6 +244,7 @@
 #define ENPU_CQE_INFO			0x18	/* u32 e.g. failing command idx */
 #define ENPU_CQE_INFO_DESCRIPTOR	0xffffffffu	/* INVALID: bad descriptor */
 #define ENPU_CQE_INFO_SAVE_AREA		0xfffffffeu	/* INVALID: bad save state */
+#define ENPU_CQE_INFO_NOT_STARTED	0xfffffffdu	/* PREEMPTED before it ran */
 
 #define ENPU_JOB_STATUS_OK		0
 #define ENPU_JOB_STATUS_INVALID		1	/* stream rejected by device */

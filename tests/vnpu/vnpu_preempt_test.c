@@ -120,10 +120,11 @@ static uint32_t bo_add(struct rig *r, struct prng *g, uint32_t access,
 	return pl.count++;
 }
 
-static uint32_t post_preempt(struct rig *r, unsigned int q, uint64_t tag)
+/* PREEMPT(q) for the context whose save area is @area. */
+static uint32_t post_preempt(struct rig *r, unsigned int q, uint64_t area)
 {
-	wr(r, ENPU_REG_SQ_PREEMPT_TAG_LO(q), (uint32_t)tag);
-	wr(r, ENPU_REG_SQ_PREEMPT_TAG_HI(q), (uint32_t)(tag >> 32));
+	wr(r, ENPU_REG_SQ_PREEMPT_AREA_LO(q), (uint32_t)area);
+	wr(r, ENPU_REG_SQ_PREEMPT_AREA_HI(q), (uint32_t)(area >> 32));
 	wr(r, ENPU_REG_SQ_PREEMPT_SEQ(q), ++preempt_seq[q]);
 	ring(r, ENPU_DB_QUEUE);
 	return preempt_seq[q];
@@ -244,7 +245,7 @@ static void nop_job_is_preempted_and_resumed(struct rig *r)
 	nop(r->ram + PT_STREAM, cycles);
 	submit_job(r, 0, 16, 0x100, PT_SAVE);
 	sleep_ms(3);
-	seq = post_preempt(r, 0, 0x100);
+	seq = post_preempt(r, 0, PT_SAVE);
 	CHECK(wait_cqe(r, &c, 2000), "no completion");
 	CHECK(c.tag == 0x100 && c.queue == 0 &&
 	      c.status == ENPU_JOB_STATUS_PREEMPTED && c.info == 0,
@@ -318,27 +319,27 @@ static void requests_that_do_not_apply_are_dropped(struct rig *r)
 
 	submit_job(r, 0, 16, 0x200, PT_SAVE);
 	sleep_ms(1);
-	seq = post_preempt(r, 0, 0x201);
-	expect_ok_unpreempted(r, 0x200, full, "other tag");
+	seq = post_preempt(r, 0, PT_SAVE2);
+	expect_ok_unpreempted(r, 0x200, full, "other context");
 	CHECK(rd(r, ENPU_REG_SQ_PREEMPT_ACK(0)) == seq, "ack of a dropped one");
 
 	submit_job(r, 0, 16, 0x202, PT_SAVE);
 	sleep_ms(1);
-	post_preempt(r, 1, 0x202);
+	post_preempt(r, 1, PT_SAVE);
 	expect_ok_unpreempted(r, 0x202, full, "other queue");
 
 	/* No save area: no points are paid either. */
 	submit_job(r, 0, 16, 0x203, 0);
 	sleep_ms(1);
-	post_preempt(r, 0, 0x203);
+	post_preempt(r, 0, PT_SAVE);
 	expect_ok_unpreempted(r, 0x203, cycles, "no save area");
 
-	post_preempt(r, 2, 0x204);
+	post_preempt(r, 2, PT_SAVE);
 	sleep_ms(2);
 	submit_job(r, 2, 16, 0x204, PT_SAVE);
 	expect_ok_unpreempted(r, 0x204, full, "request before the job");
 
-	/* The mailbox form answers whether it hit; tag 0 is any job. */
+	/* The mailbox form answers whether it hit; area 0 is any job. */
 	CHECK(mbox(r, ENPU_MBOX_PREEMPT, 0, 0, 0, &data, 1000) ==
 	      ENPU_ERR_NONE && data == 0, "mailbox PREEMPT, idle: data %u",
 	      data);
@@ -351,6 +352,75 @@ static void requests_that_do_not_apply_are_dropped(struct rig *r)
 	      c.status == ENPU_JOB_STATUS_PREEMPTED, "mailbox: status %u",
 	      c.status);
 	memset(r->ram + PT_SAVE, 0, SAVE_SIZE);
+}
+
+/*
+ * PREEMPT names a context: its running job is saved, its descriptors of
+ * that queue not started yet come back as NOT_STARTED (no cycles, save
+ * area untouched), and another context's job behind them runs. With
+ * none of them running they come back at once.
+ */
+static void unstarted_jobs_of_the_context_come_back(struct rig *r)
+{
+	/* Unstarted ones come back when the request is taken, before the
+	 * save of the running one. */
+	static const uint64_t submit_order[] = { 0x800, 0x801, 0x802, 0x803 };
+	static const uint64_t order[] = { 0x801, 0x802, 0x800, 0x803 };
+	struct cqe c;
+	int i;
+
+	memset(r->ram + PT_SAVE, 0, SAVE_SIZE);
+	memset(r->ram + PT_SAVE2, 0, SAVE_SIZE);
+	pl.count = 0;
+	nop(r->ram + PT_STREAM, 10000000);
+	for (i = 0; i < 3; i++)
+		submit_job(r, 0, 16, submit_order[i], PT_SAVE);
+	submit_job(r, 0, 16, submit_order[3], PT_SAVE2);
+	sleep_ms(2);
+	post_preempt(r, 0, PT_SAVE);
+	for (i = 0; i < 4; i++) {
+		if (!wait_cqe(r, &c, 5000)) {
+			CHECK(0, "completion %d missing", i);
+			return;
+		}
+		CHECK(c.tag == order[i], "completion %d is %#llx", i,
+		      (unsigned long long)c.tag);
+		if (i == 2)
+			CHECK(c.status == ENPU_JOB_STATUS_PREEMPTED && c.info == 0 &&
+			      c.cycles > 0, "running one: status %u info %#x",
+			      c.status, c.info);
+		else if (i < 2)
+			CHECK(c.status == ENPU_JOB_STATUS_PREEMPTED &&
+			      c.info == ENPU_CQE_INFO_NOT_STARTED && !c.cycles,
+			      "queued one: status %u info %#x cycles %llu",
+			      c.status, c.info, (unsigned long long)c.cycles);
+		else
+			CHECK(c.status == ENPU_JOB_STATUS_OK,
+			      "other context: status %u", c.status);
+	}
+	CHECK(header_at(r, PT_SAVE).tag == submit_order[0] &&
+	      header_at(r, PT_SAVE).magic == ENPU_SAVE_MAGIC,
+	      "the save is the running job's");
+
+	/* Nothing of the context runs (queue 3 does): back at once. */
+	submit_job(r, 3, 16, 0x810, PT_SAVE2);
+	sleep_ms(1);
+	submit_job(r, 1, 16, 0x811, PT_SAVE);
+	submit_job(r, 1, 16, 0x812, PT_SAVE);
+	post_preempt(r, 1, PT_SAVE);
+	for (i = 0; i < 2; i++)
+		CHECK(wait_cqe(r, &c, 2000) && c.tag == 0x811u + i &&
+		      c.status == ENPU_JOB_STATUS_PREEMPTED &&
+		      c.info == ENPU_CQE_INFO_NOT_STARTED,
+		      "idle context: %#llx status %u info %#x",
+		      (unsigned long long)c.tag, c.status, c.info);
+	CHECK(wait_cqe(r, &c, 5000) && c.tag == 0x810 &&
+	      c.status == ENPU_JOB_STATUS_OK, "queue 3 job: status %u",
+	      c.status);
+	/* Resume the saved one so the area is clean for the next test. */
+	submit_job(r, 0, 16, submit_order[0], PT_SAVE);
+	CHECK(wait_cqe(r, &c, 5000) && c.status == ENPU_JOB_STATUS_OK,
+	      "resume: status %u", c.status);
 }
 
 /* One descriptor or save-area fault: the job completes at once with
@@ -393,7 +463,7 @@ static void save_area_faults_are_reported(struct rig *r)
 	submit_saved(r, 0, PT_STREAM, 16, 0x300, PT_TABLE, 0, PT_SAVE,
 		     SAVE_SIZE, 0);
 	sleep_us(300);
-	post_preempt(r, 0, 0x300);
+	post_preempt(r, 0, PT_SAVE);
 	CHECK(wait_cqe(r, &c, 2000) && c.status == ENPU_JOB_STATUS_PREEMPTED,
 	      "setup preemption: status %u", c.status);
 	{
@@ -458,7 +528,7 @@ static void higher_queue_starts_at_the_save(struct rig *r)
 	put32(r->ram + PT_STREAM + 64 + 8, 200000);
 	submit_saved(r, 3, PT_STREAM + 64, 16, 0x401, 0, 0, PT_SAVE2,
 		     SAVE_SIZE, 0);
-	post_preempt(r, 0, 0x400);
+	post_preempt(r, 0, PT_SAVE);
 	CHECK(wait_cqe(r, &c, 2000) && c.tag == 0x400 &&
 	      c.status == ENPU_JOB_STATUS_PREEMPTED, "first: tag %#llx status %u",
 	      (unsigned long long)c.tag, c.status);
@@ -522,7 +592,7 @@ static void preemption_latency_is_bounded(struct rig *r)
 			sleep_us(prnd(&g) % 400);
 			/* 30 requests per OPP, then let it finish. */
 			if (++tries <= 30)
-				post_preempt(r, 0, 0x500 + opp);
+				post_preempt(r, 0, PT_SAVE);
 			if (!wait_cqe(r, &c, 5000) || c.tag != 0x500u + opp) {
 				CHECK(0, "no completion");
 				break;
@@ -772,7 +842,7 @@ static void preempt_one_job(struct rig *r, struct prng *g, enum pt_kind kind,
 		struct header h;
 
 		sleep_us(prnd(g) % 20000);
-		post_preempt(r, 0, tag);
+		post_preempt(r, 0, PT_SAVE);
 		if (!wait_cqe(r, &c, 60000) || c.tag != tag) {
 			CHECK(0, "%s: no completion", kind_names[kind]);
 			return;
@@ -862,7 +932,7 @@ static void reset_keeps_the_last_save(struct rig *r)
 	memset(r->ram + PT_SAVE, 0, SAVE_SIZE);
 	submit_job(r, 0, len, 0x700, PT_SAVE);
 	sleep_ms(2);
-	post_preempt(r, 0, 0x700);
+	post_preempt(r, 0, PT_SAVE);
 	CHECK(wait_cqe(r, &c, 30000) && c.status == ENPU_JOB_STATUS_PREEMPTED,
 	      "preempt: status %u", c.status);
 	/* Resume, then reset in the middle of the resumed run. */
@@ -886,6 +956,7 @@ static const struct test tests[] = {
 	T(preempt_registers_describe_the_model),
 	T(nop_job_is_preempted_and_resumed),
 	T(requests_that_do_not_apply_are_dropped),
+	T(unstarted_jobs_of_the_context_come_back),
 	T(save_area_faults_are_reported),
 	T(higher_queue_starts_at_the_save),
 	T(preemption_latency_is_bounded),

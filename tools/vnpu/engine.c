@@ -445,22 +445,29 @@ work_units engine_work_to_stop(const struct vnpu_job *job)
 }
 
 /*
- * A PREEMPT request for queue @queue and job @tag (any job of the queue
- * with @any_tag): the running job stops at its next preemption point if it
- * is that job, has a save area and is not being saved already. Returns
- * whether it will.
+ * A PREEMPT request for queue @queue and the context whose save area is
+ * @area (0: whatever job of the queue runs): the running job stops at its
+ * next preemption point if it is that context's and is not being saved
+ * already, and that context's descriptors of the queue not started yet
+ * are returned unstarted (queues.c). Returns whether a running job will
+ * stop.
  */
-bool engine_preempt(struct vnpu *v, uint32_t queue, uint64_t tag,
-		    bool any_tag)
+bool engine_preempt(struct vnpu *v, uint32_t queue, uint64_t area)
 {
 	struct vnpu_job *job = &v->job;
+	bool running = job->active && !job->stopped && job->queue == queue &&
+		       job->save_addr && (!area || job->save_addr == area);
 
-	if (!job->active || job->stopped || job->queue != queue ||
-	    (!any_tag && job->tag != tag) || !job->save_addr ||
-	    job->phase == JOB_SAVE || job->preempt_pending) {
-		v->pstats.ignored++;
+	if (!running) {
+		if (area)
+			v->bounce_area[queue] = area;
+		else
+			v->pstats.ignored++;
 		return false;
 	}
+	v->bounce_area[queue] = job->save_addr;
+	if (job->phase == JOB_SAVE || job->preempt_pending)
+		return true;
 	job->preempt_pending = true;
 	job->preempt_request_ns = engine_now_ns(v);
 	return true;
@@ -526,10 +533,10 @@ int engine_stats_preempt(const struct vnpu *v, char *buf, size_t size)
 	percentiles(s->to_saved, s->saved_count, saved);
 	percentiles(s->to_start, s->start_count, start);
 	return snprintf(buf, size,
-			"saves=%llu resumes=%llu ignored=%llu saved_p50_ns=%llu saved_p99_ns=%llu saved_max_ns=%llu start_p50_ns=%llu start_p99_ns=%llu start_max_ns=%llu",
+			"saves=%llu resumes=%llu bounced=%llu saved_p50_ns=%llu saved_p99_ns=%llu saved_max_ns=%llu start_p50_ns=%llu start_p99_ns=%llu start_max_ns=%llu",
 			(unsigned long long)s->saves,
 			(unsigned long long)s->resumes,
-			(unsigned long long)s->ignored,
+			(unsigned long long)s->bounced,
 			(unsigned long long)saved[0],
 			(unsigned long long)saved[1],
 			(unsigned long long)saved[2],

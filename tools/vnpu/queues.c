@@ -227,11 +227,12 @@ static void scan_preempt_requests(struct vnpu *v)
 		/* The acquire read of SEQ orders these; a driver writing a
 		 * new tag meanwhile bumps SEQ again, which the next look
 		 * sees. */
-		lo = shm_read32(v->shm, ENPU_REG_SQ_PREEMPT_TAG_LO(q));
-		hi = shm_read32(v->shm, ENPU_REG_SQ_PREEMPT_TAG_HI(q));
+		lo = shm_read32(v->shm, ENPU_REG_SQ_PREEMPT_AREA_LO(q));
+		hi = shm_read32(v->shm, ENPU_REG_SQ_PREEMPT_AREA_HI(q));
 		v->preempt_seen[q] = seq;
 		shm_write32(v->shm, ENPU_REG_SQ_PREEMPT_ACK(q), seq);
-		engine_preempt(v, q, (uint64_t)hi << 32 | lo, false);
+		if (lo || hi)
+			engine_preempt(v, q, (uint64_t)hi << 32 | lo);
 	}
 }
 
@@ -257,12 +258,55 @@ static bool look_at_rings(struct vnpu *v)
 uint32_t queues_preempt_mailbox(struct vnpu *v, const uint32_t arg[4],
 				uint32_t *data)
 {
-	uint64_t tag = (uint64_t)arg[2] << 32 | arg[1];
+	uint64_t area = (uint64_t)arg[2] << 32 | arg[1];
 
 	if (arg[0] >= v->cfg.num_queues || arg[3])
 		return ENPU_ERR_BAD_ARGUMENT;
-	*data = engine_preempt(v, arg[0], tag, !tag);
+	*data = engine_preempt(v, arg[0], area);
 	return ENPU_ERR_NONE;
+}
+
+/*
+ * After a PREEMPT request for a context: its descriptors at the head of
+ * the queue (as visible) that have not started are returned as PREEMPTED
+ * with INFO = ENPU_CQE_INFO_NOT_STARTED and no cycles, in ring order, up to
+ * the first descriptor of another save area (or an empty queue), which
+ * ends the bounce. A full completion ring only delays it.
+ */
+static void bounce_unstarted(struct vnpu *v)
+{
+	uint32_t q;
+
+	for (q = 0; q < v->cfg.num_queues; q++) {
+		while (v->bounce_area[q]) {
+			const uint8_t *desc;
+			struct vnpu_cqe cqe;
+
+			if (v->sq_visible[q] == v->sq_head[q]) {
+				v->bounce_area[q] = 0;
+				break;
+			}
+			desc = v->shm + ENPU_SQ_OFFSET(q) +
+			       (size_t)(v->sq_head[q] % ENPU_SQ_ENTRIES) *
+			       ENPU_JOB_DESC_SIZE;
+			if (le64_get(desc + ENPU_JOB_CTX_SAVE_ADDR) !=
+			    v->bounce_area[q]) {
+				v->bounce_area[q] = 0;
+				break;
+			}
+			cqe = (struct vnpu_cqe){
+				.tag = le64_get(desc + ENPU_JOB_TAG),
+				.queue = q,
+				.status = ENPU_JOB_STATUS_PREEMPTED,
+				.info = ENPU_CQE_INFO_NOT_STARTED,
+			};
+			if (!cq_publish(v, &cqe))
+				return;
+			v->sq_head[q]++;
+			shm_write32(v->shm, ENPU_REG_SQ_HEAD(q), v->sq_head[q]);
+			v->pstats.bounced++;
+		}
+	}
 }
 
 /* Completes a stopped job and starts the next visible one, repeatedly. */
@@ -278,6 +322,7 @@ void queues_step(struct vnpu *v)
 		}
 		if (v->status != ENPU_STATUS_READY || v->hung)
 			return;
+		bounce_unstarted(v);
 		if (v->job.active) {
 			if (!v->job.stopped)
 				return;
@@ -297,6 +342,8 @@ void queues_run(struct vnpu *v)
 	/* Jobs first: a request may name a job started in this very look. */
 	queues_step(v);
 	scan_preempt_requests(v);
+	if (!v->cqe_pending && v->status == ENPU_STATUS_READY && !v->hung)
+		bounce_unstarted(v);
 }
 
 /* At exit: the running job's host memory. */
@@ -323,6 +370,7 @@ void queues_abort(struct vnpu *v)
 		v->sq_visible[q] = 0;
 		shm_write32(v->shm, ENPU_REG_SQ_HEAD(q), 0);
 		/* Requests posted before the reset are void. */
+		v->bounce_area[q] = 0;
 		v->preempt_seen[q] = shm_read32(v->shm,
 						ENPU_REG_SQ_PREEMPT_SEQ(q));
 		shm_write32(v->shm, ENPU_REG_SQ_PREEMPT_ACK(q),

@@ -125,7 +125,7 @@ struct vnpu_job {
 /* Preemption figures for the control socket (engine.c), since power-on
  * or the last "stats-reset". Latencies are device ns. */
 struct vnpu_preempt_stats {
-	uint64_t saves, resumes, ignored, points;
+	uint64_t saves, resumes, ignored, bounced, points;
 	uint64_t point_cycles, save_cycles, restore_cycles;
 	uint64_t host_ns;	/* host time spent performing commands */
 	uint64_t busy_ns_base;	/* perf_busy_ns at the reset */
@@ -217,6 +217,7 @@ struct vnpu {
 	uint32_t cq_tail;
 	uint32_t rr_next;		/* round-robin start among equals */
 	uint32_t preempt_seen[ENPU_MAX_QUEUES];	/* SQ_PREEMPT_SEQ looked at */
+	uint64_t bounce_area[ENPU_MAX_QUEUES];	/* return these unstarted */
 	uint32_t perf_preemptions;
 	struct vnpu_preempt_stats pstats;
 	struct vnpu_job job;
@@ -368,8 +369,7 @@ work_units engine_advance(struct vnpu *v, work_units budget);
 void engine_run_instant(struct vnpu *v);
 work_units engine_work_to_stop(const struct vnpu_job *job);
 uint64_t engine_now_ns(const struct vnpu *v);
-bool engine_preempt(struct vnpu *v, uint32_t queue, uint64_t tag,
-		    bool any_tag);
+bool engine_preempt(struct vnpu *v, uint32_t queue, uint64_t area);
 void engine_job_end(struct vnpu *v);
 void engine_job_started(struct vnpu *v);
 void engine_stats_reset(struct vnpu *v);
