@@ -32,6 +32,9 @@ struct test {
 
 /* vnpu_test.c: RESET, boot the good image, enable vectors. */
 bool recover(struct rig *r);
+/* vnpu_test.c: runs a table, one "ok"/"FAIL" line per test. */
+void run_tests(struct rig *r, const struct test *list, size_t count,
+	       unsigned int *passed, unsigned int *failed);
 
 /* vnpu_dma_test.c: interface 1.1 (BO tables, DMA commands). They need a
  * READY device with all vectors enabled and leave it that way. */

@@ -818,6 +818,29 @@ static bool ram_matches_reference(struct rig *r, const char *what)
 	return false;
 }
 
+/*
+ * Runs the job in PT_STREAM without a save area into @reference, then
+ * puts guest RAM back as it was before (save area cleared) for the
+ * preempted run. Returns false if the uninterrupted run failed.
+ */
+static bool run_reference(struct rig *r, uint32_t len, uint64_t tag,
+			  const char *what)
+{
+	struct cqe c;
+
+	memcpy(snapshot, r->ram, RIG_RAM_SIZE);
+	submit_job(r, 0, len, tag, 0);
+	if (!wait_cqe(r, &c, 60000) || c.status != ENPU_JOB_STATUS_OK) {
+		CHECK(0, "%s: uninterrupted run: status %u info %#x", what,
+		      c.status, c.info);
+		return false;
+	}
+	memcpy(reference, r->ram, RIG_RAM_SIZE);
+	memcpy(r->ram, snapshot, RIG_RAM_SIZE);
+	memset(r->ram + PT_SAVE, 0, SAVE_SIZE);
+	return true;
+}
+
 /* One job of @kind run uninterrupted, then from the same RAM preempted
  * at random instants until done; the two results must be identical. */
 static void preempt_one_job(struct rig *r, struct prng *g, enum pt_kind kind,
@@ -827,16 +850,8 @@ static void preempt_one_job(struct rig *r, struct prng *g, enum pt_kind kind,
 	uint64_t tag = 0x600 + kind;
 	struct cqe c;
 
-	memcpy(snapshot, r->ram, RIG_RAM_SIZE);
-	submit_job(r, 0, len, tag, 0);
-	if (!wait_cqe(r, &c, 60000) || c.status != ENPU_JOB_STATUS_OK) {
-		CHECK(0, "%s: uninterrupted run: status %u info %#x",
-		      kind_names[kind], c.status, c.info);
+	if (!run_reference(r, len, tag, kind_names[kind]))
 		return;
-	}
-	memcpy(reference, r->ram, RIG_RAM_SIZE);
-	memcpy(r->ram, snapshot, RIG_RAM_SIZE);
-	memset(r->ram + PT_SAVE, 0, SAVE_SIZE);
 	submit_job(r, 0, len, tag, PT_SAVE);
 	for (;;) {
 		struct header h;
@@ -923,13 +938,8 @@ static void reset_keeps_the_last_save(struct rig *r)
 	}
 	CHECK(ctl(r, "speed 0.0002", reply, sizeof(reply)) == 0, "speed");
 	len = build_job(r, &g, PT_CONV);
-	memcpy(snapshot, r->ram, RIG_RAM_SIZE);
-	submit_job(r, 0, len, 0x700, 0);
-	CHECK(wait_cqe(r, &c, 30000) && c.status == ENPU_JOB_STATUS_OK,
-	      "uninterrupted: status %u", c.status);
-	memcpy(reference, r->ram, RIG_RAM_SIZE);
-	memcpy(r->ram, snapshot, RIG_RAM_SIZE);
-	memset(r->ram + PT_SAVE, 0, SAVE_SIZE);
+	if (!run_reference(r, len, 0x700, "reset"))
+		goto slow;
 	submit_job(r, 0, len, 0x700, PT_SAVE);
 	sleep_ms(2);
 	post_preempt(r, 0, PT_SAVE);
@@ -945,6 +955,7 @@ static void reset_keeps_the_last_save(struct rig *r)
 	CHECK(wait_cqe(r, &c, 30000) && c.status == ENPU_JOB_STATUS_OK,
 	      "re-run after reset: status %u", c.status);
 	ram_matches_reference(r, "re-run after reset");
+slow:
 	CHECK(ctl(r, "speed 1", reply, sizeof(reply)) == 0, "speed back");
 out:
 	free(snapshot);
@@ -972,25 +983,13 @@ int run_preempt_tests(const char *vnpu, unsigned int *passed,
 {
 	static const char *const extra[] = { "--preempt-bound-us", "2", NULL };
 	struct rig r;
-	size_t i;
 
 	if (rig_start_with(&r, vnpu, "1", extra) || rig_connect(&r) ||
 	    !recover(&r)) {
 		rig_destroy(&r);
 		return 0;
 	}
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		test_failures = 0;
-		tests[i].run(&r);
-		if (test_failures) {
-			(*failed)++;
-			printf("FAIL %s\n", tests[i].name);
-		} else {
-			(*passed)++;
-			printf("ok   %s\n", tests[i].name);
-		}
-		fflush(stdout);
-	}
+	run_tests(&r, tests, sizeof(tests) / sizeof(tests[0]), passed, failed);
 	if (*failed)
 		setenv("VNPU_TEST_KEEP_LOG", "1", 0);
 	rig_destroy(&r);

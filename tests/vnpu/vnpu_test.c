@@ -805,8 +805,8 @@ static const struct test closing_tests[] = {
 #undef T
 };
 
-static void run_tests(struct rig *r, const struct test *list, size_t count,
-		      unsigned int *passed, unsigned int *failed)
+void run_tests(struct rig *r, const struct test *list, size_t count,
+	       unsigned int *passed, unsigned int *failed)
 {
 	size_t i;
 

@@ -68,6 +68,25 @@ struct layer_cost {
 /* Outcome of layer_run(): a job status, or host trouble. */
 #define LAYER_HOST_TROUBLE	UINT32_MAX
 
+/* Where output element @at (NHWC order, dense) of a layer is. */
+struct out_index {
+	uint64_t n;
+	uint32_t y, x, c;
+};
+
+static inline struct out_index out_index_of(const struct layer_tensor *t,
+					    uint64_t at)
+{
+	uint64_t pixel = at / t->c;
+
+	return (struct out_index){
+		.n = pixel / t->w / t->h,
+		.y = (uint32_t)(pixel / t->w % t->h),
+		.x = (uint32_t)(pixel % t->w),
+		.c = (uint32_t)(at % t->c),
+	};
+}
+
 static inline bool opcode_is_layer(uint16_t opcode)
 {
 	return opcode >= ENPU_CMD_CONV2D && opcode <= ENPU_CMD_COPY;

@@ -103,17 +103,14 @@ void conv_accumulate(const struct layer *l, const int32_t *input,
 	uint32_t cin_g = l->in.c / l->groups;
 
 	for (uint64_t at = first; at < end; at++) {
-		uint32_t o = (uint32_t)(at % l->out.c);
-		uint64_t pixel = at / l->out.c;
-		uint32_t x = (uint32_t)(pixel % l->out.w);
-		uint32_t y = (uint32_t)(pixel / l->out.w % l->out.h);
-		uint64_t n = pixel / l->out.w / l->out.h;
-		int64_t y0 = (int64_t)y * l->stride_h - l->pad_top;
-		int64_t x0 = (int64_t)x * l->stride_w - l->pad_left;
-		uint32_t sum = bias ? (uint32_t)bias[o] : 0;
+		struct out_index i = out_index_of(&l->out, at);
+		int64_t y0 = (int64_t)i.y * l->stride_h - l->pad_top;
+		int64_t x0 = (int64_t)i.x * l->stride_w - l->pad_left;
+		uint32_t sum = bias ? (uint32_t)bias[i.c] : 0;
 
-		sum += taps ? conv_one_taps(l, input, taps, n, y0, x0, o, cin_g) :
-			      conv_one_oihw(l, input, weights, n, y0, x0, o,
+		sum += taps ? conv_one_taps(l, input, taps, i.n, y0, x0, i.c,
+					    cin_g) :
+			      conv_one_oihw(l, input, weights, i.n, y0, x0, i.c,
 					    cin_g);
 		acc[at] = (int32_t)sum;
 	}

@@ -50,11 +50,10 @@ void eltwise_compute(const struct layer *l, const int32_t *a,
 	bool add = l->opcode == ENPU_CMD_ADD;
 
 	for (uint64_t at = first; at < end; at++) {
-		uint64_t c = at % o->c, pixel = at / o->c;
-		uint64_t x = pixel % o->w, y = pixel / o->w % o->h;
-		uint64_t n = pixel / o->w / o->h;
-		int64_t da = a[index_of(&l->in, n, y, x, c)] - l->in.zero_point;
-		int64_t db = b[index_of(&l->in2, n, y, x, c)] -
+		struct out_index i = out_index_of(o, at);
+		int64_t da = a[index_of(&l->in, i.n, i.y, i.x, i.c)] -
+			     l->in.zero_point;
+		int64_t db = b[index_of(&l->in2, i.n, i.y, i.x, i.c)] -
 			     l->in2.zero_point;
 
 		if (add) {

@@ -113,18 +113,14 @@ void pool_compute(const struct layer *l, const int32_t *input,
 		  uint64_t end, int32_t *out)
 {
 	for (uint64_t at = first; at < end; at++) {
-		uint32_t c = (uint32_t)(at % l->out.c);
-		uint64_t pixel = at / l->out.c;
-		uint32_t x = (uint32_t)(pixel % l->out.w);
-		uint32_t y = (uint32_t)(pixel / l->out.w % l->out.h);
-		uint64_t n = pixel / l->out.w / l->out.h;
+		struct out_index i = out_index_of(&l->out, at);
 		struct window w = {
-			.y0 = (int64_t)y * l->stride_h - l->pad_top,
-			.x0 = (int64_t)x * l->stride_w - l->pad_left,
+			.y0 = (int64_t)i.y * l->stride_h - l->pad_top,
+			.x0 = (int64_t)i.x * l->stride_w - l->pad_left,
 		};
 
 		out[at] = l->opcode == ENPU_CMD_MAX_POOL ?
-			  max_window(l, input, n, w, c) :
-			  average_window(l, input, params, n, w, c);
+			  max_window(l, input, i.n, w, i.c) :
+			  average_window(l, input, params, i.n, w, i.c);
 	}
 }
