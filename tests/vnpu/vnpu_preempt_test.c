@@ -514,7 +514,7 @@ static void higher_queue_starts_at_the_save(struct rig *r)
 {
 	struct model m = model_of(r);
 	char reply[256];
-	unsigned long long saves, start_max;
+	unsigned long long saves, start_max, run;
 	struct cqe c;
 
 	memset(r->ram + PT_SAVE, 0, SAVE_SIZE);
@@ -543,9 +543,28 @@ static void higher_queue_starts_at_the_save(struct rig *r)
 	      start_max <= m.bound_ns + m.save,
 	      "request -> REALTIME start %llu ns (bound %u + save %llu)",
 	      start_max, m.bound_ns, (unsigned long long)m.save);
+	/* Its latency, visible -> done: the wait for the save, then its run
+	 * (200000 cycles and its own points, at 1 GHz). */
+	run = 200000 + (tiles_of(&m, 200000, 200000) - 1) * m.point;
+	CHECK(ctl(r, "queue-stats 3", reply, sizeof(reply)) == 0 &&
+	      sscanf(reply, "ok queue=3 jobs=%llu %*s %*s max_ns=%llu",
+		     &saves, &start_max) == 2,
+	      "queue-stats 3: %s", reply);
+	CHECK(saves == 1 && start_max >= run + m.save &&
+	      start_max <= run + m.save + m.bound_ns,
+	      "REALTIME visible -> done %llu ns (run %llu + save %llu + bound %u)",
+	      start_max, (unsigned long long)run,
+	      (unsigned long long)m.save, m.bound_ns);
+	CHECK(ctl(r, "queue-stats 0", reply, sizeof(reply)) == 0 &&
+	      strstr(reply, " jobs=0 "),
+	      "a PREEMPTED job is not a sample yet: %s", reply);
+	CHECK(ctl(r, "queue-stats 4", reply, sizeof(reply)) == 0 &&
+	      !strncmp(reply, "error", 5), "queue-stats 4: %s", reply);
 	submit_job(r, 0, 16, 0x400, PT_SAVE);
 	CHECK(wait_cqe(r, &c, 5000) && c.tag == 0x400 &&
 	      c.status == ENPU_JOB_STATUS_OK, "resume: status %u", c.status);
+	CHECK(ctl(r, "queue-stats 0", reply, sizeof(reply)) == 0 &&
+	      strstr(reply, " jobs=1 "), "resumed and done: %s", reply);
 }
 
 /* Random requests over a long job of mixed commands: every save within

@@ -127,6 +127,14 @@ static int command(struct vnpu *v, struct control_client *c, char *line)
 
 		engine_stats_cost(v, buf, sizeof(buf));
 		reply(c, "ok %s", buf);
+	} else if (!strcmp(verb, "queue-stats")) {
+		char buf[VNPU_CONTROL_LINE - 8];
+
+		if (!parse_long(arg, 0, (long)v->cfg.num_queues - 1, &n))
+			return reply(c, "error queue-stats needs a queue in 0..%u",
+				     v->cfg.num_queues - 1);
+		engine_stats_queue(v, (uint32_t)n, buf, sizeof(buf));
+		reply(c, "ok %s", buf);
 	} else if (!strcmp(verb, "stats-reset") && !arg) {
 		engine_stats_reset(v);
 		reply(c, "ok");

@@ -545,6 +545,28 @@ int engine_stats_preempt(const struct vnpu *v, char *buf, size_t size)
 			(unsigned long long)start[2]);
 }
 
+/* A job of queue @q completed (not PREEMPTED); its descriptor was seen at
+ * device time @seen_ns. */
+void engine_job_latency(struct vnpu *v, uint32_t q, uint64_t seen_ns)
+{
+	stats_sample(v->pstats.to_done[q], &v->pstats.done_count[q],
+		     engine_now_ns(v) - seen_ns);
+}
+
+int engine_stats_queue(const struct vnpu *v, uint32_t q, char *buf,
+		       size_t size)
+{
+	uint64_t done[3];
+
+	percentiles(v->pstats.to_done[q], v->pstats.done_count[q], done);
+	return snprintf(buf, size,
+			"queue=%u jobs=%u p50_ns=%llu p99_ns=%llu max_ns=%llu",
+			q, v->pstats.done_count[q],
+			(unsigned long long)done[0],
+			(unsigned long long)done[1],
+			(unsigned long long)done[2]);
+}
+
 int engine_stats_cost(const struct vnpu *v, char *buf, size_t size)
 {
 	const struct vnpu_preempt_stats *s = &v->pstats;

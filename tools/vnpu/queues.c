@@ -83,6 +83,8 @@ static void job_finish(struct vnpu *v, uint32_t status, uint32_t info)
 		.cycles = ran ? job->run_cycles : 0,
 		.info = info,
 	};
+	if (status != ENPU_JOB_STATUS_PREEMPTED)
+		engine_job_latency(v, job->queue, job->seen_ns);
 	if (!ran)
 		vnpu_log(v, "job tag=0x%llx queue=%u failed: status=%u info=0x%x",
 			 (unsigned long long)job->tag, job->queue, status, info);
@@ -138,7 +140,7 @@ static bool job_start(struct vnpu *v)
 {
 	struct vnpu_job *job = &v->job;
 	uint8_t desc[ENPU_JOB_DESC_SIZE];
-	uint64_t addr, bo_table_addr, save_addr;
+	uint64_t addr, bo_table_addr, save_addr, seen_ns;
 	uint32_t size, flags, bad, status, bo_count, save_size;
 	int q = pick_queue(v);
 
@@ -148,6 +150,7 @@ static bool job_start(struct vnpu *v)
 	memcpy(desc, v->shm + ENPU_SQ_OFFSET((uint32_t)q) +
 		     (size_t)(v->sq_head[q] % ENPU_SQ_ENTRIES) * ENPU_JOB_DESC_SIZE,
 	       sizeof(desc));
+	seen_ns = v->sq_seen_ns[q][v->sq_head[q] % ENPU_SQ_ENTRIES];
 	v->sq_head[q]++;
 	shm_write32(v->shm, ENPU_REG_SQ_HEAD(q), v->sq_head[q]);
 	v->rr_next = ((uint32_t)q + 1) % v->cfg.num_queues;
@@ -155,6 +158,7 @@ static bool job_start(struct vnpu *v)
 	memset(job, 0, sizeof(*job));
 	job->active = true;
 	job->queue = (uint32_t)q;
+	job->seen_ns = seen_ns;
 	job->tag = le64_get(desc + ENPU_JOB_TAG);
 	addr = le64_get(desc + ENPU_JOB_CMD_ADDR);
 	size = le32_get(desc + ENPU_JOB_CMD_SIZE);
@@ -250,7 +254,13 @@ static bool look_at_rings(struct vnpu *v)
 			device_raise_vector(v, ENPU_VEC_ERROR);
 			return false;
 		}
-		v->sq_visible[q] = tail;
+		/* The instant a descriptor becomes visible (queue-stats); a
+		 * tail moved back publishes nothing new. */
+		if (tail - v->sq_visible[q] > ENPU_SQ_ENTRIES)
+			v->sq_visible[q] = tail;
+		for (; v->sq_visible[q] != tail; v->sq_visible[q]++)
+			v->sq_seen_ns[q][v->sq_visible[q] % ENPU_SQ_ENTRIES] =
+				engine_now_ns(v);
 	}
 	return true;
 }

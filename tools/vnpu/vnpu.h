@@ -101,6 +101,7 @@ struct vnpu_job {
 	struct vnpu_bo *bos;
 	uint32_t bo_count;
 	uint64_t save_addr;	/* 0: not preemptible */
+	uint64_t seen_ns;	/* device time its descriptor became visible */
 	uint32_t offset;	/* current command */
 	uint64_t cmd_cycles;	/* its cycles */
 	uint64_t units;		/* its units */
@@ -132,6 +133,9 @@ struct vnpu_preempt_stats {
 	uint32_t saved_count, start_count;
 	uint64_t to_saved[VNPU_PREEMPT_SAMPLES];	/* request -> saved */
 	uint64_t to_start[VNPU_PREEMPT_SAMPLES];	/* request -> next start */
+	/* per queue: descriptor visible -> job completed (not PREEMPTED) */
+	uint32_t done_count[ENPU_MAX_QUEUES];
+	uint64_t to_done[ENPU_MAX_QUEUES][VNPU_PREEMPT_SAMPLES];
 	bool await_start;
 	uint64_t await_request_ns;
 };
@@ -214,6 +218,8 @@ struct vnpu {
 	uint32_t opp;
 	uint32_t sq_head[ENPU_MAX_QUEUES];
 	uint32_t sq_visible[ENPU_MAX_QUEUES];	/* SQ_TAIL at the last look */
+	/* device time each ring slot's descriptor became visible */
+	uint64_t sq_seen_ns[ENPU_MAX_QUEUES][ENPU_SQ_ENTRIES];
 	uint32_t cq_tail;
 	uint32_t rr_next;		/* round-robin start among equals */
 	uint32_t preempt_seen[ENPU_MAX_QUEUES];	/* SQ_PREEMPT_SEQ looked at */
@@ -375,6 +381,9 @@ void engine_job_started(struct vnpu *v);
 void engine_stats_reset(struct vnpu *v);
 int engine_stats_preempt(const struct vnpu *v, char *buf, size_t size);
 int engine_stats_cost(const struct vnpu *v, char *buf, size_t size);
+void engine_job_latency(struct vnpu *v, uint32_t q, uint64_t seen_ns);
+int engine_stats_queue(const struct vnpu *v, uint32_t q, char *buf,
+		       size_t size);
 
 /* facts.c */
 int facts_write(struct vnpu *v);
