@@ -35,7 +35,7 @@ KSRC=${ENPU_KSRC:-$CACHE/linux-source-6.1}
 JOBS=${ENPU_KERNEL_JOBS:-2}
 # Every kernel-side room, mirrored into drivers/enpu/ so that any of their
 # headers resolves; only SOURCE.c are compiled.
-ROOMS=(uapi kernel firmware-loader scheduler tests/kunit tests/firmware)
+ROOMS=(uapi kernel firmware-loader scheduler tests/kunit tests/firmware tests/sched)
 
 die() { echo "kunit: $*" >&2; echo "kunit: 0 passed, 1 failed"; exit 1; }
 

@@ -24,3 +24,8 @@ $(TEST_SCHED_BIN): $(TEST_SCHED_SRCS) scheduler/enpu_sched_policy.h \
 # The simulations loop on the policy's timer: a broken rule could spin.
 test-sched: $(TEST_SCHED_BIN)
 	timeout 120 $(TEST_SCHED_BIN)
+
+# The same suites in the KUnit tier (tests/kunit/README.md).
+KUNIT_SOURCES += scheduler/enpu_sched_policy.c $(TEST_SCHED_SUITES) \
+	kernel/enpu_limits.c $(TEST_SCHED_DIR)/enpu_sched_limits_kunit.c
+KUNIT_INCLUDES += scheduler kernel
