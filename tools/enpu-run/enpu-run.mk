@@ -6,6 +6,6 @@ ENPU_RUN_SOURCES := $(sort $(wildcard tools/enpu-run/*.c))
 ALL_TARGETS += $(ENPU_RUN_BIN)
 
 $(ENPU_RUN_BIN): $(ENPU_RUN_SOURCES) tools/enpu-run/run.h $(RT_HEADERS) \
-		$(RT_LIB) $(RUNTIME_CPU_LIB) | $(B)/bin/
-	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) -o $@ $(ENPU_RUN_SOURCES) \
-		$(RT_LDFLAGS)
+		$(RT_LIB) $(RUNTIME_CPU_LIB) $(THERMAL_LIB) $(THERMAL_HEADERS) | $(B)/bin/
+	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) $(THERMAL_CFLAGS) -o $@ \
+		$(ENPU_RUN_SOURCES) $(THERMAL_LIB) $(RT_LDFLAGS)

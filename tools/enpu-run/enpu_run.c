@@ -9,6 +9,9 @@
  *            [--compare cpu] [--top K] [--threads N] [--isa NAME]
  *            [--no-optimize] [--profile] [--min-partition N]
  *            [--max-partitions N]
+ *            [--thermal [--thermal-root DIR] [--thermal-poll-ms N]
+ *             [--latency-target-ms N] [--prefer latency|balanced|energy]]
+ *            [--verbose]
  *
  * Inputs without a file are zero-filled, or random with --random (symbolic
  * dims taken as 1). Input files are serialized ONNX TensorProtos, as in
@@ -32,6 +35,7 @@ struct args {
 	uint32_t seed;
 	size_t top_k;
 	long min_partition, max_partitions;
+	struct run_thermal_args thermal;
 };
 
 static double now_ms(void)
@@ -48,7 +52,10 @@ static void usage(const char *argv0)
 		"[--random [SEED]] [--backends npu,cpu] [--strict] [--plan] "
 		"[--iterations N] [--compare cpu] [--top K] [--threads N] "
 		"[--isa NAME] [--no-optimize] [--profile] "
-		"[--min-partition N] [--max-partitions N]\n", argv0);
+		"[--min-partition N] [--max-partitions N] [--thermal "
+		"[--thermal-root DIR] [--thermal-poll-ms N] "
+		"[--latency-target-ms N] [--prefer latency|balanced|energy]] "
+		"[--verbose]\n", argv0);
 }
 
 static int parse(int argc, char **argv, struct args *a)
@@ -60,6 +67,7 @@ static int parse(int argc, char **argv, struct args *a)
 	a->seed = 1;
 	a->min_partition = -1;
 	a->max_partitions = -1;
+	a->thermal.poll_ms = 1000;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		int more = i + 1 < argc;
@@ -99,6 +107,28 @@ static int parse(int argc, char **argv, struct args *a)
 			a->min_partition = atol(argv[++i]);
 		} else if (!strcmp(arg, "--max-partitions") && more) {
 			a->max_partitions = atol(argv[++i]);
+		} else if (!strcmp(arg, "--thermal")) {
+			a->thermal.enabled = 1;
+		} else if (!strcmp(arg, "--verbose")) {
+			a->thermal.verbose = 1;
+		} else if (!strcmp(arg, "--thermal-root") && more) {
+			a->thermal.root = argv[++i];
+		} else if (!strcmp(arg, "--thermal-poll-ms") && more) {
+			a->thermal.poll_ms = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(arg, "--latency-target-ms") && more) {
+			a->thermal.latency_target_us =
+				(uint32_t)(strtod(argv[++i], NULL) * 1000);
+		} else if (!strcmp(arg, "--prefer") && more) {
+			const char *p = argv[++i];
+
+			if (!strcmp(p, "balanced"))
+				a->thermal.preference = 0;
+			else if (!strcmp(p, "latency"))
+				a->thermal.preference = 1;
+			else if (!strcmp(p, "energy"))
+				a->thermal.preference = 2;
+			else
+				return -1;
 		} else if (!strcmp(arg, "--no-optimize")) {
 			a->optimize = 0;
 		} else if (!strcmp(arg, "--profile")) {
@@ -177,6 +207,9 @@ int main(int argc, char **argv)
 		usage(argv[0]);
 		return 2;
 	}
+	if (a.thermal.enabled)
+		return run_thermal(&a.thermal, a.model, a.files, a.file_count,
+				   a.random, a.seed, a.threads, a.iterations);
 	session = load(&a, a.backends, &load_ms);
 	if (!session)
 		goto out;

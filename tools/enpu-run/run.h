@@ -59,4 +59,18 @@ void run_print_profile(const enpu_rt_session *session);
 int run_compare(const enpu_rt_session *a, const enpu_rt_session *b,
 		const char *b_name);
 
+/* --thermal (run_thermal.c): plans switched by the thermal policy. */
+struct run_thermal_args {
+	int enabled;
+	int verbose;
+	const char *root;		/* sysfs root, default "/" */
+	uint32_t poll_ms;		/* default 1000 */
+	uint32_t latency_target_us;	/* 0: none */
+	int preference;			/* enum enpu_th_preference */
+};
+int run_thermal(const struct run_thermal_args *thermal, const char *model,
+		const struct run_input_file *files, size_t file_count,
+		int random, uint32_t seed, unsigned int threads,
+		int iterations);
+
 #endif /* ENPU_RUN_H */
