@@ -403,6 +403,45 @@ static void test_external_data(struct test_state *t)
 	rmdir(dir);
 }
 
+/*
+ * An LSTM whose sequence_lens holds fewer lengths than the batch has rows
+ * is refused with a message (it was read past its end: ASan, fuzz-replay
+ * of test_lstm_with_seq_lens mutations).
+ */
+static void test_lstm_short_sequence_lens_rejected(struct test_state *t)
+{
+	struct model_builder mb;
+	enpu_rt_session *s = NULL;
+	int64_t xd[] = { 2, 3, 1 }, wd[] = { 1, 4, 1 }, rd[] = { 1, 4, 1 };
+	int64_t ld[] = { 2 };
+	float x[6] = { 1, 2, 3, 4, 5, 6 }, w[4] = { 1, 1, 1, 1 };
+	float r[4] = { 0.5f, 0.5f, 0.5f, 0.5f };
+	int32_t lens[2] = { 2, 2 };
+	enum enpu_rt_status status;
+	char error[1024];
+
+	mb_init(&mb, 14);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 3, xd);
+	mb_initializer(&mb, "w", ENPU_RT_FLOAT, 3, wd, w, sizeof(w));
+	mb_initializer(&mb, "r", ENPU_RT_FLOAT, 3, rd, r, sizeof(r));
+	mb_initializer(&mb, "lens", ENPU_RT_INT32, 1, ld, lens, sizeof(lens));
+	mb_attr_int(&mb, mb_node(&mb, "LSTM", "x,w,r,,lens", "y"),
+		    "hidden_size", 1);
+	mb_output(&mb, "y");
+	status = open_model(&mb, 0, NULL, &s, error, sizeof(error));
+	if (!status && s) {
+		enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT, 3, xd, x,
+					   sizeof(x));
+		status = enpu_rt_session_run(s);
+		snprintf(error, sizeof(error), "%s", enpu_rt_session_error(s));
+	}
+	CHECK(t, status == ENPU_RT_INVALID_MODEL, "status %d: %s", status,
+	      error);
+	CHECK(t, strstr(error, "sequence_lens") != NULL, "%s", error);
+	enpu_rt_session_destroy(s);
+	mb_free(&mb);
+}
+
 /* Runs the same model optimized and not; returns node counts. */
 static void run_both(struct test_state *t, struct model_builder *mb,
 		     const int64_t *dims, int rank, int32_t dtype,
@@ -624,6 +663,8 @@ static const struct test_case tests[] = {
 	{ "cycle_rejected", test_cycle_rejected },
 	{ "bad_initializers_rejected", test_bad_initializers_rejected },
 	{ "external_data", test_external_data },
+	{ "lstm_short_sequence_lens_rejected",
+	  test_lstm_short_sequence_lens_rejected },
 	{ "matmul_bias_relu_fuse", test_matmul_bias_relu_fuse },
 	{ "constant_subgraph_folds", test_constant_subgraph_folds },
 	{ "qdq_matmul_lowers_to_qgemm", test_qdq_matmul_lowers_to_qgemm },

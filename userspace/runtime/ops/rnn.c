@@ -188,6 +188,12 @@ static int rnn_view_of(struct rt_kernel *k, const struct rt_tensor *const *in,
 	if (n_in > 3 && in[3] && rt_tensor_elements(in[3]) !=
 	    (size_t)(v->dirs * 2 * v->gates * v->hidden))
 		return rt_op_error(k, ENPU_RT_INVALID_MODEL, "B has the wrong size");
+	if (n_in > 4 && in[4] && rt_tensor_elements(in[4]) !=
+	    (size_t)v->batch)
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "sequence_lens holds %zu lengths for a batch "
+				   "of %" PRId64, rt_tensor_elements(in[4]),
+				   v->batch);
 	if (n_in > 7 && in[7] && rt_tensor_elements(in[7]) !=
 	    (size_t)(v->dirs * 3 * v->hidden))
 		return rt_op_error(k, ENPU_RT_INVALID_MODEL, "P has the wrong size");
