@@ -442,6 +442,51 @@ static void test_lstm_short_sequence_lens_rejected(struct test_state *t)
 	mb_free(&mb);
 }
 
+/*
+ * QLinearConv with zero scales: 0 x (0 / 0) is NaN, which the op used to
+ * convert to uint8 (undefined; UBSan in fuzz-onnx on test_qlinearconv run
+ * on zeroed inputs). The output is the zero point.
+ */
+static void test_qlinearconv_zero_scales_give_zero_point(struct test_state *t)
+{
+	struct model_builder mb;
+	enpu_rt_session *s = NULL;
+	int64_t xd[] = { 1, 1, 2, 2 }, wd[] = { 1, 1, 1, 1 };
+	uint8_t x[4] = { 1, 2, 3, 4 }, zero = 0, y_zp = 7;
+	int8_t w = 1, w_zp = 0;
+	float scale0 = 0, scale1 = 1;
+	struct enpu_rt_output out;
+	char error[1024];
+
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_UINT8, 4, xd);
+	mb_initializer(&mb, "xs", ENPU_RT_FLOAT, 0, NULL, &scale0, 4);
+	mb_initializer(&mb, "xz", ENPU_RT_UINT8, 0, NULL, &zero, 1);
+	mb_initializer(&mb, "w", ENPU_RT_INT8, 4, wd, &w, 1);
+	mb_initializer(&mb, "ws", ENPU_RT_FLOAT, 0, NULL, &scale1, 4);
+	mb_initializer(&mb, "wz", ENPU_RT_INT8, 0, NULL, &w_zp, 1);
+	mb_initializer(&mb, "ys", ENPU_RT_FLOAT, 0, NULL, &scale0, 4);
+	mb_initializer(&mb, "yz", ENPU_RT_UINT8, 0, NULL, &y_zp, 1);
+	mb_node(&mb, "QLinearConv", "x,xs,xz,w,ws,wz,ys,yz", "y");
+	mb_output(&mb, "y");
+	CHECK(t, open_model(&mb, 0, NULL, &s, error, sizeof(error)) == 0,
+	      "%s", error);
+	if (s) {
+		enpu_rt_session_bind_input(s, 0, ENPU_RT_UINT8, 4, xd, x,
+					   sizeof(x));
+		CHECK(t, enpu_rt_session_run(s) == 0, "%s",
+		      enpu_rt_session_error(s));
+		CHECK(t, enpu_rt_session_output(s, 0, &out) == 0 &&
+		      out.byte_size == 4, "output");
+		for (int i = 0; i < 4 && out.byte_size == 4; i++)
+			CHECK(t, ((const uint8_t *)out.data)[i] == y_zp,
+			      "element %d is %u", i,
+			      ((const uint8_t *)out.data)[i]);
+	}
+	enpu_rt_session_destroy(s);
+	mb_free(&mb);
+}
+
 /* Runs the same model optimized and not; returns node counts. */
 static void run_both(struct test_state *t, struct model_builder *mb,
 		     const int64_t *dims, int rank, int32_t dtype,
@@ -665,6 +710,8 @@ static const struct test_case tests[] = {
 	{ "external_data", test_external_data },
 	{ "lstm_short_sequence_lens_rejected",
 	  test_lstm_short_sequence_lens_rejected },
+	{ "qlinearconv_zero_scales_give_zero_point",
+	  test_qlinearconv_zero_scales_give_zero_point },
 	{ "matmul_bias_relu_fuse", test_matmul_bias_relu_fuse },
 	{ "constant_subgraph_folds", test_constant_subgraph_folds },
 	{ "qdq_matmul_lowers_to_qgemm", test_qdq_matmul_lowers_to_qgemm },

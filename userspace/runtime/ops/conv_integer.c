@@ -287,6 +287,10 @@ static int qlinear_conv_run(struct rt_kernel *k,
 		if (b)
 			sum += ((const int32_t *)b->data)[channel];
 		value = nearbyint((double)sum * (double)multiplier) + zero;
+		/* NaN (0 x an infinite multiplier, or NaN scales) converts
+		 * to no integer: give the zero point, as for 0. */
+		if (isnan(value))
+			value = zero;
 		if (value < lo)
 			value = lo;
 		if (value > hi)
