@@ -487,6 +487,44 @@ static void test_qlinearconv_zero_scales_give_zero_point(struct test_state *t)
 	mb_free(&mb);
 }
 
+/*
+ * A variadic Max with an empty input name: the op read the absent tensor
+ * (UBSan in fuzz-onnx, a mutation of test_max_int16). Refused, naming the
+ * input.
+ */
+static void test_variadic_op_with_empty_input_rejected(struct test_state *t)
+{
+	static const char *const inputs[] = { "x,", ",x", "x,x," };
+	int64_t dims[] = { 3 };
+	float x[3] = { 1, 2, 3 };
+
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		struct model_builder mb;
+		enpu_rt_session *s = NULL;
+		enum enpu_rt_status status;
+		char error[1024];
+
+		mb_init(&mb, 13);
+		mb_input(&mb, "x", ENPU_RT_FLOAT, 1, dims);
+		mb_node(&mb, "Max", inputs[i], "y");
+		mb_output(&mb, "y");
+		status = open_model(&mb, 0, NULL, &s, error, sizeof(error));
+		if (!status && s) {
+			enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT, 1, dims,
+						   x, sizeof(x));
+			status = enpu_rt_session_run(s);
+			snprintf(error, sizeof(error), "%s",
+				 enpu_rt_session_error(s));
+		}
+		CHECK(t, status == ENPU_RT_INVALID_MODEL, "Max(%s): %d %s",
+		      inputs[i], status, error);
+		CHECK(t, strstr(error, "empty") != NULL, "Max(%s): %s",
+		      inputs[i], error);
+		enpu_rt_session_destroy(s);
+		mb_free(&mb);
+	}
+}
+
 /* Runs the same model optimized and not; returns node counts. */
 static void run_both(struct test_state *t, struct model_builder *mb,
 		     const int64_t *dims, int rank, int32_t dtype,
@@ -712,6 +750,8 @@ static const struct test_case tests[] = {
 	  test_lstm_short_sequence_lens_rejected },
 	{ "qlinearconv_zero_scales_give_zero_point",
 	  test_qlinearconv_zero_scales_give_zero_point },
+	{ "variadic_op_with_empty_input_rejected",
+	  test_variadic_op_with_empty_input_rejected },
 	{ "matmul_bias_relu_fuse", test_matmul_bias_relu_fuse },
 	{ "constant_subgraph_folds", test_constant_subgraph_folds },
 	{ "qdq_matmul_lowers_to_qgemm", test_qdq_matmul_lowers_to_qgemm },

@@ -301,8 +301,15 @@ static int binary_setup(struct rt_kernel *k, const struct rt_tensor *const *in,
 			size_t n_in, const struct binary_def **def,
 			struct binary_ctx *c)
 {
-	int32_t t = in[0]->dtype;
+	int32_t t;
 
+	/* No input of these ops is optional, the variadic ones' included,
+	 * so an empty name (a NULL tensor) is an error, not a default. */
+	for (size_t i = 0; i < n_in; i++)
+		if (!in[i])
+			return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+					   "input %zu is empty", i);
+	t = in[0]->dtype;
 	memset(c, 0, sizeof(*c));
 	*def = NULL;
 	for (size_t i = 0; i < sizeof(binary_defs) / sizeof(binary_defs[0]);
