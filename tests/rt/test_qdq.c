@@ -152,8 +152,10 @@ static void add_scalar(struct model_builder *mb, const char *name,
 		       int32_t dtype, double v)
 {
 	float f = (float)v;
-	uint8_t u = (uint8_t)v;
-	int8_t s = (int8_t)v;
+	/* Only the value of the initializer's type is used; a negative int8
+	 * value converted straight to uint8 would be undefined. */
+	uint8_t u = (uint8_t)(int32_t)v;
+	int8_t s = (int8_t)(int32_t)v;
 
 	mb_initializer(mb, name, dtype, 0, NULL,
 		       dtype == ENPU_RT_FLOAT ? (void *)&f :
