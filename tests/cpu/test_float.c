@@ -222,7 +222,7 @@ static void test_sgemm_rejects_bad_arguments(struct test_state *s)
 {
 	enpu_cpu_context *ctx = make_context(s);
 	enpu_cpu_sgemm_weights *w = NULL;
-	float a[4] = { 0 }, b[4] = { 0 }, c[4];
+	float a[4] = { 0 }, b[4] = { 0 }, c[4], b3x2[6] = { 0 };
 	struct enpu_cpu_sgemm_args args = {
 		.m = 2, .n = 2, .k = 2, .a = a, .lda = 2, .b = b, .ldb = 2,
 		.c = c, .ldc = 2,
@@ -241,7 +241,7 @@ static void test_sgemm_rejects_bad_arguments(struct test_state *s)
 	args.k = 0;
 	CHECK(s, enpu_cpu_sgemm(ctx, &args) == -EINVAL, "k = 0 accepted");
 	args.k = 2;
-	CHECK(s, enpu_cpu_sgemm_weights_pack(ctx, 3, 2, b, 2, 0, &w) == 0,
+	CHECK(s, enpu_cpu_sgemm_weights_pack(ctx, 3, 2, b3x2, 2, 0, &w) == 0,
 	      "pack");
 	args.weights = w;
 	CHECK(s, enpu_cpu_sgemm(ctx, &args) == -EINVAL &&
