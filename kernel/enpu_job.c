@@ -657,8 +657,7 @@ static int enpu_job_copy_and_validate(struct enpu_job *job,
 	static DEFINE_RATELIMIT_STATE(reject_log, 5 * HZ, 10);
 	struct drm_device *drm = &job->edev->drm;
 	struct enpu_validate_bo *vbos = NULL;
-	const char *reason = NULL;
-	u32 i, bad_offset;
+	u32 i, bad_offset, rule;
 	int ret;
 
 	if (!job->cmd_size)
@@ -678,11 +677,11 @@ static int enpu_job_copy_and_validate(struct enpu_job *job,
 		vbos[i].access = job->bos[i].access;
 	}
 	ret = enpu_validate_stream(job->buf.vaddr, job->cmd_size, vbos,
-				   job->bo_count, &bad_offset, &reason);
+				   job->bo_count, &bad_offset, &rule);
 	kvfree(vbos);
 	if (ret && __ratelimit(&reject_log))
-		drm_dbg(drm, "SUBMIT: command at byte %u rejected: %s\n",
-			bad_offset, reason);
+		drm_dbg(drm, "SUBMIT: command at byte %u rejected: rule %s\n",
+			bad_offset, enpu_cmd_rule_name(rule));
 	return ret;
 }
 

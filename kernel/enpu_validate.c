@@ -21,25 +21,11 @@
  * enpu_validate.h).
  */
 #include "enpu_cmd.h"
+#include "enpu_cmd_rule.h"
 #include "enpu_regs.h"
 #include "enpu_validate.h"
 
 #define ENPU_VAL_HDR_BYTES	sizeof(struct enpu_cmd_header)
-#define ENPU_VAL_FILL_VALUE_MASK	0xffu
-
-/* Parameter limits of uapi/enpu_cmd.h. */
-#define ENPU_VAL_CONV_MAX_KERNEL	255
-#define ENPU_VAL_MAX_STRIDE		255
-#define ENPU_VAL_MAX_DILATION		255
-#define ENPU_VAL_CONV_MAX_PAD		255
-#define ENPU_VAL_POOL_MAX_KERNEL	65535
-#define ENPU_VAL_FC_MAX_K		65536
-#define ENPU_VAL_SHIFT_MIN		31
-#define ENPU_VAL_SHIFT_MAX		62
-#define ENPU_VAL_ADD_MULT_LIMIT		0x200000	/* 2^21 */
-#define ENPU_VAL_ADD_SHIFT_MAX		31
-#define ENPU_VAL_MUL_LEFT_SHIFT_MAX	15
-#define ENPU_VAL_POOL_LEFT_SHIFT_MAX	30
 #define ENPU_VAL_POOL_FLAGS	(ENPU_POOL_CEIL_MODE | ENPU_POOL_COUNT_INCLUDE_PAD)
 
 static u32 enpu_val_le16(const u8 *p)
@@ -71,17 +57,17 @@ static u64 enpu_val_le64(const u8 *p)
  * struct enpu_val - state of one validation
  * @bos: the submit's BOs.
  * @bo_count: entries in @bos.
- * @reason: the rule the first bad command broke, for messages and tests.
+ * @rule: the enum enpu_cmd_rule the first bad command broke.
  */
 struct enpu_val {
 	const struct enpu_validate_bo *bos;
 	u32 bo_count;
-	const char *reason;
+	u32 rule;
 };
 
-static int enpu_val_fail(struct enpu_val *v, const char *reason)
+static int enpu_val_fail(struct enpu_val *v, enum enpu_cmd_rule rule)
 {
-	v->reason = reason;
+	v->rule = rule;
 	return -EINVAL;
 }
 
@@ -109,19 +95,19 @@ static int enpu_val_ref(struct enpu_val *v, const u8 *ref, u64 size,
 	const struct enpu_validate_bo *bo;
 
 	if (ENPU_VAL_U32(ref, struct enpu_buf_ref, reserved))
-		return enpu_val_fail(v, "buffer reference reserved not 0");
+		return enpu_val_fail(v, ENPU_RULE_REF_RESERVED);
 	if (index >= v->bo_count)
-		return enpu_val_fail(v, "buffer reference bo_index past the BO list");
+		return enpu_val_fail(v, ENPU_RULE_REF_BO_INDEX);
 	bo = &v->bos[index];
 	if ((bo->access & access) != access)
 		return enpu_val_fail(v, access & ENPU_BO_ACCESS_WRITE ?
-				     "written BO not submitted with WRITE" :
-				     "read BO not submitted with READ");
+				     ENPU_RULE_REF_WRITE_ACCESS :
+				     ENPU_RULE_REF_READ_ACCESS);
 	/* offset + size <= bo->size, written so that nothing can wrap. */
 	if (size == 0)
-		return enpu_val_fail(v, "buffer range of 0 bytes");
+		return enpu_val_fail(v, ENPU_RULE_REF_EMPTY);
 	if (size > bo->size || offset > bo->size - size)
-		return enpu_val_fail(v, "buffer range outside its BO");
+		return enpu_val_fail(v, ENPU_RULE_REF_RANGE);
 	if (range) {
 		range->bo_index = index;
 		range->start = offset;
@@ -139,29 +125,30 @@ static bool enpu_val_ref_is_none(const u8 *ref)
 /* An absent optional operand: ENPU_BUF_NONE with offset and reserved 0. */
 static int enpu_val_ref_none(struct enpu_val *v, const u8 *ref)
 {
-	if (ENPU_VAL_U32(ref, struct enpu_buf_ref, reserved) ||
-	    ENPU_VAL_U64(ref, struct enpu_buf_ref, offset))
-		return enpu_val_fail(v, "ENPU_BUF_NONE reference with offset or reserved not 0");
+	if (ENPU_VAL_U32(ref, struct enpu_buf_ref, reserved))
+		return enpu_val_fail(v, ENPU_RULE_REF_RESERVED);
+	if (ENPU_VAL_U64(ref, struct enpu_buf_ref, offset))
+		return enpu_val_fail(v, ENPU_RULE_REF_NONE_OFFSET);
 	return 0;
 }
 
-/* An optional array of @count entries of @entry_size bytes, read. */
+/*
+ * An optional array of @count entries of @entry_size bytes, read; a u32
+ * count of entries of a few bytes cannot overflow u64.
+ */
 static int enpu_val_optional_array(struct enpu_val *v, const u8 *ref,
-				   u64 count, u64 entry_size)
+				   u32 count, u32 entry_size)
 {
-	u64 bytes;
-
 	if (enpu_val_ref_is_none(ref))
 		return enpu_val_ref_none(v, ref);
-	if (check_mul_overflow(count, entry_size, &bytes))
-		return enpu_val_fail(v, "array size overflows");
-	return enpu_val_ref(v, ref, bytes, ENPU_BO_ACCESS_READ, NULL);
+	return enpu_val_ref(v, ref, (u64)count * entry_size,
+			    ENPU_BO_ACCESS_READ, NULL);
 }
 
 static int enpu_val_nop(struct enpu_val *v, const u8 *cmd)
 {
 	if (ENPU_VAL_U32(cmd, struct enpu_cmd_nop, reserved))
-		return enpu_val_fail(v, "NOP reserved not 0");
+		return enpu_val_fail(v, ENPU_RULE_NOP_RESERVED);
 	return 0;
 }
 
@@ -181,7 +168,7 @@ static int enpu_val_dma_copy(struct enpu_val *v, const u8 *cmd)
 		return ret;
 	if (src.bo_index == dst.bo_index && src.start < dst.end &&
 	    dst.start < src.end)
-		return enpu_val_fail(v, "DMA_COPY ranges overlap");
+		return enpu_val_fail(v, ENPU_RULE_DMA_OVERLAP);
 	return 0;
 }
 
@@ -189,11 +176,11 @@ static int enpu_val_dma_fill(struct enpu_val *v, const u8 *cmd)
 {
 	u64 size = ENPU_VAL_U64(cmd, struct enpu_cmd_dma_fill, size);
 
-	if (ENPU_VAL_U32(cmd, struct enpu_cmd_dma_fill, value) &
-	    ~ENPU_VAL_FILL_VALUE_MASK)
-		return enpu_val_fail(v, "DMA_FILL value above 0xff");
+	if (ENPU_VAL_U32(cmd, struct enpu_cmd_dma_fill, value) >
+	    ENPU_FILL_VALUE_MAX)
+		return enpu_val_fail(v, ENPU_RULE_FILL_VALUE);
 	if (ENPU_VAL_U32(cmd, struct enpu_cmd_dma_fill, reserved))
-		return enpu_val_fail(v, "DMA_FILL reserved not 0");
+		return enpu_val_fail(v, ENPU_RULE_FILL_RESERVED);
 	return enpu_val_ref(v, ENPU_VAL_AT(cmd, struct enpu_cmd_dma_fill, dst),
 			    size, ENPU_BO_ACCESS_WRITE, NULL);
 }
@@ -260,18 +247,18 @@ static int enpu_val_tensor(struct enpu_val *v, const u8 *desc,
 
 	if (reserved0[0] || reserved0[1] || reserved0[2] ||
 	    ENPU_VAL_U32(desc, struct enpu_tensor_desc, reserved1))
-		return enpu_val_fail(v, "tensor reserved not 0");
+		return enpu_val_fail(v, ENPU_RULE_TENSOR_RESERVED);
 	for (i = 0; i < 4; i++)
 		if (!t->dims[i])
-			return enpu_val_fail(v, "tensor dimension of 0");
+			return enpu_val_fail(v, ENPU_RULE_TENSOR_DIM);
 	if (stride && stride < t->dims[ENPU_VAL_C])
-		return enpu_val_fail(v, "tensor pixel_stride below channels");
+		return enpu_val_fail(v, ENPU_RULE_TENSOR_STRIDE);
 	t->stride = stride ? stride : t->dims[ENPU_VAL_C];
 	if (t->dtype > ENPU_DTYPE_INT32)
-		return enpu_val_fail(v, "tensor dtype unknown");
+		return enpu_val_fail(v, ENPU_RULE_TENSOR_DTYPE);
 	enpu_val_type_range(t->dtype, &min, &max);
 	if (t->zero_point < min || t->zero_point > max)
-		return enpu_val_fail(v, "tensor zero_point outside its type's range");
+		return enpu_val_fail(v, ENPU_RULE_TENSOR_ZERO_POINT);
 	return 0;
 }
 
@@ -291,7 +278,7 @@ static int enpu_val_tensor_extent(struct enpu_val *v,
 	    check_add_overflow(elems, (u64)t->dims[ENPU_VAL_C], &elems) ||
 	    check_mul_overflow(elems, (u64)enpu_val_elem_size(t->dtype),
 			       &bytes))
-		return enpu_val_fail(v, "tensor size overflows");
+		return enpu_val_fail(v, ENPU_RULE_TENSOR_SIZE);
 	return enpu_val_ref(v, t->buf, bytes, access, NULL);
 }
 
@@ -303,7 +290,7 @@ static int enpu_val_input(struct enpu_val *v, const u8 *desc,
 	if (ret)
 		return ret;
 	if (!any_type && t->dtype == ENPU_DTYPE_INT32)
-		return enpu_val_fail(v, "INT32 input to a layer that reads 8-bit");
+		return enpu_val_fail(v, ENPU_RULE_INPUT_INT32);
 	return enpu_val_tensor_extent(v, t, ENPU_BO_ACCESS_READ);
 }
 
@@ -315,7 +302,7 @@ static int enpu_val_output(struct enpu_val *v, const u8 *desc,
 	if (ret)
 		return ret;
 	if (!int32_allowed && t->dtype == ENPU_DTYPE_INT32)
-		return enpu_val_fail(v, "INT32 output not allowed for this layer");
+		return enpu_val_fail(v, ENPU_RULE_OUTPUT_INT32);
 	return enpu_val_tensor_extent(v, t, ENPU_BO_ACCESS_WRITE);
 }
 
@@ -326,15 +313,15 @@ static int enpu_val_clamp(struct enpu_val *v, u32 dtype, s32 lo, s32 hi)
 
 	enpu_val_type_range(dtype, &min, &max);
 	if (lo < min || hi > max)
-		return enpu_val_fail(v, "clamp outside the output type's range");
+		return enpu_val_fail(v, ENPU_RULE_CLAMP_RANGE);
 	if (lo > hi)
-		return enpu_val_fail(v, "clamp min above max");
+		return enpu_val_fail(v, ENPU_RULE_CLAMP_ORDER);
 	return 0;
 }
 
 static bool enpu_val_shift_ok(s32 shift)
 {
-	return shift >= ENPU_VAL_SHIFT_MIN && shift <= ENPU_VAL_SHIFT_MAX;
+	return shift >= ENPU_REQUANT_SHIFT_MIN && shift <= ENPU_REQUANT_SHIFT_MAX;
 }
 
 /* struct enpu_requant_desc of a layer with @channels output channels. */
@@ -351,7 +338,7 @@ static int enpu_val_requant(struct enpu_val *v, const u8 *rq,
 	if (out->dtype == ENPU_DTYPE_INT32) {
 		if (!enpu_val_ref_is_none(table) || multiplier || shift ||
 		    min || max)
-			return enpu_val_fail(v, "requant not all zero for an INT32 output");
+			return enpu_val_fail(v, ENPU_RULE_REQUANT_INT32);
 		return enpu_val_ref_none(v, table);
 	}
 	if (enpu_val_ref_is_none(table)) {
@@ -359,12 +346,12 @@ static int enpu_val_requant(struct enpu_val *v, const u8 *rq,
 			return -EINVAL;
 		/* s32, so M < 2^31 always holds. */
 		if (multiplier < 0)
-			return enpu_val_fail(v, "requant multiplier negative");
+			return enpu_val_fail(v, ENPU_RULE_REQUANT_MULTIPLIER);
 		if (!enpu_val_shift_ok(shift))
-			return enpu_val_fail(v, "requant shift outside 31..62");
+			return enpu_val_fail(v, ENPU_RULE_REQUANT_SHIFT);
 	} else {
 		if (multiplier || shift)
-			return enpu_val_fail(v, "requant M/S not 0 with a per-channel table");
+			return enpu_val_fail(v, ENPU_RULE_REQUANT_TABLE_FIELDS);
 		if (enpu_val_ref(v, table, (u64)channels *
 				 sizeof(struct enpu_requant_param),
 				 ENPU_BO_ACCESS_READ, NULL))
@@ -386,7 +373,7 @@ static int enpu_val_window_out(struct enpu_val *v, u64 in, u64 pad_begin,
 	u64 total = in + pad_begin + pad_end;
 
 	if (total < span)
-		return enpu_val_fail(v, "window larger than the padded input");
+		return enpu_val_fail(v, ENPU_RULE_WINDOW);
 	*out = (total - span + (ceil_mode ? stride - 1 : 0)) / stride + 1;
 	if (ceil_mode && *out > 1 && (*out - 1) * stride >= in + pad_begin)
 		(*out)--;
@@ -409,21 +396,21 @@ static int enpu_val_conv2d(struct enpu_val *v, const u8 *cmd, bool depthwise)
 	int ret;
 
 	if (CONV(reserved))
-		return enpu_val_fail(v, "conv reserved not 0");
-	if (!enpu_val_in(kh, 1, ENPU_VAL_CONV_MAX_KERNEL) ||
-	    !enpu_val_in(kw, 1, ENPU_VAL_CONV_MAX_KERNEL))
-		return enpu_val_fail(v, "conv kernel outside 1..255");
-	if (!enpu_val_in(CONV(stride_height), 1, ENPU_VAL_MAX_STRIDE) ||
-	    !enpu_val_in(CONV(stride_width), 1, ENPU_VAL_MAX_STRIDE))
-		return enpu_val_fail(v, "conv stride outside 1..255");
-	if (!enpu_val_in(CONV(dilation_height), 1, ENPU_VAL_MAX_DILATION) ||
-	    !enpu_val_in(CONV(dilation_width), 1, ENPU_VAL_MAX_DILATION))
-		return enpu_val_fail(v, "conv dilation outside 1..255");
-	if (CONV(pad_top) > ENPU_VAL_CONV_MAX_PAD ||
-	    CONV(pad_left) > ENPU_VAL_CONV_MAX_PAD ||
-	    CONV(pad_bottom) > ENPU_VAL_CONV_MAX_PAD ||
-	    CONV(pad_right) > ENPU_VAL_CONV_MAX_PAD)
-		return enpu_val_fail(v, "conv padding above 255");
+		return enpu_val_fail(v, ENPU_RULE_CONV_RESERVED);
+	if (!enpu_val_in(kh, 1, ENPU_CONV_KERNEL_MAX) ||
+	    !enpu_val_in(kw, 1, ENPU_CONV_KERNEL_MAX))
+		return enpu_val_fail(v, ENPU_RULE_CONV_KERNEL);
+	if (!enpu_val_in(CONV(stride_height), 1, ENPU_LAYER_STRIDE_MAX) ||
+	    !enpu_val_in(CONV(stride_width), 1, ENPU_LAYER_STRIDE_MAX))
+		return enpu_val_fail(v, ENPU_RULE_CONV_STRIDE);
+	if (!enpu_val_in(CONV(dilation_height), 1, ENPU_LAYER_DILATION_MAX) ||
+	    !enpu_val_in(CONV(dilation_width), 1, ENPU_LAYER_DILATION_MAX))
+		return enpu_val_fail(v, ENPU_RULE_CONV_DILATION);
+	if (CONV(pad_top) > ENPU_CONV_PAD_MAX ||
+	    CONV(pad_left) > ENPU_CONV_PAD_MAX ||
+	    CONV(pad_bottom) > ENPU_CONV_PAD_MAX ||
+	    CONV(pad_right) > ENPU_CONV_PAD_MAX)
+		return enpu_val_fail(v, ENPU_RULE_CONV_PAD);
 
 	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_conv2d, input),
 			     &in, false);
@@ -436,11 +423,11 @@ static int enpu_val_conv2d(struct enpu_val *v, const u8 *cmd, bool depthwise)
 	cin = in.dims[ENPU_VAL_C];
 	cout = out.dims[ENPU_VAL_C];
 	if (!groups || cin % groups || cout % groups)
-		return enpu_val_fail(v, "conv groups does not divide the channels");
+		return enpu_val_fail(v, ENPU_RULE_CONV_GROUPS);
 	if (depthwise && (groups != cin || groups != cout))
-		return enpu_val_fail(v, "depthwise needs groups == input == output channels");
+		return enpu_val_fail(v, ENPU_RULE_DEPTHWISE_GROUPS);
 	if (out.dims[ENPU_VAL_N] != in.dims[ENPU_VAL_N])
-		return enpu_val_fail(v, "conv output batch differs from the input's");
+		return enpu_val_fail(v, ENPU_RULE_CONV_BATCH);
 	if (enpu_val_window_out(v, in.dims[ENPU_VAL_H], CONV(pad_top),
 				CONV(pad_bottom), kh, CONV(stride_height),
 				CONV(dilation_height), false, &oh) ||
@@ -449,12 +436,12 @@ static int enpu_val_conv2d(struct enpu_val *v, const u8 *cmd, bool depthwise)
 				CONV(dilation_width), false, &ow))
 		return -EINVAL;
 	if (out.dims[ENPU_VAL_H] != oh || out.dims[ENPU_VAL_W] != ow)
-		return enpu_val_fail(v, "conv output height/width not what the layer computes");
+		return enpu_val_fail(v, ENPU_RULE_CONV_OUTPUT_SIZE);
 
 	/* cout * (cin / groups) * kh * kw < 2^32 * 2^32 * 2^16: checked. */
 	if (check_mul_overflow((u64)cout, (u64)(cin / groups), &weights) ||
 	    check_mul_overflow(weights, (u64)kh * kw, &weights))
-		return enpu_val_fail(v, "conv weights size overflows");
+		return enpu_val_fail(v, ENPU_RULE_CONV_WEIGHTS_SIZE);
 	ret = enpu_val_ref(v, ENPU_VAL_AT(cmd, struct enpu_cmd_conv2d, weights),
 			   weights, ENPU_BO_ACCESS_READ, NULL);
 	if (ret)
@@ -484,14 +471,14 @@ static int enpu_val_fc(struct enpu_val *v, const u8 *cmd)
 		return ret;
 	if (in.dims[ENPU_VAL_N] != 1 || in.dims[ENPU_VAL_H] != 1 ||
 	    out.dims[ENPU_VAL_N] != 1 || out.dims[ENPU_VAL_H] != 1)
-		return enpu_val_fail(v, "FC tensors need batch = height = 1");
+		return enpu_val_fail(v, ENPU_RULE_FC_BATCH);
 	m = in.dims[ENPU_VAL_W];
 	k = in.dims[ENPU_VAL_C];
 	n = out.dims[ENPU_VAL_C];
-	if (k > ENPU_VAL_FC_MAX_K)
-		return enpu_val_fail(v, "FC K above 65536");
+	if (k > ENPU_FC_K_MAX)
+		return enpu_val_fail(v, ENPU_RULE_FC_K);
 	if (out.dims[ENPU_VAL_W] != m)
-		return enpu_val_fail(v, "FC output rows differ from the input's");
+		return enpu_val_fail(v, ENPU_RULE_FC_ROWS);
 	/* n < 2^32, k <= 2^16: the product fits in u64. */
 	ret = enpu_val_ref(v, ENPU_VAL_AT(cmd, struct enpu_cmd_fc, weights),
 			   (u64)n * k, ENPU_BO_ACCESS_READ, NULL);
@@ -525,36 +512,36 @@ static int enpu_val_eltwise(struct enpu_val *v, const u8 *cmd, bool add)
 	if (ret)
 		return ret;
 	if (b.dtype != a.dtype || out.dtype != a.dtype)
-		return enpu_val_fail(v, "eltwise tensors of different types");
+		return enpu_val_fail(v, ENPU_RULE_ELTWISE_TYPES);
 	for (i = 0; i < 4; i++) {
 		u32 want = a.dims[i] > b.dims[i] ? a.dims[i] : b.dims[i];
 
 		if (out.dims[i] != want)
-			return enpu_val_fail(v, "eltwise output dimension is not max(a, b)");
+			return enpu_val_fail(v, ENPU_RULE_ELTWISE_OUTPUT_DIM);
 		if ((a.dims[i] != want && a.dims[i] != 1) ||
 		    (b.dims[i] != want && b.dims[i] != 1))
-			return enpu_val_fail(v, "eltwise input dimension not the output's or 1");
+			return enpu_val_fail(v, ENPU_RULE_ELTWISE_BROADCAST);
 	}
 	if (add) {
 		if (ELT(a_multiplier) < 0 ||
-		    ELT(a_multiplier) >= ENPU_VAL_ADD_MULT_LIMIT ||
+		    ELT(a_multiplier) >= ENPU_ADD_MULTIPLIER_LIMIT ||
 		    ELT(b_multiplier) < 0 ||
-		    ELT(b_multiplier) >= ENPU_VAL_ADD_MULT_LIMIT)
-			return enpu_val_fail(v, "ADD multiplier outside 0..2^21-1");
-		if (ELT(add_shift) < 1 || ELT(add_shift) > ENPU_VAL_ADD_SHIFT_MAX)
-			return enpu_val_fail(v, "ADD add_shift outside 1..31");
+		    ELT(b_multiplier) >= ENPU_ADD_MULTIPLIER_LIMIT)
+			return enpu_val_fail(v, ENPU_RULE_ADD_MULTIPLIER);
+		if (ELT(add_shift) < ENPU_ADD_SHIFT_MIN || ELT(add_shift) > ENPU_ADD_SHIFT_MAX)
+			return enpu_val_fail(v, ENPU_RULE_ADD_SHIFT);
 		if (ELT(left_shift) || ELT(multiplier) || ELT(shift))
-			return enpu_val_fail(v, "ADD with MUL parameters not 0");
+			return enpu_val_fail(v, ENPU_RULE_ADD_MUL_FIELDS);
 	} else {
 		if (ELT(a_multiplier) || ELT(b_multiplier) || ELT(add_shift))
-			return enpu_val_fail(v, "MUL with ADD parameters not 0");
+			return enpu_val_fail(v, ENPU_RULE_MUL_ADD_FIELDS);
 		if (ELT(left_shift) < 0 ||
-		    ELT(left_shift) > ENPU_VAL_MUL_LEFT_SHIFT_MAX)
-			return enpu_val_fail(v, "MUL left_shift outside 0..15");
+		    ELT(left_shift) > ENPU_MUL_LEFT_SHIFT_MAX)
+			return enpu_val_fail(v, ENPU_RULE_MUL_LEFT_SHIFT);
 		if (ELT(multiplier) < 0)
-			return enpu_val_fail(v, "MUL multiplier negative");
+			return enpu_val_fail(v, ENPU_RULE_MUL_MULTIPLIER);
 		if (!enpu_val_shift_ok(ELT(shift)))
-			return enpu_val_fail(v, "MUL shift outside 31..62");
+			return enpu_val_fail(v, ENPU_RULE_MUL_SHIFT);
 	}
 	return enpu_val_clamp(v, out.dtype, ELT(min), ELT(max));
 #undef ELT
@@ -569,29 +556,29 @@ static int enpu_val_pool_quant(struct enpu_val *v, const u8 *cmd, bool avg,
 
 	if (!avg) {
 		if (!enpu_val_ref_is_none(params))
-			return enpu_val_fail(v, "MAX_POOL with a parameter table");
+			return enpu_val_fail(v, ENPU_RULE_MAX_POOL_TABLE);
 		if (enpu_val_ref_none(v, params))
 			return -EINVAL;
 		if (POOL_S(multiplier) || POOL_S(shift) || POOL_S(left_shift))
-			return enpu_val_fail(v, "MAX_POOL requantization not 0");
+			return enpu_val_fail(v, ENPU_RULE_MAX_POOL_REQUANT);
 		enpu_val_type_range(out->dtype, &min, &max);
 		if (POOL_S(min) != min || POOL_S(max) != max)
-			return enpu_val_fail(v, "MAX_POOL min/max not the type's range");
+			return enpu_val_fail(v, ENPU_RULE_MAX_POOL_CLAMP);
 		return 0;
 	}
 	if (enpu_val_ref_is_none(params)) {
 		if (enpu_val_ref_none(v, params))
 			return -EINVAL;
 		if (POOL_S(multiplier) < 0)
-			return enpu_val_fail(v, "AVG_POOL multiplier negative");
+			return enpu_val_fail(v, ENPU_RULE_AVG_POOL_MULTIPLIER);
 		if (!enpu_val_shift_ok(POOL_S(shift)))
-			return enpu_val_fail(v, "AVG_POOL shift outside 31..62");
+			return enpu_val_fail(v, ENPU_RULE_AVG_POOL_SHIFT);
 		if (POOL_S(left_shift) < 0 ||
-		    POOL_S(left_shift) > ENPU_VAL_POOL_LEFT_SHIFT_MAX)
-			return enpu_val_fail(v, "AVG_POOL left_shift outside 0..30");
+		    POOL_S(left_shift) > ENPU_POOL_LEFT_SHIFT_MAX)
+			return enpu_val_fail(v, ENPU_RULE_AVG_POOL_LEFT_SHIFT);
 	} else {
 		if (POOL_S(multiplier) || POOL_S(shift) || POOL_S(left_shift))
-			return enpu_val_fail(v, "AVG_POOL M/S/L not 0 with a parameter table");
+			return enpu_val_fail(v, ENPU_RULE_AVG_POOL_TABLE_FIELDS);
 		if (enpu_val_ref(v, params,
 				 taps * sizeof(struct enpu_pool_param),
 				 ENPU_BO_ACCESS_READ, NULL))
@@ -612,23 +599,23 @@ static int enpu_val_pool(struct enpu_val *v, const u8 *cmd, bool avg)
 	int ret;
 
 	if (POOL(reserved) || POOL(reserved2))
-		return enpu_val_fail(v, "pool reserved not 0");
+		return enpu_val_fail(v, ENPU_RULE_POOL_RESERVED);
 	if (flags & ~ENPU_VAL_POOL_FLAGS)
-		return enpu_val_fail(v, "pool flags unknown");
+		return enpu_val_fail(v, ENPU_RULE_POOL_FLAGS);
 	if (!avg && (flags & ENPU_POOL_COUNT_INCLUDE_PAD))
-		return enpu_val_fail(v, "COUNT_INCLUDE_PAD on MAX_POOL");
-	if (!enpu_val_in(kh, 1, ENPU_VAL_POOL_MAX_KERNEL) ||
-	    !enpu_val_in(kw, 1, ENPU_VAL_POOL_MAX_KERNEL))
-		return enpu_val_fail(v, "pool kernel outside 1..65535");
-	if (!enpu_val_in(POOL(stride_height), 1, ENPU_VAL_MAX_STRIDE) ||
-	    !enpu_val_in(POOL(stride_width), 1, ENPU_VAL_MAX_STRIDE))
-		return enpu_val_fail(v, "pool stride outside 1..255");
-	if (!enpu_val_in(POOL(dilation_height), 1, ENPU_VAL_MAX_DILATION) ||
-	    !enpu_val_in(POOL(dilation_width), 1, ENPU_VAL_MAX_DILATION))
-		return enpu_val_fail(v, "pool dilation outside 1..255");
+		return enpu_val_fail(v, ENPU_RULE_POOL_INCLUDE_PAD);
+	if (!enpu_val_in(kh, 1, ENPU_POOL_KERNEL_MAX) ||
+	    !enpu_val_in(kw, 1, ENPU_POOL_KERNEL_MAX))
+		return enpu_val_fail(v, ENPU_RULE_POOL_KERNEL);
+	if (!enpu_val_in(POOL(stride_height), 1, ENPU_LAYER_STRIDE_MAX) ||
+	    !enpu_val_in(POOL(stride_width), 1, ENPU_LAYER_STRIDE_MAX))
+		return enpu_val_fail(v, ENPU_RULE_POOL_STRIDE);
+	if (!enpu_val_in(POOL(dilation_height), 1, ENPU_LAYER_DILATION_MAX) ||
+	    !enpu_val_in(POOL(dilation_width), 1, ENPU_LAYER_DILATION_MAX))
+		return enpu_val_fail(v, ENPU_RULE_POOL_DILATION);
 	if (POOL(pad_top) >= kh || POOL(pad_bottom) >= kh ||
 	    POOL(pad_left) >= kw || POOL(pad_right) >= kw)
-		return enpu_val_fail(v, "pool padding not below the kernel size");
+		return enpu_val_fail(v, ENPU_RULE_POOL_PAD);
 
 	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_pool, input),
 			     &in, false);
@@ -639,10 +626,10 @@ static int enpu_val_pool(struct enpu_val *v, const u8 *cmd, bool avg)
 	if (ret)
 		return ret;
 	if (out.dtype != in.dtype)
-		return enpu_val_fail(v, "pool output type differs from the input's");
+		return enpu_val_fail(v, ENPU_RULE_POOL_TYPE);
 	if (out.dims[ENPU_VAL_N] != in.dims[ENPU_VAL_N] ||
 	    out.dims[ENPU_VAL_C] != in.dims[ENPU_VAL_C])
-		return enpu_val_fail(v, "pool output batch/channels differ from the input's");
+		return enpu_val_fail(v, ENPU_RULE_POOL_BATCH_CHANNELS);
 	if (enpu_val_window_out(v, in.dims[ENPU_VAL_H], POOL(pad_top),
 				POOL(pad_bottom), kh, POOL(stride_height),
 				POOL(dilation_height), ceil_mode, &oh) ||
@@ -651,7 +638,7 @@ static int enpu_val_pool(struct enpu_val *v, const u8 *cmd, bool avg)
 				POOL(dilation_width), ceil_mode, &ow))
 		return -EINVAL;
 	if (out.dims[ENPU_VAL_H] != oh || out.dims[ENPU_VAL_W] != ow)
-		return enpu_val_fail(v, "pool output height/width not what the layer computes");
+		return enpu_val_fail(v, ENPU_RULE_POOL_OUTPUT_SIZE);
 	return enpu_val_pool_quant(v, cmd, avg, &out, (u64)kh * kw);
 #undef POOL
 }
@@ -671,10 +658,10 @@ static int enpu_val_copy(struct enpu_val *v, const u8 *cmd)
 	if (ret)
 		return ret;
 	if (out.dtype != in.dtype || out.zero_point != in.zero_point)
-		return enpu_val_fail(v, "COPY output type or zero point differs");
+		return enpu_val_fail(v, ENPU_RULE_COPY_TYPE);
 	for (i = 0; i < 4; i++)
 		if (out.dims[i] != in.dims[i])
-			return enpu_val_fail(v, "COPY output shape differs");
+			return enpu_val_fail(v, ENPU_RULE_COPY_SHAPE);
 	return 0;
 }
 
@@ -697,9 +684,9 @@ static int enpu_val_command(struct enpu_val *v, const u8 *cmd, u32 opcode,
 			    u32 size)
 {
 	if (opcode >= ARRAY_SIZE(enpu_val_cmd_size))
-		return enpu_val_fail(v, "unknown opcode");
+		return enpu_val_fail(v, ENPU_RULE_OPCODE);
 	if (size != enpu_val_cmd_size[opcode])
-		return enpu_val_fail(v, "command size is not its struct's");
+		return enpu_val_fail(v, ENPU_RULE_COMMAND_SIZE);
 	switch (opcode) {
 	case ENPU_CMD_NOP:
 		return enpu_val_nop(v, cmd);
@@ -735,23 +722,23 @@ static int enpu_val_command(struct enpu_val *v, const u8 *cmd, u32 opcode,
  * @bo_count: entries in @bos.
  * @bad_offset: set to the byte offset of the first bad command on failure
  *	(@size if the stream length itself is wrong).
- * @reason: if not NULL, set on failure to a constant string naming the
- *	rule the command broke.
+ * @rule: set on failure to the enum enpu_cmd_rule the command broke
+ *	(enpu_cmd_rule_name() names it), to ENPU_RULE_NONE on success.
  *
  * Return: 0 if every command is valid, -EINVAL otherwise.
  */
 int enpu_validate_stream(const void *stream, u32 size,
 			 const struct enpu_validate_bo *bos, u32 bo_count,
-			 u32 *bad_offset, const char **reason)
+			 u32 *bad_offset, u32 *rule)
 {
 	struct enpu_val v = { .bos = bos, .bo_count = bo_count };
 	const u8 *base = stream;
 	u32 offset = 0;
 
+	*rule = ENPU_RULE_NONE;
 	if (size % ENPU_CMD_ALIGN) {
 		*bad_offset = size;
-		if (reason)
-			*reason = "stream size not a multiple of 8";
+		*rule = ENPU_RULE_STREAM_SIZE;
 		return -EINVAL;
 	}
 	while (offset < size) {
@@ -767,18 +754,17 @@ int enpu_validate_stream(const void *stream, u32 size,
 		cmd_size = enpu_val_le32(cmd + offsetof(struct enpu_cmd_header,
 							size));
 		if (flags)
-			ret = enpu_val_fail(&v, "command flags not 0");
+			ret = enpu_val_fail(&v, ENPU_RULE_HEADER_FLAGS);
 		else if (cmd_size < ENPU_VAL_HDR_BYTES ||
 			 cmd_size % ENPU_CMD_ALIGN)
-			ret = enpu_val_fail(&v, "command size not a multiple of 8");
+			ret = enpu_val_fail(&v, ENPU_RULE_HEADER_SIZE);
 		else if (cmd_size > size - offset)
-			ret = enpu_val_fail(&v, "command runs past the stream end");
+			ret = enpu_val_fail(&v, ENPU_RULE_PAST_STREAM_END);
 		else
 			ret = enpu_val_command(&v, cmd, opcode, cmd_size);
 		if (ret) {
 			*bad_offset = offset;
-			if (reason)
-				*reason = v.reason;
+			*rule = v.rule;
 			return -EINVAL;
 		}
 		offset += cmd_size;

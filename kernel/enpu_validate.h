@@ -31,6 +31,8 @@ typedef __u64 u64;
 #define ARRAY_SIZE(a)			(sizeof(a) / sizeof((a)[0]))
 #endif
 
+#include "enpu_cmd_rule.h"
+
 /**
  * struct enpu_validate_bo - what the validator knows about one submit BO
  * @size: bytes the job may address (the size in the device's BO table).
@@ -44,6 +46,6 @@ struct enpu_validate_bo {
 
 int enpu_validate_stream(const void *stream, u32 size,
 			 const struct enpu_validate_bo *bos, u32 bo_count,
-			 u32 *bad_offset, const char **reason);
+			 u32 *bad_offset, u32 *rule);
 
 #endif /* ENPU_VALIDATE_H */

@@ -24,8 +24,50 @@
 extern "C" {
 #endif
 
-#define ENPU_CMD_ALIGN		8
-#define ENPU_CMD_MAX_STREAM	(1u << 20)	/* bytes per job */
+/**
+ * DOC: limits of the command format
+ *
+ * Every numeric limit of the format, in one place: the kernel validator,
+ * the device model, libenpu's command builders, the compiler, the tests
+ * and the docs all read these macros rather than repeat a number.
+ *
+ * - ENPU_CMD_ALIGN: command sizes and the stream size are multiples of it.
+ * - ENPU_CMD_MAX_STREAM: bytes of one job's stream.
+ * - ENPU_CONV_KERNEL_MAX: CONV2D kernel height/width are 1..this.
+ * - ENPU_CONV_PAD_MAX: CONV2D pads are 0..this.
+ * - ENPU_LAYER_STRIDE_MAX: CONV2D and pool strides are 1..this.
+ * - ENPU_LAYER_DILATION_MAX: CONV2D and pool dilations are 1..this.
+ * - ENPU_POOL_KERNEL_MAX: pool kernel height/width are 1..this (pads are
+ *   below the kernel size, so they need no limit of their own).
+ * - ENPU_FC_K_MAX: FULLY_CONNECTED K (input channels) is at most this,
+ *   which keeps the int32 sum of products from overflowing.
+ * - ENPU_REQUANT_SHIFT_MIN, ENPU_REQUANT_SHIFT_MAX: the total right shift S
+ *   of every requantization (CONV2D, FC, MUL, AVG_POOL, tables included).
+ * - ENPU_ADD_MULTIPLIER_LIMIT: ADD multipliers are 0..this - 1.
+ * - ENPU_ADD_SHIFT_MIN, ENPU_ADD_SHIFT_MAX: the ADD shift.
+ * - ENPU_MUL_LEFT_SHIFT_MAX: the MUL left shift L is 0..this.
+ * - ENPU_POOL_LEFT_SHIFT_MAX: the AVG_POOL left shift L is 0..this.
+ * - ENPU_FILL_VALUE_MAX: the largest DMA_FILL value (one byte).
+ *
+ * Multipliers M of struct enpu_requant_param are 0 <= M < 2^31, which
+ * their __s32 type already says: a negative value is the only bad one.
+ */
+#define ENPU_CMD_ALIGN			8
+#define ENPU_CMD_MAX_STREAM		(1u << 20)
+#define ENPU_CONV_KERNEL_MAX		255
+#define ENPU_CONV_PAD_MAX		255
+#define ENPU_LAYER_STRIDE_MAX		255
+#define ENPU_LAYER_DILATION_MAX		255
+#define ENPU_POOL_KERNEL_MAX		65535
+#define ENPU_FC_K_MAX			65536
+#define ENPU_REQUANT_SHIFT_MIN		31
+#define ENPU_REQUANT_SHIFT_MAX		62
+#define ENPU_ADD_MULTIPLIER_LIMIT	(1 << 21)
+#define ENPU_ADD_SHIFT_MIN		1
+#define ENPU_ADD_SHIFT_MAX		31
+#define ENPU_MUL_LEFT_SHIFT_MAX		15
+#define ENPU_POOL_LEFT_SHIFT_MAX	30
+#define ENPU_FILL_VALUE_MAX		0xff
 
 /**
  * enum enpu_cmd_opcode - command opcodes
@@ -113,7 +155,7 @@ struct enpu_cmd_dma_copy {
  * @hdr: opcode ENPU_CMD_DMA_FILL, size sizeof(struct enpu_cmd_dma_fill).
  * @dst: destination; its BO must be submitted with WRITE access.
  * @size: bytes, non-zero, inside the BO.
- * @value: the byte to store, in bits 0-7; bits 8-31 must be zero.
+ * @value: the byte to store, 0..ENPU_FILL_VALUE_MAX; higher bits must be zero.
  * @reserved: must be zero.
  */
 struct enpu_cmd_dma_fill {
@@ -186,7 +228,8 @@ struct enpu_tensor_desc {
 /**
  * struct enpu_requant_param - one channel's fixed-point multiplier
  * @multiplier: M, 0 <= M < 2^31.
- * @shift: S, 31 <= S <= 62 (a total right shift).
+ * @shift: S, ENPU_REQUANT_SHIFT_MIN..ENPU_REQUANT_SHIFT_MAX (a total right
+ *	shift).
  */
 struct enpu_requant_param {
 	__s32 multiplier;
@@ -225,13 +268,14 @@ struct enpu_requant_desc {
  * @bias: int32[out channels], or ENPU_BUF_NONE for zero.
  * @requant: ignored (must be all zero with per_channel NONE) for an INT32
  *	output.
- * @kernel_height: 1..255.
- * @kernel_width: 1..255.
- * @stride_height: 1..255.
- * @stride_width: 1..255.
- * @dilation_height: 1..255.
- * @dilation_width: 1..255.
- * @pad_top: padding, reads as the input zero point, < 256.
+ * @kernel_height: 1..ENPU_CONV_KERNEL_MAX.
+ * @kernel_width: 1..ENPU_CONV_KERNEL_MAX.
+ * @stride_height: 1..ENPU_LAYER_STRIDE_MAX.
+ * @stride_width: 1..ENPU_LAYER_STRIDE_MAX.
+ * @dilation_height: 1..ENPU_LAYER_DILATION_MAX.
+ * @dilation_width: 1..ENPU_LAYER_DILATION_MAX.
+ * @pad_top: padding, reads as the input zero point, 0..ENPU_CONV_PAD_MAX
+ *	(a pad may equal or exceed the kernel size).
  * @pad_left: as @pad_top.
  * @pad_bottom: as @pad_top.
  * @pad_right: as @pad_top.
@@ -268,7 +312,7 @@ struct enpu_cmd_conv2d {
  * sum_k (in[m][k] - in_zp) * weights[n][k])
  * @hdr: opcode, size sizeof(struct enpu_cmd_fc).
  * @input: M rows of K: batch = height = 1, width = M, channels = K
- *	(K <= 65536).
+ *	(K <= ENPU_FC_K_MAX).
  * @output: batch = height = 1, width = M, channels = N.
  * @weights: int8 [N][K], dense (ONNX Gemm with transB = 1 order).
  * @bias: int32[N] or ENPU_BUF_NONE.
@@ -291,12 +335,12 @@ struct enpu_cmd_fc {
  *	to the output's or 1 (broadcast).
  * @output: the type of @a; each dimension is max(a's, b's), and a's
  *	dimensions are equal to it or 1 too.
- * @a_multiplier: ADD: Ma, 0 <= Ma < 2^21; MUL: 0.
- * @b_multiplier: ADD: Mb, 0 <= Mb < 2^21; MUL: 0.
- * @add_shift: ADD: S, 1..31; MUL: 0.
- * @left_shift: MUL: L, 0..15; ADD: 0.
+ * @a_multiplier: ADD: Ma, 0 <= Ma < ENPU_ADD_MULTIPLIER_LIMIT; MUL: 0.
+ * @b_multiplier: ADD: Mb, 0 <= Mb < ENPU_ADD_MULTIPLIER_LIMIT; MUL: 0.
+ * @add_shift: ADD: S, ENPU_ADD_SHIFT_MIN..ENPU_ADD_SHIFT_MAX; MUL: 0.
+ * @left_shift: MUL: L, 0..ENPU_MUL_LEFT_SHIFT_MAX; ADD: 0.
  * @multiplier: MUL: M as in struct enpu_requant_param; ADD: 0.
- * @shift: MUL: S, 31..62; ADD: 0.
+ * @shift: MUL: S as in struct enpu_requant_param; ADD: 0.
  * @min: fused clamp within the type's range.
  * @max: fused clamp, >= @min.
  *
@@ -323,9 +367,9 @@ struct enpu_cmd_eltwise {
 
 /**
  * struct enpu_pool_param - AVG_POOL requantization for one window size
- * @multiplier: M.
- * @shift: S, 31..62.
- * @left_shift: L, 0..30.
+ * @multiplier: M, 0 <= M < 2^31.
+ * @shift: S as in struct enpu_requant_param.
+ * @left_shift: L, 0..ENPU_POOL_LEFT_SHIFT_MAX.
  * @reserved: must be zero.
  */
 struct enpu_pool_param {
@@ -351,12 +395,12 @@ struct enpu_pool_param {
  *	enpu_pool_param; entry count - 1 is used for a window of count
  *	pixels (see enpu_cpu_average_pool()). ENPU_BUF_NONE: every window uses
  *	@multiplier/@shift/@left_shift. MAX_POOL: must be NONE.
- * @kernel_height: 1..65535.
- * @kernel_width: 1..65535.
- * @stride_height: 1..255.
- * @stride_width: 1..255.
- * @dilation_height: 1..255.
- * @dilation_width: 1..255.
+ * @kernel_height: 1..ENPU_POOL_KERNEL_MAX.
+ * @kernel_width: 1..ENPU_POOL_KERNEL_MAX.
+ * @stride_height: 1..ENPU_LAYER_STRIDE_MAX.
+ * @stride_width: 1..ENPU_LAYER_STRIDE_MAX.
+ * @dilation_height: 1..ENPU_LAYER_DILATION_MAX.
+ * @dilation_width: 1..ENPU_LAYER_DILATION_MAX.
  * @pad_top: < kernel size in that dimension.
  * @pad_left: as @pad_top.
  * @pad_bottom: as @pad_top.

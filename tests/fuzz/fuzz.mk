@@ -1,10 +1,18 @@
-# tests/fuzz: libFuzzer target for the ONNX loader (fuzz_onnx.c).
-# `make fuzz-onnx` builds it with clang -fsanitize=fuzzer,address,undefined
-# and fuzzes for FUZZ_SECONDS (not part of check). The same target is built
-# with the normal compiler and a replay driver (replay_main.c); test-rt
-# (tests/rt/rt.mk) replays the libonnx-testdata models and mutations of them.
+# tests/fuzz: `make fuzz` and the ONNX loader target (fuzz_onnx.c).
+#
+# Every libFuzzer target of the tree registers its NAME in FUZZ_TARGETS and
+# provides a phony `fuzz-NAME` that builds it (clang, FUZZ_SANITIZE) and
+# fuzzes for FUZZ_SECONDS through $(call fuzz_run,...), so that
+# `make fuzz FUZZ_SECONDS=N` runs them all, one after another, and ends
+# with "fuzz: N passed, N failed". `make check` runs the same with
+# FUZZ_CHECK_SECONDS per target (check-fuzz). tests/fuzz/README.md.
+#
+# The ONNX target is also built with the normal compiler and a replay
+# driver (replay_main.c); test-rt (tests/rt/rt.mk) replays the
+# libonnx-testdata models and mutations of them.
 
 FUZZ_SECONDS ?= 60
+FUZZ_CHECK_SECONDS ?= 5
 FUZZ_SEED ?= 1
 FUZZ_CLANG ?= clang
 FUZZ_SANITIZE := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -15,10 +23,12 @@ FUZZ_CORPUS := $(FUZZ_DIR)/corpus
 
 FUZZ_TARGETS += onnx
 ALL_TARGETS += $(FUZZ_REPLAY_BIN)
+HOST_TESTS += check-fuzz
 
 # $(call fuzz_run,BINARY,CORPUS_DIR,ARTIFACT_PREFIX,EXTRA_FLAGS): the one
 # way every target runs libFuzzer: FUZZ_SECONDS of wall time from seed
-# FUZZ_SEED, 10 s per input at most, findings under ARTIFACT_PREFIX.
+# FUZZ_SEED, 10 s per input at most, findings (crash-*, timeout-*, oom-*)
+# under ARTIFACT_PREFIX, new inputs added to CORPUS_DIR.
 fuzz_run = $(1) -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) \
 	-timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
 	-artifact_prefix=$(3) $(4) $(2)
@@ -36,22 +46,22 @@ FUZZ_RT_SOURCES = $(RT_SOURCES) $(RT_GEN_SOURCE)
 $(FUZZ_BIN): tests/fuzz/fuzz_onnx.c $(RT_SOURCES) $(RT_HEADERS) \
 		$(RT_GEN_SOURCE) $(RUNTIME_CPU_LIB)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
-		-fsanitize=fuzzer,address,undefined $(RT_INTERNAL_CFLAGS) \
+	$(FUZZ_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 $(FUZZ_SANITIZE) \
+		$(RT_INTERNAL_CFLAGS) \
 		-o $@ tests/fuzz/fuzz_onnx.c $(FUZZ_RT_SOURCES) \
 		$(RUNTIME_CPU_LIB) -lprotobuf-c -lpthread -lm
 
-.PHONY: fuzz fuzz-onnx
+.PHONY: fuzz fuzz-onnx check-fuzz
 fuzz-onnx: $(FUZZ_BIN)
-	@mkdir -p $(FUZZ_CORPUS)
+	@mkdir -p $(FUZZ_CORPUS) $(FUZZ_DIR)/findings-onnx
 	for d in $(CONFORMANCE_DATA)/node/*/; do \
 	  n=$$(basename $$d); cp -n $$d/model.onnx $(FUZZ_CORPUS)/$$n.onnx; \
 	done
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
-		-max_len=65536 $(FUZZ_CORPUS)
+	$(call fuzz_run,$(FUZZ_BIN),$(FUZZ_CORPUS),$(FUZZ_DIR)/findings-onnx/,\
+		-max_len=65536)
 
-# Every registered target, one after another; a failing one does not stop
-# the others. Ends with "fuzz: N passed, N failed".
+# Targets run one after another (each may use a whole core); a failing
+# one does not stop the others.
 fuzz:
 	@passed=0; failed=0; \
 	for t in $(sort $(FUZZ_TARGETS)); do \
@@ -64,3 +74,6 @@ fuzz:
 	  fi; \
 	done; \
 	echo "fuzz: $$passed passed, $$failed failed"; test $$failed = 0
+
+check-fuzz:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)

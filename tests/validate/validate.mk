@@ -1,47 +1,58 @@
 # tests/validate: the command-stream validator (kernel/enpu_validate.c)
-# built for userspace. `make test-validate` runs the rule-by-rule unit test
-# (accept/reject per rule of uapi/enpu_cmd.h, plus the fuzzer's seeds
-# replayed through its entry point); `make fuzz-validate` runs the libFuzzer
-# target for FUZZ_VALIDATE_SECONDS (default 60) with ASan and UBSan. The
-# fuzzer is not part of `make check`.
+# built for userspace, next to the vnpu's own checker. `make test-validate`
+# runs the rule-by-rule unit test on both checkers (accept/reject per rule
+# and limit of uapi/enpu_cmd.h, the rule each names), replays the fuzzers'
+# seeds and deterministic mutations of them through both entry points.
+# The libFuzzer targets `validate` and `differential` join FUZZ_TARGETS
+# (`make fuzz`, tests/fuzz/README.md).
 
 TEST_VALIDATE_DIR := tests/validate
 TEST_VALIDATE_OUT := $(B)/tests/validate
 TEST_VALIDATE_BIN := $(TEST_VALIDATE_OUT)/test-validate
-FUZZ_VALIDATE_BIN := $(TEST_VALIDATE_OUT)/fuzz-validate
-FUZZ_VALIDATE_SECONDS ?= 60
-TEST_VALIDATE_DEPS := kernel/enpu_validate.c kernel/enpu_validate.h \
-	uapi/enpu_cmd.h kernel/enpu_regs.h $(TEST_VALIDATE_DIR)/validate_fuzz.c \
-	$(TEST_VALIDATE_DIR)/validate_fuzz.h
+# The vnpu's command checker, its own files compiled in (what
+# cmdstream_validate() needs links nothing else of the vnpu).
+VNPU_CHECKER_SRCS := tools/vnpu/cmdstream.c tools/vnpu/layer_check.c \
+	tools/vnpu/layer_exec.c tools/vnpu/layer_conv.c \
+	tools/vnpu/layer_eltwise.c tools/vnpu/layer_pool.c tools/vnpu/dma.c \
+	tools/vnpu/guest_ram.c tools/vnpu/bo_table.c
+TEST_VALIDATE_SRCS := $(TEST_VALIDATE_DIR)/validate_fuzz.c \
+	$(TEST_VALIDATE_DIR)/differential_fuzz.c \
+	$(TEST_VALIDATE_DIR)/checkers.c kernel/enpu_validate.c \
+	$(VNPU_CHECKER_SRCS)
+TEST_VALIDATE_DEPS := $(TEST_VALIDATE_SRCS) kernel/enpu_validate.h \
+	kernel/enpu_cmd_rule.h uapi/enpu_cmd.h kernel/enpu_regs.h \
+	$(wildcard $(TEST_VALIDATE_DIR)/*.h) $(wildcard tools/vnpu/*.h) \
+	userspace/runtime/cpu/enpu_quantization.h
 # The kernel file is compiled as is, without __KERNEL__ (see its header).
-TEST_VALIDATE_CFLAGS = $(USER_CFLAGS) -Ikernel -I$(TEST_VALIDATE_DIR)
+TEST_VALIDATE_INCLUDES = -Iuapi -Ikernel -I$(TEST_VALIDATE_DIR) -Itools/vnpu \
+	-Iuserspace/runtime/cpu
+TEST_VALIDATE_CFLAGS = $(USER_CFLAGS) $(TEST_VALIDATE_INCLUDES)
 
 ALL_TARGETS += $(TEST_VALIDATE_BIN)
 HOST_TESTS += test-validate
+FUZZ_TARGETS += validate differential
 
 $(TEST_VALIDATE_BIN): $(TEST_VALIDATE_DIR)/test_validate.c \
 		$(TEST_VALIDATE_DEPS) | $(TEST_VALIDATE_OUT)/
 	$(CC) $(TEST_VALIDATE_CFLAGS) -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -o $@ $< \
-		$(TEST_VALIDATE_DIR)/validate_fuzz.c kernel/enpu_validate.c
+		-fno-sanitize-recover=all -o $@ $< $(TEST_VALIDATE_SRCS) -lm
 
-$(FUZZ_VALIDATE_BIN): $(TEST_VALIDATE_DIR)/fuzz_validate.c \
+# libFuzzer builds: clang, ASan + UBSan, the same sources.
+$(TEST_VALIDATE_OUT)/fuzz-%: $(TEST_VALIDATE_DIR)/fuzz_%.c \
 		$(TEST_VALIDATE_DEPS) | $(TEST_VALIDATE_OUT)/
-	clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -Iuapi \
-		-Ikernel -I$(TEST_VALIDATE_DIR) \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $< $(TEST_VALIDATE_DIR)/validate_fuzz.c \
-		kernel/enpu_validate.c
+	$(FUZZ_CLANG) -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 \
+		$(TEST_VALIDATE_INCLUDES) $(FUZZ_SANITIZE) \
+		-o $@ $< $(TEST_VALIDATE_SRCS) -lm
 
-.PHONY: test-validate fuzz-validate
+.PHONY: test-validate fuzz-validate fuzz-differential
 test-validate: $(TEST_VALIDATE_BIN)
 	$(TEST_VALIDATE_BIN)
 
-# Seeds come from the unit test's valid commands; findings land in
-# $(TEST_VALIDATE_OUT)/findings.
-fuzz-validate: $(FUZZ_VALIDATE_BIN) $(TEST_VALIDATE_BIN)
-	mkdir -p $(TEST_VALIDATE_OUT)/corpus $(TEST_VALIDATE_OUT)/findings
-	$(TEST_VALIDATE_BIN) --write-corpus $(TEST_VALIDATE_OUT)/corpus
-	$(FUZZ_VALIDATE_BIN) -max_total_time=$(FUZZ_VALIDATE_SECONDS) \
-		-max_len=4096 -artifact_prefix=$(TEST_VALIDATE_OUT)/findings/ \
-		$(TEST_VALIDATE_OUT)/corpus
+# Both targets start from the unit test's commands (valid ones and a few
+# invalid); findings land in $(TEST_VALIDATE_OUT)/findings-NAME.
+fuzz-validate fuzz-differential: fuzz-%: $(TEST_VALIDATE_OUT)/fuzz-% \
+		$(TEST_VALIDATE_BIN)
+	mkdir -p $(TEST_VALIDATE_OUT)/corpus-$* $(TEST_VALIDATE_OUT)/findings-$*
+	$(TEST_VALIDATE_BIN) --write-corpus $(TEST_VALIDATE_OUT)/corpus-$*
+	$(call fuzz_run,$<,$(TEST_VALIDATE_OUT)/corpus-$*,\
+		$(TEST_VALIDATE_OUT)/findings-$*/,-max_len=4096)

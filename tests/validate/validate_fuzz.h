@@ -15,13 +15,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "enpu_validate.h"
+
 #define VALIDATE_FUZZ_MAX_BOS	8
 #define VALIDATE_FUZZ_BO_BYTES	9
+
+/* A decoded input; @stream is an exact-size heap copy. */
+struct validate_fuzz_input {
+	struct enpu_validate_bo bos[VALIDATE_FUZZ_MAX_BOS];
+	unsigned int bo_count;
+	uint8_t *stream;
+	uint32_t stream_size;
+};
+
+/* 0, or -1 if @data is too short to decode. Free with _input_free(). */
+int validate_fuzz_decode(const uint8_t *data, size_t size,
+			 struct validate_fuzz_input *in);
+void validate_fuzz_input_free(struct validate_fuzz_input *in);
 
 /*
  * Runs the validator on @data and checks its invariants, abort()ing on a
  * violation: the result is 0 or -EINVAL; a rejection names a command
- * offset inside the stream, 8-aligned, and a reason; an accepted stream is
+ * offset inside the stream, 8-aligned, and a rule; an accepted stream is
  * still accepted with every BO larger and every access granted.
  * Returns the validator's result (-1 if @data is too short to decode).
  */

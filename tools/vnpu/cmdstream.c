@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "enpu_cmd.h"
+#include "enpu_cmd_rule.h"
 #include "layer.h"
 #include "shm_access.h"
 #include "vnpu.h"
@@ -51,24 +52,29 @@ static struct buf_ref ref_get(const uint8_t *p)
 	};
 }
 
-/* The spec's reference rules: an existing BO, the range inside its SIZE
- * (no overflow), and the access the command needs. */
-bool job_ref_ok(const struct vnpu_job *job, uint32_t bo_index,
-		uint64_t offset, uint64_t size, uint32_t access)
+/* The spec's reference rules, in the device's order: an existing BO, the
+ * range inside its SIZE (no overflow), and the access the command needs.
+ * Returns ENPU_RULE_NONE or the rule broken. */
+uint32_t job_ref_rule(const struct vnpu_job *job, uint32_t bo_index,
+		      uint64_t offset, uint64_t size, uint32_t access)
 {
 	const struct vnpu_bo *bo;
 
 	if (bo_index >= job->bo_count)
-		return false;
+		return ENPU_RULE_REF_BO_INDEX;
 	bo = &job->bos[bo_index];
-	return offset <= bo->size && size <= bo->size - offset &&
-	       (bo->access & access) == access;
+	if (offset > bo->size || size > bo->size - offset)
+		return ENPU_RULE_REF_RANGE;
+	if ((bo->access & access) != access)
+		return access & ENPU_BO_ACCESS_WRITE ? ENPU_RULE_REF_WRITE_ACCESS :
+						      ENPU_RULE_REF_READ_ACCESS;
+	return ENPU_RULE_NONE;
 }
 
-static bool ref_ok(const struct vnpu_job *job, struct buf_ref ref,
-		   uint64_t size, uint32_t access)
+static uint32_t ref_rule(const struct vnpu_job *job, struct buf_ref ref,
+			 uint64_t size, uint32_t access)
 {
-	return job_ref_ok(job, ref.bo, ref.offset, size, access);
+	return job_ref_rule(job, ref.bo, ref.offset, size, access);
 }
 
 static bool ranges_overlap(struct buf_ref a, struct buf_ref b, uint64_t size)
@@ -105,86 +111,160 @@ static uint64_t command_cycles(const uint8_t *cmd)
 	}
 }
 
+static uint32_t dma_copy_shape_rule(const uint8_t *cmd, uint32_t cmd_size)
+{
+	if (cmd_size != sizeof(struct enpu_cmd_dma_copy))
+		return ENPU_RULE_COMMAND_SIZE;
+	if (le32_get(cmd + COPY_SRC + REF_RESERVED) ||
+	    le32_get(cmd + COPY_DST + REF_RESERVED))
+		return ENPU_RULE_REF_RESERVED;
+	if (!le64_get(cmd + COPY_SIZE))
+		return ENPU_RULE_REF_EMPTY;
+	return ENPU_RULE_NONE;
+}
+
+static uint32_t dma_fill_shape_rule(const uint8_t *cmd, uint32_t cmd_size)
+{
+	if (cmd_size != sizeof(struct enpu_cmd_dma_fill))
+		return ENPU_RULE_COMMAND_SIZE;
+	if (le32_get(cmd + FILL_DST + REF_RESERVED))
+		return ENPU_RULE_REF_RESERVED;
+	if (le32_get(cmd + FILL_RESERVED))
+		return ENPU_RULE_FILL_RESERVED;
+	if (le32_get(cmd + FILL_VALUE) > ENPU_FILL_VALUE_MAX)
+		return ENPU_RULE_FILL_VALUE;
+	if (!le64_get(cmd + FILL_SIZE))
+		return ENPU_RULE_REF_EMPTY;
+	return ENPU_RULE_NONE;
+}
+
 /*
- * Checks one command whose header fits and whose size is sane. Returns
- * ENPU_JOB_STATUS_OK or the status the job fails with. For a command that
- * breaks several rules, the first of: shape (INVALID), references
- * (DMA_FAULT), same-BO overlap (INVALID).
+ * Checks one DMA or NOP command whose header fits and whose size is sane;
+ * the rule broken goes to *@rule. For a command that breaks several rules,
+ * the first of: shape (INVALID), references (DMA_FAULT), same-BO overlap
+ * (INVALID).
  */
-static uint32_t command_check(const struct vnpu_job *job, const uint8_t *cmd,
-			      uint32_t cmd_size)
+static uint32_t dma_check(const struct vnpu_job *job, const uint8_t *cmd,
+			  uint32_t cmd_size, uint32_t *rule)
 {
 	struct buf_ref src, dst;
 	uint64_t size;
 
 	switch (le16_get(cmd + HDR_OPCODE)) {
 	case ENPU_CMD_NOP:
-		if (cmd_size != sizeof(struct enpu_cmd_nop) ||
-		    le32_get(cmd + NOP_RESERVED))
-			return ENPU_JOB_STATUS_INVALID;
-		return ENPU_JOB_STATUS_OK;
+		if (cmd_size != sizeof(struct enpu_cmd_nop))
+			*rule = ENPU_RULE_COMMAND_SIZE;
+		else if (le32_get(cmd + NOP_RESERVED))
+			*rule = ENPU_RULE_NOP_RESERVED;
+		return *rule ? ENPU_JOB_STATUS_INVALID : ENPU_JOB_STATUS_OK;
 	case ENPU_CMD_DMA_COPY:
-		if (cmd_size != sizeof(struct enpu_cmd_dma_copy) ||
-		    le32_get(cmd + COPY_SRC + REF_RESERVED) ||
-		    le32_get(cmd + COPY_DST + REF_RESERVED))
+		*rule = dma_copy_shape_rule(cmd, cmd_size);
+		if (*rule)
 			return ENPU_JOB_STATUS_INVALID;
 		size = le64_get(cmd + COPY_SIZE);
-		if (!size)
-			return ENPU_JOB_STATUS_INVALID;
 		src = ref_get(cmd + COPY_SRC);
 		dst = ref_get(cmd + COPY_DST);
-		if (!ref_ok(job, src, size, ENPU_BO_ACCESS_READ) ||
-		    !ref_ok(job, dst, size, ENPU_BO_ACCESS_WRITE))
+		*rule = ref_rule(job, src, size, ENPU_BO_ACCESS_READ);
+		if (!*rule)
+			*rule = ref_rule(job, dst, size, ENPU_BO_ACCESS_WRITE);
+		if (*rule)
 			return ENPU_JOB_STATUS_DMA_FAULT;
-		if (ranges_overlap(src, dst, size))
+		if (ranges_overlap(src, dst, size)) {
+			*rule = ENPU_RULE_DMA_OVERLAP;
 			return ENPU_JOB_STATUS_INVALID;
+		}
 		return ENPU_JOB_STATUS_OK;
-	case ENPU_CMD_DMA_FILL:
-		if (cmd_size != sizeof(struct enpu_cmd_dma_fill) ||
-		    le32_get(cmd + FILL_DST + REF_RESERVED) ||
-		    le32_get(cmd + FILL_RESERVED) ||
-		    le32_get(cmd + FILL_VALUE) > 0xff)
+	default:	/* ENPU_CMD_DMA_FILL */
+		*rule = dma_fill_shape_rule(cmd, cmd_size);
+		if (*rule)
 			return ENPU_JOB_STATUS_INVALID;
-		size = le64_get(cmd + FILL_SIZE);
-		if (!size)
-			return ENPU_JOB_STATUS_INVALID;
-		if (!ref_ok(job, ref_get(cmd + FILL_DST), size,
-			    ENPU_BO_ACCESS_WRITE))
-			return ENPU_JOB_STATUS_DMA_FAULT;
-		return ENPU_JOB_STATUS_OK;
-	default:
-		if (opcode_is_layer(le16_get(cmd + HDR_OPCODE)))
-			return layer_check(job, cmd, cmd_size);
+		*rule = ref_rule(job, ref_get(cmd + FILL_DST),
+				 le64_get(cmd + FILL_SIZE), ENPU_BO_ACCESS_WRITE);
+		return *rule ? ENPU_JOB_STATUS_DMA_FAULT : ENPU_JOB_STATUS_OK;
+	}
+}
+
+/* Framing of the command at @left bytes from the stream's end. */
+static uint32_t header_rule(const uint8_t *cmd, uint32_t left)
+{
+	uint32_t cmd_size;
+
+	if (left < sizeof(struct enpu_cmd_header))
+		return ENPU_RULE_PAST_STREAM_END;
+	cmd_size = le32_get(cmd + HDR_SIZE);
+	if (cmd_size < sizeof(struct enpu_cmd_header) ||
+	    cmd_size % ENPU_CMD_ALIGN)
+		return ENPU_RULE_HEADER_SIZE;
+	if (cmd_size > left)
+		return ENPU_RULE_PAST_STREAM_END;
+	if (le16_get(cmd + HDR_FLAGS))
+		return ENPU_RULE_HEADER_FLAGS;
+	return ENPU_RULE_NONE;
+}
+
+static uint32_t command_check(const struct vnpu_job *job, const uint8_t *cmd,
+			      uint32_t cmd_size, uint32_t *rule)
+{
+	uint16_t opcode = le16_get(cmd + HDR_OPCODE);
+
+	*rule = ENPU_RULE_NONE;
+	if (opcode_is_layer(opcode))
+		return layer_check(job, cmd, cmd_size, rule);
+	if (opcode > ENPU_CMD_DMA_FILL) {
+		*rule = ENPU_RULE_OPCODE;
 		return ENPU_JOB_STATUS_INVALID;
 	}
+	return dma_check(job, cmd, cmd_size, rule);
+}
+
+static const char *const job_rule_names[] = {
+	[VNPU_RULE_DESC_FLAGS - VNPU_RULE_DESC_FLAGS] = "desc_flags",
+	[VNPU_RULE_DESC_STREAM_SIZE - VNPU_RULE_DESC_FLAGS] = "desc_stream_size",
+	[VNPU_RULE_STREAM_RANGE - VNPU_RULE_DESC_FLAGS] = "stream_range",
+	[VNPU_RULE_BO_COUNT - VNPU_RULE_DESC_FLAGS] = "bo_count",
+	[VNPU_RULE_BO_TABLE_RANGE - VNPU_RULE_DESC_FLAGS] = "bo_table_range",
+	[VNPU_RULE_BO_RESERVED - VNPU_RULE_DESC_FLAGS] = "bo_reserved",
+	[VNPU_RULE_BO_ACCESS - VNPU_RULE_DESC_FLAGS] = "bo_access",
+	[VNPU_RULE_SG_COUNT - VNPU_RULE_DESC_FLAGS] = "sg_count",
+	[VNPU_RULE_SG_LIST_RANGE - VNPU_RULE_DESC_FLAGS] = "sg_list_range",
+	[VNPU_RULE_SG_SEGMENT_EMPTY - VNPU_RULE_DESC_FLAGS] = "sg_segment_empty",
+	[VNPU_RULE_SG_SEGMENT_RANGE - VNPU_RULE_DESC_FLAGS] = "sg_segment_range",
+	[VNPU_RULE_SG_SHORT - VNPU_RULE_DESC_FLAGS] = "sg_short",
+	[VNPU_RULE_DESC_SAVE_SIZE - VNPU_RULE_DESC_FLAGS] = "desc_save_size",
+	[VNPU_RULE_SAVE_RANGE - VNPU_RULE_DESC_FLAGS] = "save_range",
+	[VNPU_RULE_SAVE_STATE - VNPU_RULE_DESC_FLAGS] = "save_state",
+};
+
+const char *vnpu_rule_name(uint32_t rule)
+{
+	if (rule >= VNPU_RULE_DESC_FLAGS && rule < VNPU_RULE_END)
+		return job_rule_names[rule - VNPU_RULE_DESC_FLAGS];
+	return enpu_cmd_rule_name(rule);
 }
 
 /*
  * Validates job->stream against job->bos. Returns CMDSTREAM_OK and sets
  * the job's cycle total, or returns the byte offset of the first
- * bad command with *@status saying how it is bad.
+ * bad command with *@status saying how it is bad and job->rule which rule
+ * it broke.
  */
 uint32_t cmdstream_validate(struct vnpu_job *job, uint32_t *status)
 {
 	uint32_t offset = 0, size = job->stream_size;
 	uint64_t cycles = 0;
 
+	job->rule = ENPU_RULE_NONE;
 	while (offset < size) {
 		const uint8_t *cmd = job->stream + offset;
-		uint32_t left = size - offset;
 		uint32_t cmd_size;
 		uint64_t c;
 
 		*status = ENPU_JOB_STATUS_INVALID;
-		if (left < sizeof(struct enpu_cmd_header))
+		job->rule = header_rule(cmd, size - offset);
+		if (job->rule)
 			return offset;
 		cmd_size = le32_get(cmd + HDR_SIZE);
-		if (cmd_size < sizeof(struct enpu_cmd_header) ||
-		    cmd_size % ENPU_CMD_ALIGN || cmd_size > left)
-			return offset;
-		if (le16_get(cmd + HDR_FLAGS))
-			return offset;
-		*status = command_check(job, cmd, cmd_size);
+		*status = command_check(job, cmd, cmd_size, &job->rule);
 		if (*status != ENPU_JOB_STATUS_OK)
 			return offset;
 		c = command_cycles(cmd);

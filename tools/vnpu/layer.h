@@ -94,7 +94,7 @@ static inline bool opcode_is_layer(uint16_t opcode)
 
 /* layer_check.c */
 uint32_t layer_check(const struct vnpu_job *job, const uint8_t *cmd,
-		     uint32_t cmd_size);
+		     uint32_t cmd_size, uint32_t *rule);
 void layer_decode(const uint8_t *cmd, struct layer *l);
 void layer_cost(const struct layer *l, struct layer_cost *cost);
 uint32_t dtype_size(uint32_t dtype);

@@ -5,7 +5,10 @@
  * the job's first command runs: first the command's shape (sizes, reserved
  * fields, types, parameter ranges, output dimensions equal to what the
  * layer computes → INVALID), then every extent against its BO and the
- * access it needs (→ DMA_FAULT). Values the device reads from BOs (the
+ * access it needs (→ DMA_FAULT). Each check names the rule it enforces
+ * (kernel/enpu_cmd_rule.h): the same ids as the kernel validator, which is
+ * a separate implementation of the same rules; the limits are the macros
+ * of uapi/enpu_cmd.h. Values the device reads from BOs (the
  * per-channel and pool parameter tables) are checked when the command runs
  * (layer_exec.c), since they may change until then.
  *
@@ -22,13 +25,6 @@
 
 #define MACS_PER_CYCLE		VNPU_MACS_PER_CYCLE
 #define BYTES_PER_CYCLE		32u
-#define CONV_PARAM_MAX		255u
-#define POOL_KERNEL_MAX		65535u
-#define FC_K_MAX		65536u
-#define ADD_MULTIPLIER_LIMIT	(1 << 21)
-#define ADD_SHIFT_MAX		31
-#define MUL_LEFT_SHIFT_MAX	15
-#define POOL_LEFT_SHIFT_MAX	30
 
 #define TYPES_8BIT	(1u << ENPU_DTYPE_UINT8 | 1u << ENPU_DTYPE_INT8)
 #define TYPES_ANY	(TYPES_8BIT | 1u << ENPU_DTYPE_INT32)
@@ -230,36 +226,60 @@ static uint32_t struct_size(uint16_t opcode)
 	}
 }
 
-/* ---- shape rules (INVALID) ---- */
+/* ---- shape rules (INVALID) ----
+ * Each returns ENPU_RULE_NONE or the first rule (enum enpu_cmd_rule) the
+ * command breaks, in the device's own order. */
 
 static bool in_range(int64_t v, int64_t lo, int64_t hi)
 {
 	return v >= lo && v <= hi;
 }
 
-static bool tensor_desc_ok(const struct enpu_tensor_desc *t, uint32_t types)
+/* A tensor on its own; @type_rule when its dtype is known but not one of
+ * @types. */
+static uint32_t tensor_desc_rule(const struct enpu_tensor_desc *t,
+				 uint32_t types, uint32_t type_rule)
 {
 	int32_t lo, hi;
 
-	if (t->buf.reserved || t->reserved0[0] || t->reserved0[1] ||
-	    t->reserved0[2] || t->reserved1)
-		return false;
+	if (t->buf.reserved)
+		return ENPU_RULE_REF_RESERVED;
+	if (t->reserved0[0] || t->reserved0[1] || t->reserved0[2] ||
+	    t->reserved1)
+		return ENPU_RULE_TENSOR_RESERVED;
 	if (!t->batch || !t->height || !t->width || !t->channels)
-		return false;
+		return ENPU_RULE_TENSOR_DIM;
 	if (t->pixel_stride && t->pixel_stride < t->channels)
-		return false;
-	if (t->dtype > ENPU_DTYPE_INT32 || !(types & (1u << t->dtype)))
-		return false;
+		return ENPU_RULE_TENSOR_STRIDE;
+	if (t->dtype > ENPU_DTYPE_INT32)
+		return ENPU_RULE_TENSOR_DTYPE;
+	if (!(types & (1u << t->dtype)))
+		return type_rule;
 	dtype_range(t->dtype, &lo, &hi);
-	return in_range(t->zero_point, lo, hi);
+	return in_range(t->zero_point, lo, hi) ? ENPU_RULE_NONE :
+						 ENPU_RULE_TENSOR_ZERO_POINT;
 }
 
-static bool clamp_ok(uint32_t dtype, int32_t min, int32_t max)
+/* The input and output tensors of a layer, in that order. */
+static uint32_t tensors_rule(const struct enpu_tensor_desc *in,
+			     uint32_t in_types,
+			     const struct enpu_tensor_desc *out,
+			     uint32_t out_types)
+{
+	uint32_t rule = tensor_desc_rule(in, in_types, ENPU_RULE_INPUT_INT32);
+
+	return rule ? rule : tensor_desc_rule(out, out_types,
+					      ENPU_RULE_OUTPUT_INT32);
+}
+
+static uint32_t clamp_rule(uint32_t dtype, int32_t min, int32_t max)
 {
 	int32_t lo, hi;
 
 	dtype_range(dtype, &lo, &hi);
-	return in_range(min, lo, hi) && in_range(max, lo, hi) && min <= max;
+	if (!in_range(min, lo, hi) || !in_range(max, lo, hi))
+		return ENPU_RULE_CLAMP_RANGE;
+	return min <= max ? ENPU_RULE_NONE : ENPU_RULE_CLAMP_ORDER;
 }
 
 static bool ref_is_none(const struct enpu_buf_ref *r)
@@ -267,9 +287,10 @@ static bool ref_is_none(const struct enpu_buf_ref *r)
 	return r->bo_index == ENPU_BUF_NONE;
 }
 
-static bool multiplier_ok(int32_t m)
+/* A reference the layer reads or writes: only its reserved field here. */
+static uint32_t ref_field_rule(const struct enpu_buf_ref *r)
 {
-	return m >= 0;	/* s32: below 2^31 by its type */
+	return r->reserved ? ENPU_RULE_REF_RESERVED : ENPU_RULE_NONE;
 }
 
 static bool shift_ok(int32_t s)
@@ -277,19 +298,34 @@ static bool shift_ok(int32_t s)
 	return in_range(s, ENPU_REQUANT_SHIFT_MIN, ENPU_REQUANT_SHIFT_MAX);
 }
 
-/* Requantization descriptor of a CONV2D/FC whose output type is @dtype. */
-static bool requant_ok(const struct enpu_requant_desc *rq, uint32_t dtype)
+/*
+ * Requantization descriptor of a CONV2D/FC whose output type is @dtype.
+ * An ENPU_BUF_NONE table's offset matters only for an INT32 output, whose
+ * descriptor must be all zero (docs/hw/vnpu.md, the vnpu 1.2 details): the
+ * device never looks at the offset of an absent operand otherwise.
+ */
+static uint32_t requant_rule(const struct enpu_requant_desc *rq,
+			     uint32_t dtype)
 {
-	if (rq->per_channel.reserved)
-		return false;
-	if (dtype == ENPU_DTYPE_INT32)
-		return ref_is_none(&rq->per_channel) && !rq->per_channel.offset &&
-		       !rq->multiplier && !rq->shift && !rq->min && !rq->max;
-	if (!clamp_ok(dtype, rq->min, rq->max))
-		return false;
-	if (!ref_is_none(&rq->per_channel))
-		return !rq->multiplier && !rq->shift;
-	return multiplier_ok(rq->multiplier) && shift_ok(rq->shift);
+	const struct enpu_buf_ref *table = &rq->per_channel;
+
+	if (table->reserved)
+		return ENPU_RULE_REF_RESERVED;
+	if (dtype == ENPU_DTYPE_INT32) {
+		if (!ref_is_none(table) || rq->multiplier || rq->shift ||
+		    rq->min || rq->max)
+			return ENPU_RULE_REQUANT_INT32;
+		return table->offset ? ENPU_RULE_REF_NONE_OFFSET : ENPU_RULE_NONE;
+	}
+	if (!ref_is_none(table)) {
+		if (rq->multiplier || rq->shift)
+			return ENPU_RULE_REQUANT_TABLE_FIELDS;
+	} else if (rq->multiplier < 0) {	/* s32: below 2^31 by its type */
+		return ENPU_RULE_REQUANT_MULTIPLIER;
+	} else if (!shift_ok(rq->shift)) {
+		return ENPU_RULE_REQUANT_SHIFT;
+	}
+	return clamp_rule(dtype, rq->min, rq->max);
 }
 
 /*
@@ -319,57 +355,89 @@ static bool output_extent(uint32_t in, uint32_t pad_begin, uint32_t pad_end,
 	return true;
 }
 
-static bool conv_shape_ok(const struct enpu_cmd_conv2d *c, bool depthwise)
+/* Output height and width of a windowed layer against what it computes. */
+static uint32_t window_rule(const struct enpu_tensor_desc *in,
+			    const struct enpu_tensor_desc *out,
+			    const uint32_t kernel[2], const uint32_t stride[2],
+			    const uint32_t dilation[2], const uint32_t pads[4],
+			    bool ceil_mode, uint32_t size_rule)
 {
-	const struct enpu_tensor_desc *in = &c->input, *out = &c->output;
 	uint64_t oh, ow;
 
-	if (c->reserved || c->weights.reserved || c->bias.reserved)
-		return false;
-	if (!tensor_desc_ok(in, TYPES_8BIT) || !tensor_desc_ok(out, TYPES_ANY))
-		return false;
-	if (!requant_ok(&c->requant, out->dtype))
-		return false;
-	if (!in_range(c->kernel_height, 1, CONV_PARAM_MAX) ||
-	    !in_range(c->kernel_width, 1, CONV_PARAM_MAX) ||
-	    !in_range(c->stride_height, 1, CONV_PARAM_MAX) ||
-	    !in_range(c->stride_width, 1, CONV_PARAM_MAX) ||
-	    !in_range(c->dilation_height, 1, CONV_PARAM_MAX) ||
-	    !in_range(c->dilation_width, 1, CONV_PARAM_MAX) ||
-	    c->pad_top > CONV_PARAM_MAX || c->pad_left > CONV_PARAM_MAX ||
-	    c->pad_bottom > CONV_PARAM_MAX || c->pad_right > CONV_PARAM_MAX)
-		return false;
-	if (!c->groups || in->channels % c->groups ||
-	    out->channels % c->groups)
-		return false;
-	if (depthwise && (c->groups != in->channels ||
-			  c->groups != out->channels))
-		return false;
-	if (out->batch != in->batch)
-		return false;
-	if (!output_extent(in->height, c->pad_top, c->pad_bottom,
-			   c->kernel_height, c->stride_height,
-			   c->dilation_height, false, &oh) ||
-	    !output_extent(in->width, c->pad_left, c->pad_right,
-			   c->kernel_width, c->stride_width,
-			   c->dilation_width, false, &ow))
-		return false;
-	return out->height == oh && out->width == ow;
+	if (!output_extent(in->height, pads[0], pads[2], kernel[0], stride[0],
+			   dilation[0], ceil_mode, &oh) ||
+	    !output_extent(in->width, pads[1], pads[3], kernel[1], stride[1],
+			   dilation[1], ceil_mode, &ow))
+		return ENPU_RULE_WINDOW;
+	return out->height == oh && out->width == ow ? ENPU_RULE_NONE :
+						       size_rule;
 }
 
-static bool fc_shape_ok(const struct enpu_cmd_fc *f)
+static uint32_t conv_shape_rule(const struct enpu_cmd_conv2d *c,
+				bool depthwise)
+{
+	const struct enpu_tensor_desc *in = &c->input, *out = &c->output;
+	const uint32_t kernel[2] = { c->kernel_height, c->kernel_width };
+	const uint32_t stride[2] = { c->stride_height, c->stride_width };
+	const uint32_t dilation[2] = { c->dilation_height, c->dilation_width };
+	const uint32_t pads[4] = { c->pad_top, c->pad_left, c->pad_bottom,
+				   c->pad_right };
+	uint32_t rule;
+	int i;
+
+	if (c->reserved)
+		return ENPU_RULE_CONV_RESERVED;
+	rule = ref_field_rule(&c->weights);
+	if (!rule)
+		rule = ref_field_rule(&c->bias);
+	if (!rule)
+		rule = tensors_rule(in, TYPES_8BIT, out, TYPES_ANY);
+	if (!rule)
+		rule = requant_rule(&c->requant, out->dtype);
+	if (rule)
+		return rule;
+	for (i = 0; i < 2; i++) {
+		if (!in_range(kernel[i], 1, ENPU_CONV_KERNEL_MAX))
+			return ENPU_RULE_CONV_KERNEL;
+		if (!in_range(stride[i], 1, ENPU_LAYER_STRIDE_MAX))
+			return ENPU_RULE_CONV_STRIDE;
+		if (!in_range(dilation[i], 1, ENPU_LAYER_DILATION_MAX))
+			return ENPU_RULE_CONV_DILATION;
+	}
+	for (i = 0; i < 4; i++)
+		if (pads[i] > ENPU_CONV_PAD_MAX)
+			return ENPU_RULE_CONV_PAD;
+	if (!c->groups || in->channels % c->groups ||
+	    out->channels % c->groups)
+		return ENPU_RULE_CONV_GROUPS;
+	if (depthwise && (c->groups != in->channels ||
+			  c->groups != out->channels))
+		return ENPU_RULE_DEPTHWISE_GROUPS;
+	if (out->batch != in->batch)
+		return ENPU_RULE_CONV_BATCH;
+	return window_rule(in, out, kernel, stride, dilation, pads, false,
+			   ENPU_RULE_CONV_OUTPUT_SIZE);
+}
+
+static uint32_t fc_shape_rule(const struct enpu_cmd_fc *f)
 {
 	const struct enpu_tensor_desc *in = &f->input, *out = &f->output;
+	uint32_t rule = ref_field_rule(&f->weights);
 
-	if (f->weights.reserved || f->bias.reserved)
-		return false;
-	if (!tensor_desc_ok(in, TYPES_8BIT) || !tensor_desc_ok(out, TYPES_ANY))
-		return false;
-	if (!requant_ok(&f->requant, out->dtype))
-		return false;
-	if (in->batch != 1 || in->height != 1 || in->channels > FC_K_MAX)
-		return false;
-	return out->batch == 1 && out->height == 1 && out->width == in->width;
+	if (!rule)
+		rule = ref_field_rule(&f->bias);
+	if (!rule)
+		rule = tensors_rule(in, TYPES_8BIT, out, TYPES_ANY);
+	if (!rule)
+		rule = requant_rule(&f->requant, out->dtype);
+	if (rule)
+		return rule;
+	if (in->batch != 1 || in->height != 1 || out->batch != 1 ||
+	    out->height != 1)
+		return ENPU_RULE_FC_BATCH;
+	if (in->channels > ENPU_FC_K_MAX)
+		return ENPU_RULE_FC_K;
+	return out->width == in->width ? ENPU_RULE_NONE : ENPU_RULE_FC_ROWS;
 }
 
 /* b's (or a's) dimension against the output's: equal or broadcast. */
@@ -378,98 +446,143 @@ static bool broadcast_dim_ok(uint32_t in, uint32_t out)
 	return in == out || in == 1;
 }
 
-static bool eltwise_shape_ok(const struct enpu_cmd_eltwise *e, bool add)
+static uint32_t add_params_rule(const struct enpu_cmd_eltwise *e)
+{
+	if (!in_range(e->a_multiplier, 0, ENPU_ADD_MULTIPLIER_LIMIT - 1) ||
+	    !in_range(e->b_multiplier, 0, ENPU_ADD_MULTIPLIER_LIMIT - 1))
+		return ENPU_RULE_ADD_MULTIPLIER;
+	if (!in_range(e->add_shift, ENPU_ADD_SHIFT_MIN, ENPU_ADD_SHIFT_MAX))
+		return ENPU_RULE_ADD_SHIFT;
+	if (e->left_shift || e->multiplier || e->shift)
+		return ENPU_RULE_ADD_MUL_FIELDS;
+	return ENPU_RULE_NONE;
+}
+
+static uint32_t mul_params_rule(const struct enpu_cmd_eltwise *e)
+{
+	if (e->a_multiplier || e->b_multiplier || e->add_shift)
+		return ENPU_RULE_MUL_ADD_FIELDS;
+	if (!in_range(e->left_shift, 0, ENPU_MUL_LEFT_SHIFT_MAX))
+		return ENPU_RULE_MUL_LEFT_SHIFT;
+	if (e->multiplier < 0)
+		return ENPU_RULE_MUL_MULTIPLIER;
+	return shift_ok(e->shift) ? ENPU_RULE_NONE : ENPU_RULE_MUL_SHIFT;
+}
+
+static uint32_t eltwise_shape_rule(const struct enpu_cmd_eltwise *e, bool add)
 {
 	const struct enpu_tensor_desc *a = &e->a, *b = &e->b, *o = &e->output;
 	const uint32_t ad[4] = { a->batch, a->height, a->width, a->channels };
 	const uint32_t bd[4] = { b->batch, b->height, b->width, b->channels };
 	const uint32_t od[4] = { o->batch, o->height, o->width, o->channels };
+	uint32_t rule = tensor_desc_rule(a, TYPES_8BIT, ENPU_RULE_INPUT_INT32);
 	int i;
 
-	if (!tensor_desc_ok(a, TYPES_8BIT) || !tensor_desc_ok(b, TYPES_8BIT) ||
-	    !tensor_desc_ok(o, TYPES_8BIT))
-		return false;
+	if (!rule)
+		rule = tensors_rule(b, TYPES_8BIT, o, TYPES_8BIT);
+	if (rule)
+		return rule;
 	if (b->dtype != a->dtype || o->dtype != a->dtype)
-		return false;
+		return ENPU_RULE_ELTWISE_TYPES;
 	for (i = 0; i < 4; i++) {
 		uint32_t want = ad[i] > bd[i] ? ad[i] : bd[i];
 
-		if (od[i] != want || !broadcast_dim_ok(ad[i], od[i]) ||
+		if (od[i] != want)
+			return ENPU_RULE_ELTWISE_OUTPUT_DIM;
+		if (!broadcast_dim_ok(ad[i], od[i]) ||
 		    !broadcast_dim_ok(bd[i], od[i]))
-			return false;
+			return ENPU_RULE_ELTWISE_BROADCAST;
 	}
-	if (!clamp_ok(o->dtype, e->min, e->max))
-		return false;
-	if (add)
-		return in_range(e->a_multiplier, 0, ADD_MULTIPLIER_LIMIT - 1) &&
-		       in_range(e->b_multiplier, 0, ADD_MULTIPLIER_LIMIT - 1) &&
-		       in_range(e->add_shift, 1, ADD_SHIFT_MAX) &&
-		       !e->left_shift && !e->multiplier && !e->shift;
-	return !e->a_multiplier && !e->b_multiplier && !e->add_shift &&
-	       in_range(e->left_shift, 0, MUL_LEFT_SHIFT_MAX) &&
-	       multiplier_ok(e->multiplier) && shift_ok(e->shift);
+	rule = add ? add_params_rule(e) : mul_params_rule(e);
+	return rule ? rule : clamp_rule(o->dtype, e->min, e->max);
 }
 
-static bool pool_shape_ok(const struct enpu_cmd_pool *p, bool average)
+static uint32_t pool_quant_rule(const struct enpu_cmd_pool *p, bool average)
+{
+	int32_t lo, hi;
+
+	if (!average) {
+		if (!ref_is_none(&p->params))
+			return ENPU_RULE_MAX_POOL_TABLE;
+		if (p->multiplier || p->shift || p->left_shift)
+			return ENPU_RULE_MAX_POOL_REQUANT;
+		dtype_range(p->input.dtype, &lo, &hi);
+		return p->min == lo && p->max == hi ? ENPU_RULE_NONE :
+						      ENPU_RULE_MAX_POOL_CLAMP;
+	}
+	if (!ref_is_none(&p->params)) {
+		if (p->multiplier || p->shift || p->left_shift)
+			return ENPU_RULE_AVG_POOL_TABLE_FIELDS;
+	} else if (p->multiplier < 0) {
+		return ENPU_RULE_AVG_POOL_MULTIPLIER;
+	} else if (!shift_ok(p->shift)) {
+		return ENPU_RULE_AVG_POOL_SHIFT;
+	} else if (!in_range(p->left_shift, 0, ENPU_POOL_LEFT_SHIFT_MAX)) {
+		return ENPU_RULE_AVG_POOL_LEFT_SHIFT;
+	}
+	return clamp_rule(p->output.dtype, p->min, p->max);
+}
+
+static uint32_t pool_shape_rule(const struct enpu_cmd_pool *p, bool average)
 {
 	const struct enpu_tensor_desc *in = &p->input, *out = &p->output;
-	const uint32_t known = ENPU_POOL_CEIL_MODE |
-			       (average ? ENPU_POOL_COUNT_INCLUDE_PAD : 0);
-	int32_t lo, hi;
-	uint64_t oh, ow;
+	const uint32_t kernel[2] = { p->kernel_height, p->kernel_width };
+	const uint32_t stride[2] = { p->stride_height, p->stride_width };
+	const uint32_t dilation[2] = { p->dilation_height, p->dilation_width };
+	const uint32_t pads[4] = { p->pad_top, p->pad_left, p->pad_bottom,
+				   p->pad_right };
+	uint32_t rule;
+	int i;
 
-	if (p->reserved || p->reserved2 || p->params.reserved)
-		return false;
-	if (!tensor_desc_ok(in, TYPES_8BIT) || !tensor_desc_ok(out, TYPES_8BIT))
-		return false;
-	if (out->dtype != in->dtype || out->batch != in->batch ||
-	    out->channels != in->channels)
-		return false;
-	if (!in_range(p->kernel_height, 1, POOL_KERNEL_MAX) ||
-	    !in_range(p->kernel_width, 1, POOL_KERNEL_MAX) ||
-	    !in_range(p->stride_height, 1, CONV_PARAM_MAX) ||
-	    !in_range(p->stride_width, 1, CONV_PARAM_MAX) ||
-	    !in_range(p->dilation_height, 1, CONV_PARAM_MAX) ||
-	    !in_range(p->dilation_width, 1, CONV_PARAM_MAX) ||
-	    p->pad_top >= p->kernel_height || p->pad_bottom >= p->kernel_height ||
-	    p->pad_left >= p->kernel_width || p->pad_right >= p->kernel_width)
-		return false;
-	if (p->flags & ~known)
-		return false;
-	if (!output_extent(in->height, p->pad_top, p->pad_bottom,
-			   p->kernel_height, p->stride_height,
-			   p->dilation_height, p->flags & ENPU_POOL_CEIL_MODE,
-			   &oh) ||
-	    !output_extent(in->width, p->pad_left, p->pad_right,
-			   p->kernel_width, p->stride_width, p->dilation_width,
-			   p->flags & ENPU_POOL_CEIL_MODE, &ow) ||
-	    out->height != oh || out->width != ow)
-		return false;
-	if (!average) {
-		dtype_range(in->dtype, &lo, &hi);
-		return ref_is_none(&p->params) && !p->multiplier && !p->shift &&
-		       !p->left_shift && p->min == lo && p->max == hi;
+	if (p->reserved || p->reserved2)
+		return ENPU_RULE_POOL_RESERVED;
+	rule = ref_field_rule(&p->params);
+	if (!rule)
+		rule = tensors_rule(in, TYPES_8BIT, out, TYPES_8BIT);
+	if (rule)
+		return rule;
+	if (out->dtype != in->dtype)
+		return ENPU_RULE_POOL_TYPE;
+	if (out->batch != in->batch || out->channels != in->channels)
+		return ENPU_RULE_POOL_BATCH_CHANNELS;
+	for (i = 0; i < 2; i++) {
+		if (!in_range(kernel[i], 1, ENPU_POOL_KERNEL_MAX))
+			return ENPU_RULE_POOL_KERNEL;
+		if (!in_range(stride[i], 1, ENPU_LAYER_STRIDE_MAX))
+			return ENPU_RULE_POOL_STRIDE;
+		if (!in_range(dilation[i], 1, ENPU_LAYER_DILATION_MAX))
+			return ENPU_RULE_POOL_DILATION;
 	}
-	if (!clamp_ok(out->dtype, p->min, p->max))
-		return false;
-	if (!ref_is_none(&p->params))
-		return !p->multiplier && !p->shift && !p->left_shift;
-	return multiplier_ok(p->multiplier) && shift_ok(p->shift) &&
-	       in_range(p->left_shift, 0, POOL_LEFT_SHIFT_MAX);
+	/* pads[] is top, left, bottom, right: kernel[i % 2] is its axis. */
+	for (i = 0; i < 4; i++)
+		if (pads[i] >= kernel[i % 2])
+			return ENPU_RULE_POOL_PAD;
+	if (p->flags & ~(ENPU_POOL_CEIL_MODE | ENPU_POOL_COUNT_INCLUDE_PAD))
+		return ENPU_RULE_POOL_FLAGS;
+	if (!average && (p->flags & ENPU_POOL_COUNT_INCLUDE_PAD))
+		return ENPU_RULE_POOL_INCLUDE_PAD;
+	rule = window_rule(in, out, kernel, stride, dilation, pads,
+			   p->flags & ENPU_POOL_CEIL_MODE,
+			   ENPU_RULE_POOL_OUTPUT_SIZE);
+	return rule ? rule : pool_quant_rule(p, average);
 }
 
-static bool copy_shape_ok(const struct enpu_cmd_copy *c)
+static uint32_t copy_shape_rule(const struct enpu_cmd_copy *c)
 {
 	const struct enpu_tensor_desc *in = &c->input, *out = &c->output;
+	uint32_t rule = tensors_rule(in, TYPES_ANY, out, TYPES_ANY);
 
-	return tensor_desc_ok(in, TYPES_ANY) && tensor_desc_ok(out, TYPES_ANY) &&
-	       out->dtype == in->dtype && out->batch == in->batch &&
-	       out->height == in->height && out->width == in->width &&
-	       out->channels == in->channels &&
-	       out->zero_point == in->zero_point;
+	if (rule)
+		return rule;
+	if (out->dtype != in->dtype || out->zero_point != in->zero_point)
+		return ENPU_RULE_COPY_TYPE;
+	if (out->batch != in->batch || out->height != in->height ||
+	    out->width != in->width || out->channels != in->channels)
+		return ENPU_RULE_COPY_SHAPE;
+	return ENPU_RULE_NONE;
 }
 
-static bool shape_ok(const uint8_t *cmd, uint16_t opcode)
+static uint32_t shape_rule(const uint8_t *cmd, uint16_t opcode)
 {
 	union {
 		struct enpu_cmd_conv2d conv;
@@ -482,104 +595,123 @@ static bool shape_ok(const uint8_t *cmd, uint16_t opcode)
 	memcpy(&u, cmd, struct_size(opcode));
 	switch (opcode) {
 	case ENPU_CMD_CONV2D:
-		return conv_shape_ok(&u.conv, false);
+		return conv_shape_rule(&u.conv, false);
 	case ENPU_CMD_DEPTHWISE_CONV2D:
-		return conv_shape_ok(&u.conv, true);
+		return conv_shape_rule(&u.conv, true);
 	case ENPU_CMD_FULLY_CONNECTED:
-		return fc_shape_ok(&u.fc);
+		return fc_shape_rule(&u.fc);
 	case ENPU_CMD_ADD:
-		return eltwise_shape_ok(&u.eltwise, true);
+		return eltwise_shape_rule(&u.eltwise, true);
 	case ENPU_CMD_MUL:
-		return eltwise_shape_ok(&u.eltwise, false);
+		return eltwise_shape_rule(&u.eltwise, false);
 	case ENPU_CMD_MAX_POOL:
-		return pool_shape_ok(&u.pool, false);
+		return pool_shape_rule(&u.pool, false);
 	case ENPU_CMD_AVG_POOL:
-		return pool_shape_ok(&u.pool, true);
+		return pool_shape_rule(&u.pool, true);
 	default:
-		return copy_shape_ok(&u.copy);
+		return copy_shape_rule(&u.copy);
 	}
 }
 
 /* ---- extents (DMA_FAULT) ---- */
 
-static bool tensor_ref_ok(const struct vnpu_job *job,
-			  const struct layer_tensor *t, uint32_t access)
+static uint32_t tensor_ref_rule(const struct vnpu_job *job,
+				const struct layer_tensor *t, uint32_t access)
 {
 	uint64_t bytes;
 
-	return tensor_extent(t, &bytes) &&
-	       job_ref_ok(job, t->bo, t->offset, bytes, access);
+	if (!tensor_extent(t, &bytes))
+		return ENPU_RULE_TENSOR_SIZE;
+	return job_ref_rule(job, t->bo, t->offset, bytes, access);
 }
 
-/* An array of @count elements of @size bytes; @count * @size < 2^64 for
- * every caller (u32 counts times small sizes, or checked products). */
-static bool array_ref_ok(const struct vnpu_job *job, struct layer_ref r,
-			 u128 count, uint32_t size)
+/* An array of @count elements of @size bytes, read; @overflow_rule when
+ * its size does not fit in 64 bits. */
+static uint32_t array_ref_rule(const struct vnpu_job *job, struct layer_ref r,
+			       u128 count, uint32_t size,
+			       uint32_t overflow_rule)
 {
 	u128 bytes = count * size;
 
-	return bytes <= UINT64_MAX &&
-	       job_ref_ok(job, r.bo, r.offset, (uint64_t)bytes,
-			  ENPU_BO_ACCESS_READ);
+	if (bytes > UINT64_MAX)
+		return overflow_rule;
+	return job_ref_rule(job, r.bo, r.offset, (uint64_t)bytes,
+			    ENPU_BO_ACCESS_READ);
 }
 
-static bool optional_ref_ok(const struct vnpu_job *job, struct layer_ref r,
-			    u128 count, uint32_t size)
+/* An optional table: u32 counts of small entries cannot overflow. */
+static uint32_t optional_ref_rule(const struct vnpu_job *job,
+				  struct layer_ref r, u128 count,
+				  uint32_t size)
 {
-	return r.bo == ENPU_BUF_NONE || array_ref_ok(job, r, count, size);
+	if (r.bo == ENPU_BUF_NONE)
+		return ENPU_RULE_NONE;
+	return array_ref_rule(job, r, count, size, ENPU_RULE_REF_RANGE);
 }
 
-static bool extents_ok(const struct vnpu_job *job, const struct layer *l)
+/* Weights, bias and per-channel table of CONV2D/FC. */
+static uint32_t weights_rule(const struct vnpu_job *job,
+			     const struct layer *l, u128 weight_bytes)
 {
-	const uint32_t rd = ENPU_BO_ACCESS_READ, wr = ENPU_BO_ACCESS_WRITE;
+	uint32_t rule = array_ref_rule(job, l->weights, weight_bytes, 1,
+				       ENPU_RULE_CONV_WEIGHTS_SIZE);
 
-	if (!tensor_ref_ok(job, &l->in, rd) || !tensor_ref_ok(job, &l->out, wr))
-		return false;
+	if (!rule)
+		rule = optional_ref_rule(job, l->bias, l->out.c, 4);
+	if (!rule)
+		rule = optional_ref_rule(job, l->table, l->out.c,
+					 sizeof(struct enpu_requant_param));
+	return rule;
+}
+
+static uint32_t extents_rule(const struct vnpu_job *job, const struct layer *l)
+{
+	uint32_t rule = tensor_ref_rule(job, &l->in, ENPU_BO_ACCESS_READ);
+
+	if (!rule)
+		rule = tensor_ref_rule(job, &l->out, ENPU_BO_ACCESS_WRITE);
+	if (rule)
+		return rule;
 	switch (l->opcode) {
 	case ENPU_CMD_CONV2D:
 	case ENPU_CMD_DEPTHWISE_CONV2D:
-		return array_ref_ok(job, l->weights,
-				    (u128)l->out.c * (l->in.c / l->groups) *
-				    l->kernel_h * l->kernel_w, 1) &&
-		       optional_ref_ok(job, l->bias, l->out.c, 4) &&
-		       optional_ref_ok(job, l->table, l->out.c,
-				       sizeof(struct enpu_requant_param));
+		return weights_rule(job, l, (u128)l->out.c *
+				    (l->in.c / l->groups) * l->kernel_h *
+				    l->kernel_w);
 	case ENPU_CMD_FULLY_CONNECTED:
-		return array_ref_ok(job, l->weights, (u128)l->out.c * l->in.c,
-				    1) &&
-		       optional_ref_ok(job, l->bias, l->out.c, 4) &&
-		       optional_ref_ok(job, l->table, l->out.c,
-				       sizeof(struct enpu_requant_param));
+		return weights_rule(job, l, (u128)l->out.c * l->in.c);
 	case ENPU_CMD_ADD:
 	case ENPU_CMD_MUL:
-		return tensor_ref_ok(job, &l->in2, rd);
+		return tensor_ref_rule(job, &l->in2, ENPU_BO_ACCESS_READ);
 	case ENPU_CMD_AVG_POOL:
-		return optional_ref_ok(job, l->table,
-				       (u128)l->kernel_h * l->kernel_w,
-				       sizeof(struct enpu_pool_param));
+		return optional_ref_rule(job, l->table,
+					 (u128)l->kernel_h * l->kernel_w,
+					 sizeof(struct enpu_pool_param));
 	default:
-		return true;
+		return ENPU_RULE_NONE;
 	}
 }
 
 /*
  * Checks one layer command whose header (size multiple of 8, inside the
  * stream, flags 0) was checked by the caller. Returns ENPU_JOB_STATUS_OK,
- * INVALID or DMA_FAULT.
+ * INVALID (a shape rule) or DMA_FAULT (an extent), with the rule broken
+ * in *@rule.
  */
 uint32_t layer_check(const struct vnpu_job *job, const uint8_t *cmd,
-		     uint32_t cmd_size)
+		     uint32_t cmd_size, uint32_t *rule)
 {
 	struct enpu_cmd_header hdr;
 	struct layer l;
 
 	memcpy(&hdr, cmd, sizeof(hdr));
-	if (cmd_size != struct_size(hdr.opcode) || !shape_ok(cmd, hdr.opcode))
+	*rule = cmd_size == struct_size(hdr.opcode) ?
+		shape_rule(cmd, hdr.opcode) : ENPU_RULE_COMMAND_SIZE;
+	if (*rule)
 		return ENPU_JOB_STATUS_INVALID;
 	layer_decode(cmd, &l);
-	if (!extents_ok(job, &l))
-		return ENPU_JOB_STATUS_DMA_FAULT;
-	return ENPU_JOB_STATUS_OK;
+	*rule = extents_rule(job, &l);
+	return *rule ? ENPU_JOB_STATUS_DMA_FAULT : ENPU_JOB_STATUS_OK;
 }
 
 static u128 tensor_bytes(const struct layer_tensor *t)

@@ -86,8 +86,9 @@ static void job_finish(struct vnpu *v, uint32_t status, uint32_t info)
 	if (status != ENPU_JOB_STATUS_PREEMPTED)
 		engine_job_latency(v, job->queue, job->seen_ns);
 	if (!ran)
-		vnpu_log(v, "job tag=0x%llx queue=%u failed: status=%u info=0x%x",
-			 (unsigned long long)job->tag, job->queue, status, info);
+		vnpu_log(v, "job tag=0x%llx queue=%u failed: status=%u info=0x%x rule=%u %s",
+			 (unsigned long long)job->tag, job->queue, status, info,
+			 job->rule, vnpu_rule_name(job->rule));
 	engine_job_end(v);
 	job_release(job);
 	if (status != ENPU_JOB_STATUS_PREEMPTED)
@@ -171,10 +172,14 @@ static bool job_start(struct vnpu *v)
 
 	if (flags || size > ENPU_CMD_MAX_STREAM ||
 	    (save_addr && save_size < VNPU_CTX_SAVE_SIZE)) {
+		job->rule = flags ? VNPU_RULE_DESC_FLAGS :
+			    size > ENPU_CMD_MAX_STREAM ?
+			    VNPU_RULE_DESC_STREAM_SIZE : VNPU_RULE_DESC_SAVE_SIZE;
 		job_finish(v, ENPU_JOB_STATUS_INVALID, ENPU_CQE_INFO_DESCRIPTOR);
 		return true;
 	}
 	if (!guest_ram_range_ok(&v->ram, addr, size)) {
+		job->rule = VNPU_RULE_STREAM_RANGE;
 		job_finish(v, ENPU_JOB_STATUS_DMA_FAULT, 0);
 		return true;
 	}
@@ -186,7 +191,8 @@ static bool job_start(struct vnpu *v)
 		v->perf_dma_bytes += size;
 	}
 	job->stream_size = size;
-	switch (bo_table_load(&v->ram, bo_table_addr, bo_count, &job->bos)) {
+	switch (bo_table_load(&v->ram, bo_table_addr, bo_count, &job->bos,
+			      &job->rule)) {
 	case BO_TABLE_OK:
 		break;
 	case BO_TABLE_FAULT:
@@ -197,6 +203,7 @@ static bool job_start(struct vnpu *v)
 	}
 	job->bo_count = bo_count;
 	if (save_addr && !guest_ram_range_ok(&v->ram, save_addr, save_size)) {
+		job->rule = VNPU_RULE_SAVE_RANGE;
 		job_finish(v, ENPU_JOB_STATUS_DMA_FAULT, ENPU_CQE_INFO_DESCRIPTOR);
 		return true;
 	}
@@ -210,6 +217,7 @@ static bool job_start(struct vnpu *v)
 	if (bad != CMDSTREAM_OK) {
 		/* A save area that does not describe this job is left alone. */
 		job->save_addr = 0;
+		job->rule = VNPU_RULE_SAVE_STATE;
 		job_finish(v, status, bad);
 		return true;
 	}

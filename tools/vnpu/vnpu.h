@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "enpu_cmd_rule.h"
 #include "enpu_regs.h"
 
 #define VNPU_DEFAULT_DEVICE_ID	0x0001u
@@ -120,6 +121,7 @@ struct vnpu_job {
 	struct layer_state *layer;	/* the current layer's host operands */
 	uint32_t status;	/* ENPU_JOB_STATUS_* once stopped */
 	uint32_t info;
+	uint32_t rule;		/* why the checks refused it (vnpu_rule_name) */
 	bool host_trouble;	/* the host could not perform a command */
 };
 
@@ -281,8 +283,10 @@ enum bo_table_result {
 	BO_TABLE_FAULT,		/* the guest's table or lists break a rule */
 	BO_TABLE_NO_MEMORY,	/* host trouble */
 };
+/* On BO_TABLE_FAULT, *@rule is the enum vnpu_job_rule broken. */
 enum bo_table_result bo_table_load(const struct guest_ram *ram, uint64_t addr,
-				   uint32_t count, struct vnpu_bo **bos);
+				   uint32_t count, struct vnpu_bo **bos,
+				   uint32_t *rule);
 
 /* dma.c */
 bool dma_copy(const struct guest_ram *ram, const struct vnpu_bo *src,
@@ -353,15 +357,42 @@ void queues_release(struct vnpu *v);
 uint32_t queues_preempt_mailbox(struct vnpu *v, const uint32_t arg[4],
 				uint32_t *data);
 
+/*
+ * Why the device refused a job: a command-format rule (enum enpu_cmd_rule,
+ * kernel/enpu_cmd_rule.h, the same ids the kernel validator reports), or
+ * one of the rules below, of the descriptor and the BO table, which only
+ * the device checks (docs/hw/vnpu.md). The log line of a failed job names
+ * it; the host tests assert it.
+ */
+enum vnpu_job_rule {
+	VNPU_RULE_DESC_FLAGS = 0x100,	/* descriptor FLAGS not 0 */
+	VNPU_RULE_DESC_STREAM_SIZE,	/* CMD_SIZE above ENPU_CMD_MAX_STREAM */
+	VNPU_RULE_STREAM_RANGE,		/* stream outside guest RAM */
+	VNPU_RULE_BO_COUNT,		/* BO_COUNT above VNPU_MAX_BOS */
+	VNPU_RULE_BO_TABLE_RANGE,	/* BO table outside guest RAM */
+	VNPU_RULE_BO_RESERVED,		/* a BO entry's reserved not 0 */
+	VNPU_RULE_BO_ACCESS,		/* an unknown ACCESS bit */
+	VNPU_RULE_SG_COUNT,		/* SG_COUNT 0 */
+	VNPU_RULE_SG_LIST_RANGE,	/* a list outside guest RAM */
+	VNPU_RULE_SG_SEGMENT_EMPTY,	/* a segment of LEN 0 */
+	VNPU_RULE_SG_SEGMENT_RANGE,	/* a segment outside guest RAM */
+	VNPU_RULE_SG_SHORT,		/* segments cover less than SIZE */
+	VNPU_RULE_DESC_SAVE_SIZE,	/* CTX_SAVE_SIZE below VNPU_CTX_SAVE_SIZE */
+	VNPU_RULE_SAVE_RANGE,		/* save area outside guest RAM */
+	VNPU_RULE_SAVE_STATE,		/* saved state not of this job */
+	VNPU_RULE_END
+};
+
 /* cmdstream.c */
+const char *vnpu_rule_name(uint32_t rule);
 #define CMDSTREAM_OK UINT32_MAX
 uint32_t cmdstream_validate(struct vnpu_job *job, uint32_t *status);
 struct cmdstream_counters {
 	uint64_t dma_bytes;	/* PERF_DMA_BYTES */
 	uint64_t macs;		/* PERF_MACS */
 };
-bool job_ref_ok(const struct vnpu_job *job, uint32_t bo_index,
-		uint64_t offset, uint64_t size, uint32_t access);
+uint32_t job_ref_rule(const struct vnpu_job *job, uint32_t bo_index,
+		      uint64_t offset, uint64_t size, uint32_t access);
 uint32_t cmdstream_command_size(const struct vnpu_job *job, uint32_t offset);
 void cmdstream_plan(const struct vnpu_job *job, uint32_t offset,
 		    uint64_t *cycles, uint64_t *units);
