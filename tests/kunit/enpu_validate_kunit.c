@@ -116,30 +116,33 @@ static struct val_case *val_new(struct kunit *test)
 	return c;
 }
 
-/* Validates @c; expects acceptance, or -EINVAL at @offset for @reason. */
+/*
+ * Validates @c; expects acceptance (@rule ENPU_RULE_NONE), or -EINVAL at
+ * @offset for @rule.
+ */
 static void val_expect(struct kunit *test, struct val_case *c,
-		       u32 offset, const char *reason)
+		       u32 offset, u32 rule)
 {
-	const char *got = NULL;
-	u32 bad = 0xdeadbeef;
+	u32 bad = 0xdeadbeef, got = ENPU_RULE_COUNT;
 	int ret;
 
 	ret = enpu_validate_stream(c->stream, c->size, c->bos, c->bo_count,
 				   &bad, &got);
-	if (!reason) {
-		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "rejected at %u: %s", bad,
-				    got ? got : "(no reason)");
+	if (rule == ENPU_RULE_NONE) {
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "rejected at %u: rule %s",
+				    bad, enpu_cmd_rule_name(got));
+		KUNIT_EXPECT_EQ(test, got, (u32)ENPU_RULE_NONE);
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	KUNIT_EXPECT_EQ(test, bad, offset);
-	KUNIT_ASSERT_NOT_NULL(test, got);
-	KUNIT_EXPECT_STREQ(test, got, reason);
+	KUNIT_EXPECT_EQ_MSG(test, got, rule, "rule %s, expected %s",
+			    enpu_cmd_rule_name(got), enpu_cmd_rule_name(rule));
 }
 
 static void empty_stream_is_valid(struct kunit *test)
 {
-	val_expect(test, val_new(test), 0, NULL);
+	val_expect(test, val_new(test), 0, ENPU_RULE_NONE);
 }
 
 static void stream_length_must_be_a_multiple_of_8(struct kunit *test)
@@ -148,7 +151,7 @@ static void stream_length_must_be_a_multiple_of_8(struct kunit *test)
 
 	val_nop(c);
 	c->size -= 4;
-	val_expect(test, c, c->size, "stream size not a multiple of 8");
+	val_expect(test, c, c->size, ENPU_RULE_STREAM_SIZE);
 }
 
 static void nop_reserved_must_be_zero(struct kunit *test)
@@ -157,9 +160,9 @@ static void nop_reserved_must_be_zero(struct kunit *test)
 	u8 *nop = val_nop(c);
 
 	SET32(nop, struct enpu_cmd_nop, cycles, 0xffffffff);
-	val_expect(test, c, 0, NULL);
+	val_expect(test, c, 0, ENPU_RULE_NONE);
 	SET32(nop, struct enpu_cmd_nop, reserved, 1);
-	val_expect(test, c, 0, "NOP reserved not 0");
+	val_expect(test, c, 0, ENPU_RULE_NOP_RESERVED);
 }
 
 static void header_flags_must_be_zero(struct kunit *test)
@@ -170,7 +173,7 @@ static void header_flags_must_be_zero(struct kunit *test)
 	val_nop(c);
 	nop = val_nop(c);
 	put16(nop + offsetof(struct enpu_cmd_header, flags), 0x8000);
-	val_expect(test, c, sizeof(struct enpu_cmd_nop), "command flags not 0");
+	val_expect(test, c, sizeof(struct enpu_cmd_nop), ENPU_RULE_HEADER_FLAGS);
 }
 
 static void command_size_rules(struct kunit *test)
@@ -179,17 +182,17 @@ static void command_size_rules(struct kunit *test)
 	u8 *nop = val_nop(c);
 
 	put32(nop + offsetof(struct enpu_cmd_header, size), 0);
-	val_expect(test, c, 0, "command size not a multiple of 8");
+	val_expect(test, c, 0, ENPU_RULE_HEADER_SIZE);
 	put32(nop + offsetof(struct enpu_cmd_header, size), 12);
-	val_expect(test, c, 0, "command size not a multiple of 8");
+	val_expect(test, c, 0, ENPU_RULE_HEADER_SIZE);
 	put32(nop + offsetof(struct enpu_cmd_header, size), 24);
-	val_expect(test, c, 0, "command runs past the stream end");
+	val_expect(test, c, 0, ENPU_RULE_PAST_STREAM_END);
 	put32(nop + offsetof(struct enpu_cmd_header, size), 0xfffffff8);
-	val_expect(test, c, 0, "command runs past the stream end");
+	val_expect(test, c, 0, ENPU_RULE_PAST_STREAM_END);
 	/* Inside the stream, but not the NOP struct's size. */
 	val_nop(c);
 	put32(nop + offsetof(struct enpu_cmd_header, size), 32);
-	val_expect(test, c, 0, "command size is not its struct's");
+	val_expect(test, c, 0, ENPU_RULE_COMMAND_SIZE);
 }
 
 static void unknown_opcodes_are_refused(struct kunit *test)
@@ -197,9 +200,9 @@ static void unknown_opcodes_are_refused(struct kunit *test)
 	struct val_case *c = val_new(test);
 	u8 *cmd = val_add(c, ENPU_CMD_COPY + 1, 16);
 
-	val_expect(test, c, 0, "unknown opcode");
+	val_expect(test, c, 0, ENPU_RULE_OPCODE);
 	put16(cmd + offsetof(struct enpu_cmd_header, opcode), 0xffff);
-	val_expect(test, c, 0, "unknown opcode");
+	val_expect(test, c, 0, ENPU_RULE_OPCODE);
 }
 
 static void the_first_bad_command_is_blamed(struct kunit *test)
@@ -212,7 +215,7 @@ static void the_first_bad_command_is_blamed(struct kunit *test)
 	val_fill(c, 8, 0, 16);
 	val_expect(test, c, sizeof(struct enpu_cmd_nop) +
 		   sizeof(struct enpu_cmd_dma_fill),
-		   "buffer reference bo_index past the BO list");
+		   ENPU_RULE_REF_BO_INDEX);
 }
 
 static void fill_value_is_one_byte(struct kunit *test)
@@ -221,9 +224,9 @@ static void fill_value_is_one_byte(struct kunit *test)
 	u8 *cmd = val_fill(c, 0, 0, 16);
 
 	SET32(cmd, struct enpu_cmd_dma_fill, value, 0xff);
-	val_expect(test, c, 0, NULL);
+	val_expect(test, c, 0, ENPU_RULE_NONE);
 	SET32(cmd, struct enpu_cmd_dma_fill, value, 0x100);
-	val_expect(test, c, 0, "DMA_FILL value above 0xff");
+	val_expect(test, c, 0, ENPU_RULE_FILL_VALUE);
 }
 
 static void fill_reserved_must_be_zero(struct kunit *test)
@@ -232,7 +235,7 @@ static void fill_reserved_must_be_zero(struct kunit *test)
 	u8 *cmd = val_fill(c, 0, 0, 16);
 
 	SET32(cmd, struct enpu_cmd_dma_fill, reserved, 1);
-	val_expect(test, c, 0, "DMA_FILL reserved not 0");
+	val_expect(test, c, 0, ENPU_RULE_FILL_RESERVED);
 }
 
 static void buffer_reference_rules(struct kunit *test)
@@ -241,19 +244,19 @@ static void buffer_reference_rules(struct kunit *test)
 	u8 *cmd = val_fill(c, 2, 0, 64);
 	u8 *ref = cmd + offsetof(struct enpu_cmd_dma_fill, dst);
 
-	val_expect(test, c, 0, NULL);
+	val_expect(test, c, 0, ENPU_RULE_NONE);
 	put32(ref + offsetof(struct enpu_buf_ref, reserved), 1);
-	val_expect(test, c, 0, "buffer reference reserved not 0");
+	val_expect(test, c, 0, ENPU_RULE_REF_RESERVED);
 	put32(ref + offsetof(struct enpu_buf_ref, reserved), 0);
 	val_ref(ref, 2, 1);
-	val_expect(test, c, 0, "buffer range outside its BO");
+	val_expect(test, c, 0, ENPU_RULE_REF_RANGE);
 	val_ref(ref, 3, 0);
-	val_expect(test, c, 0, "buffer reference bo_index past the BO list");
+	val_expect(test, c, 0, ENPU_RULE_REF_BO_INDEX);
 	val_ref(ref, 1, 0);
-	val_expect(test, c, 0, "written BO not submitted with WRITE");
+	val_expect(test, c, 0, ENPU_RULE_REF_WRITE_ACCESS);
 	val_ref(ref, 2, 0);
 	SET64(cmd, struct enpu_cmd_dma_fill, size, 0);
-	val_expect(test, c, 0, "buffer range of 0 bytes");
+	val_expect(test, c, 0, ENPU_RULE_REF_EMPTY);
 }
 
 /* offset + size must not wrap to pass the bounds check. */
@@ -262,14 +265,14 @@ static void buffer_ranges_cannot_wrap(struct kunit *test)
 	struct val_case *c = val_new(test);
 	u8 *cmd = val_fill(c, 0, U64_MAX, 2);
 
-	val_expect(test, c, 0, "buffer range outside its BO");
+	val_expect(test, c, 0, ENPU_RULE_REF_RANGE);
 	val_ref(cmd + offsetof(struct enpu_cmd_dma_fill, dst), 0, 1);
 	SET64(cmd, struct enpu_cmd_dma_fill, size, U64_MAX);
-	val_expect(test, c, 0, "buffer range outside its BO");
+	val_expect(test, c, 0, ENPU_RULE_REF_RANGE);
 	SET64(cmd, struct enpu_cmd_dma_fill, size, 4095);
-	val_expect(test, c, 0, NULL);
+	val_expect(test, c, 0, ENPU_RULE_NONE);
 	SET64(cmd, struct enpu_cmd_dma_fill, size, 4096);
-	val_expect(test, c, 0, "buffer range outside its BO");
+	val_expect(test, c, 0, ENPU_RULE_REF_RANGE);
 }
 
 static void copy_access_and_overlap(struct kunit *test)
@@ -279,18 +282,18 @@ static void copy_access_and_overlap(struct kunit *test)
 	u8 *src = cmd + offsetof(struct enpu_cmd_dma_copy, src);
 	u8 *dst = cmd + offsetof(struct enpu_cmd_dma_copy, dst);
 
-	val_expect(test, c, 0, NULL);
+	val_expect(test, c, 0, ENPU_RULE_NONE);
 	val_ref(src, 2, 0);
 	SET64(cmd, struct enpu_cmd_dma_copy, size, 16);
-	val_expect(test, c, 0, "read BO not submitted with READ");
+	val_expect(test, c, 0, ENPU_RULE_REF_READ_ACCESS);
 	/* Same BO: touching ranges pass, one shared byte does not. */
 	val_ref(src, 0, 0);
 	val_ref(dst, 0, 16);
-	val_expect(test, c, 0, NULL);
+	val_expect(test, c, 0, ENPU_RULE_NONE);
 	val_ref(dst, 0, 15);
-	val_expect(test, c, 0, "DMA_COPY ranges overlap");
+	val_expect(test, c, 0, ENPU_RULE_DMA_OVERLAP);
 	val_ref(dst, 0, 0);
-	val_expect(test, c, 0, "DMA_COPY ranges overlap");
+	val_expect(test, c, 0, ENPU_RULE_DMA_OVERLAP);
 }
 
 /*
@@ -339,7 +342,7 @@ static void conv_valid_layer_passes(struct kunit *test)
 
 	val_nop(c);
 	val_conv(c);
-	val_expect(test, c, 0, NULL);
+	val_expect(test, c, 0, ENPU_RULE_NONE);
 }
 
 static void conv_kernel_limits(struct kunit *test)
@@ -348,12 +351,13 @@ static void conv_kernel_limits(struct kunit *test)
 	u8 *cmd = val_conv(c);
 
 	SET32(cmd, struct enpu_cmd_conv2d, kernel_height, 0);
-	val_expect(test, c, 0, "conv kernel outside 1..255");
-	/* 255 passes the kernel rule; the next rule then sees the window. */
-	SET32(cmd, struct enpu_cmd_conv2d, kernel_height, 255);
-	val_expect(test, c, 0, "window larger than the padded input");
-	SET32(cmd, struct enpu_cmd_conv2d, kernel_height, 256);
-	val_expect(test, c, 0, "conv kernel outside 1..255");
+	val_expect(test, c, 0, ENPU_RULE_CONV_KERNEL);
+	/* The maximum passes the kernel rule; the next rule then sees the window. */
+	SET32(cmd, struct enpu_cmd_conv2d, kernel_height, ENPU_CONV_KERNEL_MAX);
+	val_expect(test, c, 0, ENPU_RULE_WINDOW);
+	SET32(cmd, struct enpu_cmd_conv2d, kernel_height,
+	      ENPU_CONV_KERNEL_MAX + 1);
+	val_expect(test, c, 0, ENPU_RULE_CONV_KERNEL);
 }
 
 static void conv_output_shape_is_computed(struct kunit *test)
@@ -363,9 +367,9 @@ static void conv_output_shape_is_computed(struct kunit *test)
 	u8 *out = cmd + offsetof(struct enpu_cmd_conv2d, output);
 
 	SET32(out, struct enpu_tensor_desc, height, 3);
-	val_expect(test, c, 0, "conv output height/width not what the layer computes");
+	val_expect(test, c, 0, ENPU_RULE_CONV_OUTPUT_SIZE);
 	SET32(out, struct enpu_tensor_desc, height, 1);
-	val_expect(test, c, 0, "conv output height/width not what the layer computes");
+	val_expect(test, c, 0, ENPU_RULE_CONV_OUTPUT_SIZE);
 }
 
 static void conv_weights_must_fit(struct kunit *test)
@@ -376,9 +380,9 @@ static void conv_weights_must_fit(struct kunit *test)
 
 	/* 3 * 2 * 3 * 3 = 54 bytes: the last start that fits, then one past. */
 	val_ref(weights, 1, 4096 - 54);
-	val_expect(test, c, 0, NULL);
+	val_expect(test, c, 0, ENPU_RULE_NONE);
 	val_ref(weights, 1, 4096 - 53);
-	val_expect(test, c, 0, "buffer range outside its BO");
+	val_expect(test, c, 0, ENPU_RULE_REF_RANGE);
 }
 
 static void conv_requant_shift_range(struct kunit *test)
@@ -387,12 +391,12 @@ static void conv_requant_shift_range(struct kunit *test)
 	u8 *cmd = val_conv(c);
 	u8 *rq = cmd + offsetof(struct enpu_cmd_conv2d, requant);
 
-	SET32(rq, struct enpu_requant_desc, shift, 62);
-	val_expect(test, c, 0, NULL);
-	SET32(rq, struct enpu_requant_desc, shift, 63);
-	val_expect(test, c, 0, "requant shift outside 31..62");
-	SET32(rq, struct enpu_requant_desc, shift, 30);
-	val_expect(test, c, 0, "requant shift outside 31..62");
+	SET32(rq, struct enpu_requant_desc, shift, ENPU_REQUANT_SHIFT_MAX);
+	val_expect(test, c, 0, ENPU_RULE_NONE);
+	SET32(rq, struct enpu_requant_desc, shift, ENPU_REQUANT_SHIFT_MAX + 1);
+	val_expect(test, c, 0, ENPU_RULE_REQUANT_SHIFT);
+	SET32(rq, struct enpu_requant_desc, shift, ENPU_REQUANT_SHIFT_MIN - 1);
+	val_expect(test, c, 0, ENPU_RULE_REQUANT_SHIFT);
 }
 
 static struct kunit_case enpu_validate_test_cases[] = {
