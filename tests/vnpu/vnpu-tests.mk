@@ -7,7 +7,7 @@ VNPU_TEST_SRCS := tests/vnpu/vnpu_test.c tests/vnpu/vnpu_dma_test.c \
 	tests/vnpu/vnpu_thermal_test.c \
 	tests/vnpu/vnpu_rig.c
 VNPU_TEST_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(VNPU_TEST_SRCS))
-VNPU_TEST_CFLAGS = $(USER_CFLAGS) -Ikernel -Ifirmware-loader \
+VNPU_TEST_CFLAGS = $(USER_CFLAGS) -Ikernel -Ifirmware-loader -Itools/vnpu \
 	$(RUNTIME_CPU_CFLAGS) $(shell pkg-config --cflags libcrypto) -MMD -MP
 
 HOST_TESTS += test-vnpu

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "enpu_cmd.h"
+#include "enpu_cmd_rule.h"
+#include "vnpu.h"
 #include "vnpu_check.h"
 #include "vnpu_rig.h"
 
@@ -327,19 +329,30 @@ static void bo_table_errors_fault_before_any_command(struct rig *r)
 		uint32_t count;
 		int bo;		/* which BO to damage, -1 none */
 		int how;
+		uint32_t rule;
 	} cases[] = {
-		{ "BO_COUNT 4097", TABLE_ADDR, 4097, -1, 0 },
-		{ "table past the end of RAM", RIG_RAM_SIZE - 64, NO_BOS, -1, 0 },
-		{ "table far outside RAM", 1ull << 50, NO_BOS, -1, 0 },
-		{ "table address wraps", UINT64_MAX - 31, NO_BOS, -1, 0 },
-		{ "SG list past the end of RAM", TABLE_ADDR, NO_BOS, 2, 1 },
-		{ "SG_COUNT 0", TABLE_ADDR, NO_BOS, 3, 2 },
-		{ "segment LEN 0", TABLE_ADDR, NO_BOS, 0, 3 },
-		{ "SIZE above the segments", TABLE_ADDR, NO_BOS, 1, 4 },
-		{ "reserved not 0", TABLE_ADDR, NO_BOS, 2, 5 },
-		{ "segment outside RAM", TABLE_ADDR, NO_BOS, 3, 6 },
-		{ "segment address wraps", TABLE_ADDR, NO_BOS, 3, 7 },
-		{ "unknown ACCESS bit", TABLE_ADDR, NO_BOS, 3, 8 },
+		{ "BO_COUNT 4097", TABLE_ADDR, 4097, -1, 0, VNPU_RULE_BO_COUNT },
+		{ "table past the end of RAM", RIG_RAM_SIZE - 64, NO_BOS, -1, 0,
+		  VNPU_RULE_BO_TABLE_RANGE },
+		{ "table far outside RAM", 1ull << 50, NO_BOS, -1, 0,
+		  VNPU_RULE_BO_TABLE_RANGE },
+		{ "table address wraps", UINT64_MAX - 31, NO_BOS, -1, 0,
+		  VNPU_RULE_BO_TABLE_RANGE },
+		{ "SG list past the end of RAM", TABLE_ADDR, NO_BOS, 2, 1,
+		  VNPU_RULE_SG_LIST_RANGE },
+		{ "SG_COUNT 0", TABLE_ADDR, NO_BOS, 3, 2, VNPU_RULE_SG_COUNT },
+		{ "segment LEN 0", TABLE_ADDR, NO_BOS, 0, 3,
+		  VNPU_RULE_SG_SEGMENT_EMPTY },
+		{ "SIZE above the segments", TABLE_ADDR, NO_BOS, 1, 4,
+		  VNPU_RULE_SG_SHORT },
+		{ "reserved not 0", TABLE_ADDR, NO_BOS, 2, 5,
+		  VNPU_RULE_BO_RESERVED },
+		{ "segment outside RAM", TABLE_ADDR, NO_BOS, 3, 6,
+		  VNPU_RULE_SG_SEGMENT_RANGE },
+		{ "segment address wraps", TABLE_ADDR, NO_BOS, 3, 7,
+		  VNPU_RULE_SG_SEGMENT_RANGE },
+		{ "unknown ACCESS bit", TABLE_ADDR, NO_BOS, 3, 8,
+		  VNPU_RULE_BO_ACCESS },
 	};
 	uint8_t *s = r->ram + DMA_STREAM;
 	struct bo_desc bos[NO_BOS];
@@ -391,6 +404,9 @@ static void bo_table_errors_fault_before_any_command(struct rig *r)
 		      c.info == ENPU_CQE_INFO_DESCRIPTOR && c.cycles == 0,
 		      "%s: status %u info %#x cycles %llu", cases[i].what, c.status,
 		      c.info, (unsigned long long)c.cycles);
+		CHECK(rig_job_rule(r, 0x1400 + i) == cases[i].rule,
+		      "%s: rule %u, want %u", cases[i].what,
+		      rig_job_rule(r, 0x1400 + i), cases[i].rule);
 		check_ram_matches_model(r, cases[i].what);
 		CHECK(rd64(r, ENPU_REG_PERF_DMA_BYTES_LO) - bytes == len,
 		      "%s: DMA bytes counted for a job that did not run", cases[i].what);
@@ -427,7 +443,8 @@ static void bo_count_limits_are_exact(struct rig *r)
 	len += fill_cmd(s + len, 0, 0, 1, 1);
 	snapshot(r);
 	CHECK(run_job(r, len, 0, 0, 0x1502, &c) &&
-	      c.status == ENPU_JOB_STATUS_DMA_FAULT && c.info == 16,
+	      c.status == ENPU_JOB_STATUS_DMA_FAULT && c.info == 16 &&
+	      rig_job_rule(r, 0x1502) == ENPU_RULE_REF_BO_INDEX,
 	      "no BOs, fill: status %u info %#x", c.status, c.info);
 	check_ram_matches_model(r, "fill without BOs");
 }
@@ -435,7 +452,8 @@ static void bo_count_limits_are_exact(struct rig *r)
 /* Builds the stream "good fill; bad command" and checks the job fails at
  * the bad command (offset 40) with nothing written. */
 static void expect_rejected(struct rig *r, const char *what, uint32_t bad_len,
-			    uint32_t want_status, uint64_t tag)
+			    uint32_t want_status, uint32_t want_rule,
+			    uint64_t tag)
 {
 	struct cqe c;
 
@@ -445,6 +463,8 @@ static void expect_rejected(struct rig *r, const char *what, uint32_t bad_len,
 	      "%s: status %u info %#x cycles %llu, want status %u info %u", what,
 	      c.status, c.info, (unsigned long long)c.cycles, want_status,
 	      FIRST_FILL_LEN);
+	CHECK(rig_job_rule(r, tag) == want_rule, "%s: rule %u, want %u", what,
+	      rig_job_rule(r, tag), want_rule);
 	check_ram_matches_model(r, what);
 }
 
@@ -464,33 +484,50 @@ static void malformed_dma_commands_are_invalid_at_their_offset(struct rig *r)
 	uint8_t *b;
 	uint32_t n;
 
-#define CASE(what, build) do {						\
+#define CASE(what, rule, build) do {					\
 		b = start_stream(r, 40);				\
 		n = build;						\
 		snapshot(r);						\
-		expect_rejected(r, what, n, inv, 0x1600 + __LINE__);	\
+		expect_rejected(r, what, n, inv, ENPU_RULE_##rule,	\
+				0x1600 + __LINE__);			\
 	} while (0)
 
-	CASE("copy of 56 bytes", (copy_cmd(b, 0, 0, 1, 0, 8), put32(b + 4, 56), 56));
-	CASE("copy of 40 bytes", (copy_cmd(b, 0, 0, 1, 0, 8), put32(b + 4, 40), 40));
-	CASE("fill of 48 bytes", (fill_cmd(b, 1, 0, 8, 1), put32(b + 4, 48), 48));
-	CASE("fill of 32 bytes", (fill_cmd(b, 1, 0, 8, 1), put32(b + 4, 32), 32));
-	CASE("copy header flags", (copy_cmd(b, 0, 0, 1, 0, 8), put32(b, 1 | 1u << 16), 48));
-	CASE("copy src.reserved", (copy_cmd(b, 0, 0, 1, 0, 8), put32(b + 12, 1), 48));
-	CASE("copy dst.reserved", (copy_cmd(b, 0, 0, 1, 0, 8), put32(b + 28, 1), 48));
-	CASE("copy size 0", copy_cmd(b, 0, 0, 1, 0, 0));
-	CASE("fill size 0", fill_cmd(b, 1, 0, 0, 1));
-	CASE("fill value 0x100", fill_cmd(b, 1, 0, 8, 0x100));
-	CASE("fill value bit 31", fill_cmd(b, 1, 0, 8, 0x80000000u));
-	CASE("fill dst.reserved", (fill_cmd(b, 1, 0, 8, 1), put32(b + 12, 1), 40));
-	CASE("fill reserved", (fill_cmd(b, 1, 0, 8, 1), put32(b + 36, 1), 40));
-	CASE("opcode 3", (copy_cmd(b, 0, 0, 1, 0, 8), put32(b, 3), 48));
-	CASE("overlapping copy in one BO", copy_cmd(b, 2, 0, 2, 100, 200));
-	CASE("copy onto itself", copy_cmd(b, 2, 50, 2, 50, 10));
-	CASE("overlap by one byte", copy_cmd(b, 2, 1000, 2, 1199, 200));
+	CASE("copy of 56 bytes", COMMAND_SIZE,
+	     (copy_cmd(b, 0, 0, 1, 0, 8), put32(b + 4, 56), 56));
+	CASE("copy of 40 bytes", COMMAND_SIZE,
+	     (copy_cmd(b, 0, 0, 1, 0, 8), put32(b + 4, 40), 40));
+	CASE("fill of 48 bytes", COMMAND_SIZE,
+	     (fill_cmd(b, 1, 0, 8, 1), put32(b + 4, 48), 48));
+	CASE("fill of 32 bytes", COMMAND_SIZE,
+	     (fill_cmd(b, 1, 0, 8, 1), put32(b + 4, 32), 32));
+	CASE("copy header flags", HEADER_FLAGS,
+	     (copy_cmd(b, 0, 0, 1, 0, 8), put32(b, 1 | 1u << 16), 48));
+	CASE("copy header flag bit 15", HEADER_FLAGS,
+	     (copy_cmd(b, 0, 0, 1, 0, 8), put32(b, 1 | 1u << 31), 48));
+	CASE("copy src.reserved", REF_RESERVED,
+	     (copy_cmd(b, 0, 0, 1, 0, 8), put32(b + 12, 1), 48));
+	CASE("copy dst.reserved", REF_RESERVED,
+	     (copy_cmd(b, 0, 0, 1, 0, 8), put32(b + 28, 1), 48));
+	CASE("copy size 0", REF_EMPTY, copy_cmd(b, 0, 0, 1, 0, 0));
+	CASE("fill size 0", REF_EMPTY, fill_cmd(b, 1, 0, 0, 1));
+	CASE("fill value 0x100", FILL_VALUE, fill_cmd(b, 1, 0, 8, 0x100));
+	CASE("fill value bit 31", FILL_VALUE, fill_cmd(b, 1, 0, 8, 0x80000000u));
+	CASE("fill dst.reserved", REF_RESERVED,
+	     (fill_cmd(b, 1, 0, 8, 1), put32(b + 12, 1), 40));
+	CASE("fill reserved", FILL_RESERVED,
+	     (fill_cmd(b, 1, 0, 8, 1), put32(b + 36, 1), 40));
+	CASE("opcode 11", OPCODE, (copy_cmd(b, 0, 0, 1, 0, 8), put32(b, 11), 48));
+	CASE("opcode 3 (CONV2D) of 48 bytes", COMMAND_SIZE,
+	     (copy_cmd(b, 0, 0, 1, 0, 8), put32(b, 3), 48));
+	CASE("overlapping copy in one BO", DMA_OVERLAP, copy_cmd(b, 2, 0, 2, 100, 200));
+	CASE("copy onto itself", DMA_OVERLAP, copy_cmd(b, 2, 50, 2, 50, 10));
+	CASE("overlap by one byte", DMA_OVERLAP, copy_cmd(b, 2, 1000, 2, 1199, 200));
 	/* a bad reference in the malformed command does not change the
 	 * verdict: shape comes first */
-	CASE("size 0 and a bad BO", copy_cmd(b, 9, 0, 1, 0, 0));
+	CASE("size 0 and a bad BO", REF_EMPTY, copy_cmd(b, 9, 0, 1, 0, 0));
+	/* a well-sized copy cut short by the end of the stream */
+	CASE("copy cut at 40 of 48 bytes", PAST_STREAM_END,
+	     (copy_cmd(b, 0, 0, 1, 0, 8), 40));
 #undef CASE
 }
 
@@ -500,30 +537,36 @@ static void dma_reference_violations_fault_at_their_offset(struct rig *r)
 	uint8_t *b;
 	uint32_t n;
 
-#define CASE(what, build) do {						\
+#define CASE(what, rule, build) do {					\
 		b = start_stream(r, 50);				\
 		n = build;						\
 		snapshot(r);						\
-		expect_rejected(r, what, n, dma, 0x1700 + __LINE__);	\
+		expect_rejected(r, what, n, dma, ENPU_RULE_##rule,	\
+				0x1700 + __LINE__);			\
 	} while (0)
 
-	CASE("src bo_index == BO_COUNT", copy_cmd(b, NO_BOS, 0, 1, 0, 8));
-	CASE("dst bo_index 0xffffffff", copy_cmd(b, 0, 0, 0xffffffffu, 0, 8));
-	CASE("fill bo_index == BO_COUNT", fill_cmd(b, NO_BOS, 0, 8, 1));
-	CASE("src range past SIZE", copy_cmd(b, 0, 9000, 1, 0, 193));
-	CASE("dst range past SIZE", copy_cmd(b, 0, 0, 1, 9901, 100));
-	CASE("fill at SIZE", fill_cmd(b, 2, 8192, 1, 1));
-	CASE("fill far past SIZE", fill_cmd(b, 2, 1ull << 40, 1, 1));
-	CASE("src offset + size overflows", copy_cmd(b, 0, UINT64_MAX - 10, 1, 0, 100));
-	CASE("dst offset + size overflows", copy_cmd(b, 0, 0, 1, 16, UINT64_MAX - 8));
-	CASE("fill offset + size overflows", fill_cmd(b, 2, UINT64_MAX, 2, 1));
-	CASE("fill of 2^64 - 1 bytes", fill_cmd(b, 2, 0, UINT64_MAX, 1));
-	CASE("copy from a write-only BO", copy_cmd(b, 4, 0, 1, 0, 8));
-	CASE("copy into a read-only BO", copy_cmd(b, 0, 0, 3, 0, 8));
-	CASE("copy into the READ-only src BO", copy_cmd(b, 3, 0, 0, 0, 8));
-	CASE("fill into a read-only BO", fill_cmd(b, 3, 0, 8, 1));
+	CASE("src bo_index == BO_COUNT", REF_BO_INDEX, copy_cmd(b, NO_BOS, 0, 1, 0, 8));
+	CASE("dst bo_index 0xffffffff", REF_BO_INDEX,
+	     copy_cmd(b, 0, 0, 0xffffffffu, 0, 8));
+	CASE("fill bo_index == BO_COUNT", REF_BO_INDEX, fill_cmd(b, NO_BOS, 0, 8, 1));
+	CASE("src range past SIZE", REF_RANGE, copy_cmd(b, 0, 9000, 1, 0, 193));
+	CASE("dst range past SIZE", REF_RANGE, copy_cmd(b, 0, 0, 1, 9901, 100));
+	CASE("fill at SIZE", REF_RANGE, fill_cmd(b, 2, 8192, 1, 1));
+	CASE("fill far past SIZE", REF_RANGE, fill_cmd(b, 2, 1ull << 40, 1, 1));
+	CASE("src offset + size overflows", REF_RANGE,
+	     copy_cmd(b, 0, UINT64_MAX - 10, 1, 0, 100));
+	CASE("dst offset + size overflows", REF_RANGE,
+	     copy_cmd(b, 0, 0, 1, 16, UINT64_MAX - 8));
+	CASE("fill offset + size overflows", REF_RANGE, fill_cmd(b, 2, UINT64_MAX, 2, 1));
+	CASE("fill of 2^64 - 1 bytes", REF_RANGE, fill_cmd(b, 2, 0, UINT64_MAX, 1));
+	CASE("copy from a write-only BO", REF_READ_ACCESS, copy_cmd(b, 4, 0, 1, 0, 8));
+	CASE("copy into a read-only BO", REF_WRITE_ACCESS, copy_cmd(b, 0, 0, 3, 0, 8));
+	CASE("copy into the READ-only src BO", REF_WRITE_ACCESS,
+	     copy_cmd(b, 3, 0, 0, 0, 8));
+	CASE("fill into a read-only BO", REF_WRITE_ACCESS, fill_cmd(b, 3, 0, 8, 1));
 	/* references are checked before the same-BO overlap rule */
-	CASE("overlap with a range past SIZE", copy_cmd(b, 2, 8000, 2, 8100, 200));
+	CASE("overlap with a range past SIZE", REF_RANGE,
+	     copy_cmd(b, 2, 8000, 2, 8100, 200));
 #undef CASE
 }
 
@@ -609,6 +652,9 @@ static void list_rewritten_mid_job_faults_at_that_command(struct rig *r)
 	CHECK(c.status == ENPU_JOB_STATUS_DMA_FAULT && c.info == 16 && c.cycles == 0,
 	      "status %u info %#x cycles %llu", c.status, c.info,
 	      (unsigned long long)c.cycles);
+	/* the checks passed: the fault came from the DMA itself */
+	CHECK(rig_job_rule(r, 0x1a00) == ENPU_RULE_NONE, "rule %u",
+	      rig_job_rule(r, 0x1a00));
 	check_ram_matches_model(r, "copy through a broken list");
 	CHECK(rd(r, ENPU_REG_STATUS) == ENPU_STATUS_READY, "device survived");
 }

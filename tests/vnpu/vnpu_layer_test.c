@@ -18,6 +18,7 @@
 
 #include "enpu_cmd.h"
 #include "enpu_cpu.h"
+#include "enpu_cmd_rule.h"
 #include "vnpu_check.h"
 #include "vnpu_rig.h"
 
@@ -1149,7 +1150,8 @@ static struct enpu_cmd_copy base_copy(void)
 
 /* "good fill; @cmd": the job fails at offset 40 and nothing runs. */
 static void expect_bad(struct rig *r, const char *what, const void *cmd,
-		       uint32_t size, uint32_t want, int line)
+		       uint32_t size, uint32_t want, uint32_t want_rule,
+		       int line)
 {
 	struct enpu_cmd_dma_fill fill = {
 		.hdr = { ENPU_CMD_DMA_FILL, 0, sizeof(fill) },
@@ -1167,12 +1169,18 @@ static void expect_bad(struct rig *r, const char *what, const void *cmd,
 	      line, what, c.status, c.info, (unsigned long long)c.cycles, want,
 	      FILL_LEN);
 	check_ram_matches_model(r, what);
+	CHECK(rig_job_rule(r, 0x4000 + (uint64_t)line) == want_rule,
+	      "line %d, %s: rule %s, want %s", line, what,
+	      enpu_cmd_rule_name(rig_job_rule(r, 0x4000 + (uint64_t)line)),
+	      enpu_cmd_rule_name(want_rule));
 }
 
-#define BAD(base, what, want, stmt) do {				\
+/* @rule: the enum enpu_cmd_rule the device must name (without ENPU_RULE_). */
+#define BAD(base, what, want, rule, stmt) do {				\
 		__typeof__(base) x = base;				\
 		stmt;							\
-		expect_bad(r, what, &x, sizeof(x), want, __LINE__);	\
+		expect_bad(r, what, &x, sizeof(x), want, ENPU_RULE_##rule, \
+			   __LINE__);					\
 	} while (0)
 
 static void base_commands_are_valid(struct rig *r)
@@ -1204,71 +1212,71 @@ static void malformed_conv_is_invalid_at_its_offset(struct rig *r)
 	struct enpu_cmd_conv2d b = base_conv();
 
 	validation_layout(r, 1);
-	BAD(b, "size 8 short", INV, x.hdr.size -= 8);
-	BAD(b, "header flags", INV, x.hdr.flags = 1);
-	BAD(b, "reserved", INV, x.reserved = 1);
-	BAD(b, "input.buf.reserved", INV, x.input.buf.reserved = 1);
-	BAD(b, "output reserved0", INV, x.output.reserved0[2] = 1);
-	BAD(b, "input reserved1", INV, x.input.reserved1 = 1);
-	BAD(b, "weights.reserved", INV, x.weights.reserved = 1);
-	BAD(b, "bias.reserved", INV, x.bias.reserved = 1);
-	BAD(b, "per_channel.reserved", INV, x.requant.per_channel.reserved = 1);
-	BAD(b, "batch 0", INV, x.input.batch = 0);
-	BAD(b, "height 0", INV, x.input.height = 0);
-	BAD(b, "channels 0", INV, x.output.channels = 0);
-	BAD(b, "pixel_stride below channels", INV, x.input.pixel_stride = 3);
-	BAD(b, "input dtype INT32", INV, x.input.dtype = ENPU_DTYPE_INT32);
-	BAD(b, "dtype 3", INV, x.output.dtype = 3);
-	BAD(b, "uint8 zero point 256", INV, x.input.zero_point = 256);
-	BAD(b, "uint8 zero point -1", INV, x.output.zero_point = -1);
-	BAD(b, "int8 zero point 128", INV,
+	BAD(b, "size 8 short", INV, COMMAND_SIZE, x.hdr.size -= 8);
+	BAD(b, "header flags", INV, HEADER_FLAGS, x.hdr.flags = 1);
+	BAD(b, "reserved", INV, CONV_RESERVED, x.reserved = 1);
+	BAD(b, "input.buf.reserved", INV, REF_RESERVED, x.input.buf.reserved = 1);
+	BAD(b, "output reserved0", INV, TENSOR_RESERVED, x.output.reserved0[2] = 1);
+	BAD(b, "input reserved1", INV, TENSOR_RESERVED, x.input.reserved1 = 1);
+	BAD(b, "weights.reserved", INV, REF_RESERVED, x.weights.reserved = 1);
+	BAD(b, "bias.reserved", INV, REF_RESERVED, x.bias.reserved = 1);
+	BAD(b, "per_channel.reserved", INV, REF_RESERVED, x.requant.per_channel.reserved = 1);
+	BAD(b, "batch 0", INV, TENSOR_DIM, x.input.batch = 0);
+	BAD(b, "height 0", INV, TENSOR_DIM, x.input.height = 0);
+	BAD(b, "channels 0", INV, TENSOR_DIM, x.output.channels = 0);
+	BAD(b, "pixel_stride below channels", INV, TENSOR_STRIDE, x.input.pixel_stride = 3);
+	BAD(b, "input dtype INT32", INV, INPUT_INT32, x.input.dtype = ENPU_DTYPE_INT32);
+	BAD(b, "dtype 3", INV, TENSOR_DTYPE, x.output.dtype = 3);
+	BAD(b, "uint8 zero point 256", INV, TENSOR_ZERO_POINT, x.input.zero_point = 256);
+	BAD(b, "uint8 zero point -1", INV, TENSOR_ZERO_POINT, x.output.zero_point = -1);
+	BAD(b, "int8 zero point 128", INV, TENSOR_ZERO_POINT,
 	    (x.input.dtype = ENPU_DTYPE_INT8, x.input.zero_point = 128));
-	BAD(b, "int32 zero point 1", INV,
+	BAD(b, "int32 zero point 1", INV, TENSOR_ZERO_POINT,
 	    (x.output.dtype = ENPU_DTYPE_INT32, x.output.zero_point = 1,
 	     memset(&x.requant, 0, sizeof(x.requant)),
 	     x.requant.per_channel.bo_index = ENPU_BUF_NONE));
-	BAD(b, "int32 output with a multiplier", INV,
+	BAD(b, "int32 output with a multiplier", INV, REQUANT_INT32,
 	    (x.output.dtype = ENPU_DTYPE_INT32, x.requant.min = 0, x.requant.max = 0,
 	     x.requant.shift = 0));
-	BAD(b, "int32 output with a clamp", INV,
+	BAD(b, "int32 output with a clamp", INV, REQUANT_INT32,
 	    (x.output.dtype = ENPU_DTYPE_INT32, x.requant.multiplier = 0,
 	     x.requant.shift = 0, x.requant.min = 0, x.requant.max = 1));
-	BAD(b, "int32 output with a table", INV,
+	BAD(b, "int32 output with a table", INV, REQUANT_INT32,
 	    (x.output.dtype = ENPU_DTYPE_INT32, memset(&x.requant, 0, sizeof(x.requant)),
 	     x.requant.per_channel.bo_index = V_IN));
-	BAD(b, "multiplier negative", INV, x.requant.multiplier = -1);
-	BAD(b, "shift 30", INV, x.requant.shift = 30);
-	BAD(b, "shift 63", INV, x.requant.shift = 63);
-	BAD(b, "per-channel with a multiplier", INV,
+	BAD(b, "multiplier negative", INV, REQUANT_MULTIPLIER, x.requant.multiplier = -1);
+	BAD(b, "shift 30", INV, REQUANT_SHIFT, x.requant.shift = 30);
+	BAD(b, "shift 63", INV, REQUANT_SHIFT, x.requant.shift = 63);
+	BAD(b, "per-channel with a multiplier", INV, REQUANT_TABLE_FIELDS,
 	    (x.requant.per_channel.bo_index = V_IN, x.requant.shift = 0));
-	BAD(b, "per-channel with a shift", INV,
+	BAD(b, "per-channel with a shift", INV, REQUANT_TABLE_FIELDS,
 	    (x.requant.per_channel.bo_index = V_IN, x.requant.multiplier = 0));
-	BAD(b, "min above max", INV, (x.requant.min = 10, x.requant.max = 9));
-	BAD(b, "max 256", INV, x.requant.max = 256);
-	BAD(b, "min -1 for uint8", INV, x.requant.min = -1);
-	BAD(b, "kernel_height 0", INV, x.kernel_height = 0);
-	BAD(b, "kernel_width 256", INV, x.kernel_width = 256);
-	BAD(b, "stride 0", INV, x.stride_height = 0);
-	BAD(b, "stride 256", INV, x.stride_width = 256);
-	BAD(b, "dilation 0", INV, x.dilation_width = 0);
-	BAD(b, "dilation 256", INV, x.dilation_height = 256);
-	BAD(b, "pad 256", INV, (x.pad_top = 256));
-	BAD(b, "groups 0", INV, x.groups = 0);
-	BAD(b, "groups 3 of 4 in", INV, x.groups = 3);
-	BAD(b, "groups 4 of 6 out", INV, x.groups = 4);
-	BAD(b, "batch differs", INV, x.output.batch = 2);
-	BAD(b, "output height off by one", INV, x.output.height = 4);
-	BAD(b, "output width off by one", INV, x.output.width = 2);
-	BAD(b, "kernel larger than the input", INV,
+	BAD(b, "min above max", INV, CLAMP_ORDER, (x.requant.min = 10, x.requant.max = 9));
+	BAD(b, "max 256", INV, CLAMP_RANGE, x.requant.max = 256);
+	BAD(b, "min -1 for uint8", INV, CLAMP_RANGE, x.requant.min = -1);
+	BAD(b, "kernel_height 0", INV, CONV_KERNEL, x.kernel_height = 0);
+	BAD(b, "kernel_width 256", INV, CONV_KERNEL, x.kernel_width = 256);
+	BAD(b, "stride 0", INV, CONV_STRIDE, x.stride_height = 0);
+	BAD(b, "stride 256", INV, CONV_STRIDE, x.stride_width = 256);
+	BAD(b, "dilation 0", INV, CONV_DILATION, x.dilation_width = 0);
+	BAD(b, "dilation 256", INV, CONV_DILATION, x.dilation_height = 256);
+	BAD(b, "pad 256", INV, CONV_PAD, (x.pad_top = 256));
+	BAD(b, "groups 0", INV, CONV_GROUPS, x.groups = 0);
+	BAD(b, "groups 3 of 4 in", INV, CONV_GROUPS, x.groups = 3);
+	BAD(b, "groups 4 of 6 out", INV, CONV_GROUPS, x.groups = 4);
+	BAD(b, "batch differs", INV, CONV_BATCH, x.output.batch = 2);
+	BAD(b, "output height off by one", INV, CONV_OUTPUT_SIZE, x.output.height = 4);
+	BAD(b, "output width off by one", INV, CONV_OUTPUT_SIZE, x.output.width = 2);
+	BAD(b, "kernel larger than the input", INV, TENSOR_DIM,
 	    (x.kernel_height = 6, x.output.height = 0));
-	BAD(b, "kernel larger, output 1", INV,
+	BAD(b, "kernel larger, output 1", INV, WINDOW,
 	    (x.kernel_height = 6, x.output.height = 1));
-	BAD(b, "depthwise with groups 1", INV, x.hdr.opcode = ENPU_CMD_DEPTHWISE_CONV2D);
-	BAD(b, "depthwise in 4 out 6 groups 2", INV,
+	BAD(b, "depthwise with groups 1", INV, DEPTHWISE_GROUPS, x.hdr.opcode = ENPU_CMD_DEPTHWISE_CONV2D);
+	BAD(b, "depthwise in 4 out 6 groups 2", INV, DEPTHWISE_GROUPS,
 	    (x.hdr.opcode = ENPU_CMD_DEPTHWISE_CONV2D, x.groups = 2));
-	BAD(b, "opcode 11", INV, x.hdr.opcode = 11);
+	BAD(b, "opcode 11", INV, OPCODE, x.hdr.opcode = 11);
 	/* shape before extents: a bad BO does not change the verdict */
-	BAD(b, "bad shape and bad BO", INV, (x.groups = 0, x.weights.bo_index = 9));
+	BAD(b, "bad shape and bad BO", INV, CONV_GROUPS, (x.groups = 0, x.weights.bo_index = 9));
 }
 
 static void malformed_other_layers_are_invalid_at_their_offset(struct rig *r)
@@ -1279,83 +1287,83 @@ static void malformed_other_layers_are_invalid_at_their_offset(struct rig *r)
 	struct enpu_cmd_copy c = base_copy();
 
 	validation_layout(r, 2);
-	BAD(f, "fc size", INV, x.hdr.size += 8);
-	BAD(f, "fc batch 2", INV, (x.input.batch = 2, x.output.batch = 2));
-	BAD(f, "fc height 2", INV, (x.input.height = 2, x.output.height = 2));
-	BAD(f, "fc K 65537", INV, x.input.channels = 65537);
-	BAD(f, "fc rows differ", INV, x.output.width = 4);
-	BAD(f, "fc weights.reserved", INV, x.weights.reserved = 1);
-	BAD(f, "fc shift 0", INV, x.requant.shift = 0);
-	BAD(f, "fc int8 clamp 128", INV, x.requant.max = 128);
+	BAD(f, "fc size", INV, PAST_STREAM_END, x.hdr.size += 8);
+	BAD(f, "fc batch 2", INV, FC_BATCH, (x.input.batch = 2, x.output.batch = 2));
+	BAD(f, "fc height 2", INV, FC_BATCH, (x.input.height = 2, x.output.height = 2));
+	BAD(f, "fc K 65537", INV, FC_K, x.input.channels = 65537);
+	BAD(f, "fc rows differ", INV, FC_ROWS, x.output.width = 4);
+	BAD(f, "fc weights.reserved", INV, REF_RESERVED, x.weights.reserved = 1);
+	BAD(f, "fc shift 0", INV, REQUANT_SHIFT, x.requant.shift = 0);
+	BAD(f, "fc int8 clamp 128", INV, CLAMP_RANGE, x.requant.max = 128);
 
-	BAD(a, "add size", INV, x.hdr.size -= 8);
-	BAD(a, "add b type differs", INV, x.b.dtype = ENPU_DTYPE_INT8);
-	BAD(a, "add output type differs", INV, x.output.dtype = ENPU_DTYPE_INT8);
-	BAD(a, "add int32", INV, (x.a.dtype = x.b.dtype = x.output.dtype =
+	BAD(a, "add size", INV, COMMAND_SIZE, x.hdr.size -= 8);
+	BAD(a, "add b type differs", INV, ELTWISE_TYPES, x.b.dtype = ENPU_DTYPE_INT8);
+	BAD(a, "add output type differs", INV, ELTWISE_TYPES, x.output.dtype = ENPU_DTYPE_INT8);
+	BAD(a, "add int32", INV, INPUT_INT32, (x.a.dtype = x.b.dtype = x.output.dtype =
 				  ENPU_DTYPE_INT32, x.min = x.max = 0));
-	BAD(a, "add b dimension 2 of 4", INV, x.b.height = 2);
-	BAD(a, "add output not the max", INV, (x.a.width = 1));
-	BAD(a, "add output above both", INV,
+	BAD(a, "add b dimension 2 of 4", INV, ELTWISE_BROADCAST, x.b.height = 2);
+	BAD(a, "add output not the max", INV, ELTWISE_OUTPUT_DIM, (x.a.width = 1));
+	BAD(a, "add output above both", INV, ELTWISE_OUTPUT_DIM,
 	    (x.output.channels = 16, x.a.channels = 1, x.b.channels = 1));
-	BAD(a, "add a_multiplier 2^21", INV, x.a_multiplier = 1 << 21);
-	BAD(a, "add b_multiplier -1", INV, x.b_multiplier = -1);
-	BAD(a, "add shift 0", INV, x.add_shift = 0);
-	BAD(a, "add shift 32", INV, x.add_shift = 32);
-	BAD(a, "add with left_shift", INV, x.left_shift = 1);
-	BAD(a, "add with multiplier", INV, x.multiplier = 1);
-	BAD(a, "add with shift", INV, x.shift = 31);
-	BAD(a, "add clamp reversed", INV, (x.min = 5, x.max = 4));
-	BAD(a, "add a zero point 300", INV, x.a.zero_point = 300);
-	BAD(m, "mul left_shift 16", INV, x.left_shift = 16);
-	BAD(m, "mul shift 30", INV, x.shift = 30);
-	BAD(m, "mul multiplier -5", INV, x.multiplier = -5);
-	BAD(m, "mul with a_multiplier", INV, x.a_multiplier = 1);
-	BAD(m, "mul with add_shift", INV, x.add_shift = 1);
+	BAD(a, "add a_multiplier 2^21", INV, ADD_MULTIPLIER, x.a_multiplier = 1 << 21);
+	BAD(a, "add b_multiplier -1", INV, ADD_MULTIPLIER, x.b_multiplier = -1);
+	BAD(a, "add shift 0", INV, ADD_SHIFT, x.add_shift = 0);
+	BAD(a, "add shift 32", INV, ADD_SHIFT, x.add_shift = 32);
+	BAD(a, "add with left_shift", INV, ADD_MUL_FIELDS, x.left_shift = 1);
+	BAD(a, "add with multiplier", INV, ADD_MUL_FIELDS, x.multiplier = 1);
+	BAD(a, "add with shift", INV, ADD_MUL_FIELDS, x.shift = 31);
+	BAD(a, "add clamp reversed", INV, CLAMP_ORDER, (x.min = 5, x.max = 4));
+	BAD(a, "add a zero point 300", INV, TENSOR_ZERO_POINT, x.a.zero_point = 300);
+	BAD(m, "mul left_shift 16", INV, MUL_LEFT_SHIFT, x.left_shift = 16);
+	BAD(m, "mul shift 30", INV, MUL_SHIFT, x.shift = 30);
+	BAD(m, "mul multiplier -5", INV, MUL_MULTIPLIER, x.multiplier = -5);
+	BAD(m, "mul with a_multiplier", INV, MUL_ADD_FIELDS, x.a_multiplier = 1);
+	BAD(m, "mul with add_shift", INV, MUL_ADD_FIELDS, x.add_shift = 1);
 
-	BAD(mp, "pool size", INV, x.hdr.size -= 8);
-	BAD(mp, "pool reserved", INV, x.reserved = 1);
-	BAD(mp, "pool reserved2", INV, x.reserved2 = 1);
-	BAD(mp, "pool params.reserved", INV, x.params.reserved = 1);
-	BAD(mp, "max pool with params", INV, x.params.bo_index = V_IN);
-	BAD(mp, "max pool with a multiplier", INV, x.multiplier = 1);
-	BAD(mp, "max pool min not the type's", INV, x.min = -127);
-	BAD(mp, "max pool max not the type's", INV, x.max = 126);
-	BAD(mp, "max pool count_include_pad", INV,
+	BAD(mp, "pool size", INV, COMMAND_SIZE, x.hdr.size -= 8);
+	BAD(mp, "pool reserved", INV, POOL_RESERVED, x.reserved = 1);
+	BAD(mp, "pool reserved2", INV, POOL_RESERVED, x.reserved2 = 1);
+	BAD(mp, "pool params.reserved", INV, REF_RESERVED, x.params.reserved = 1);
+	BAD(mp, "max pool with params", INV, MAX_POOL_TABLE, x.params.bo_index = V_IN);
+	BAD(mp, "max pool with a multiplier", INV, MAX_POOL_REQUANT, x.multiplier = 1);
+	BAD(mp, "max pool min not the type's", INV, MAX_POOL_CLAMP, x.min = -127);
+	BAD(mp, "max pool max not the type's", INV, MAX_POOL_CLAMP, x.max = 126);
+	BAD(mp, "max pool count_include_pad", INV, POOL_INCLUDE_PAD,
 	    x.flags = ENPU_POOL_COUNT_INCLUDE_PAD);
-	BAD(mp, "pool unknown flag", INV, x.flags = 4);
-	BAD(mp, "pool type differs", INV, x.output.dtype = ENPU_DTYPE_UINT8);
-	BAD(mp, "pool int32", INV, (x.input.dtype = x.output.dtype = ENPU_DTYPE_INT32,
+	BAD(mp, "pool unknown flag", INV, POOL_FLAGS, x.flags = 4);
+	BAD(mp, "pool type differs", INV, POOL_TYPE, x.output.dtype = ENPU_DTYPE_UINT8);
+	BAD(mp, "pool int32", INV, INPUT_INT32, (x.input.dtype = x.output.dtype = ENPU_DTYPE_INT32,
 				    x.min = x.max = 0, x.input.zero_point = 0));
-	BAD(mp, "pool channels differ", INV, x.output.channels = 3);
-	BAD(mp, "pool batch differs", INV, x.output.batch = 2);
-	BAD(mp, "pool kernel 0", INV, x.kernel_width = 0);
-	BAD(mp, "pool kernel 65536", INV, x.kernel_height = 65536);
-	BAD(mp, "pool stride 256", INV, x.stride_height = 256);
-	BAD(mp, "pool dilation 0", INV, x.dilation_width = 0);
-	BAD(mp, "pool pad equal to the kernel", INV, x.pad_bottom = 3);
-	BAD(mp, "pool output height", INV, x.output.height = 2);
+	BAD(mp, "pool channels differ", INV, POOL_BATCH_CHANNELS, x.output.channels = 3);
+	BAD(mp, "pool batch differs", INV, POOL_BATCH_CHANNELS, x.output.batch = 2);
+	BAD(mp, "pool kernel 0", INV, POOL_KERNEL, x.kernel_width = 0);
+	BAD(mp, "pool kernel 65536", INV, POOL_KERNEL, x.kernel_height = 65536);
+	BAD(mp, "pool stride 256", INV, POOL_STRIDE, x.stride_height = 256);
+	BAD(mp, "pool dilation 0", INV, POOL_DILATION, x.dilation_width = 0);
+	BAD(mp, "pool pad equal to the kernel", INV, POOL_PAD, x.pad_bottom = 3);
+	BAD(mp, "pool output height", INV, POOL_OUTPUT_SIZE, x.output.height = 2);
 	/* 8 rows: floor gives 4, ceil 5 */
-	BAD(mp, "pool ceil size without CEIL_MODE", INV,
+	BAD(mp, "pool ceil size without CEIL_MODE", INV, POOL_OUTPUT_SIZE,
 	    (x.input.height = 8, x.output.height = 5));
-	BAD(mp, "pool floor size with CEIL_MODE", INV,
+	BAD(mp, "pool floor size with CEIL_MODE", INV, POOL_OUTPUT_SIZE,
 	    (x.input.height = 8, x.output.height = 4,
 	     x.flags = ENPU_POOL_CEIL_MODE));
-	BAD(ap, "avg pool shift 63", INV, x.shift = 63);
-	BAD(ap, "avg pool left_shift 31", INV, x.left_shift = 31);
-	BAD(ap, "avg pool multiplier -1", INV, x.multiplier = -1);
-	BAD(ap, "avg pool table with a multiplier", INV,
+	BAD(ap, "avg pool shift 63", INV, AVG_POOL_SHIFT, x.shift = 63);
+	BAD(ap, "avg pool left_shift 31", INV, AVG_POOL_LEFT_SHIFT, x.left_shift = 31);
+	BAD(ap, "avg pool multiplier -1", INV, AVG_POOL_MULTIPLIER, x.multiplier = -1);
+	BAD(ap, "avg pool table with a multiplier", INV, AVG_POOL_TABLE_FIELDS,
 	    (x.params.bo_index = V_IN, x.shift = 0, x.left_shift = 0));
-	BAD(ap, "avg pool clamp 128", INV, x.max = 128);
+	BAD(ap, "avg pool clamp 128", INV, CLAMP_RANGE, x.max = 128);
 
-	BAD(c, "copy size", INV, x.hdr.size += 8);
-	BAD(c, "copy type differs", INV, x.output.dtype = ENPU_DTYPE_UINT8);
-	BAD(c, "copy channels differ", INV, x.output.channels = 4);
-	BAD(c, "copy zero point differs", INV,
+	BAD(c, "copy size", INV, PAST_STREAM_END, x.hdr.size += 8);
+	BAD(c, "copy type differs", INV, COPY_TYPE, x.output.dtype = ENPU_DTYPE_UINT8);
+	BAD(c, "copy channels differ", INV, COPY_SHAPE, x.output.channels = 4);
+	BAD(c, "copy zero point differs", INV, COPY_TYPE,
 	    (x.input.dtype = x.output.dtype = ENPU_DTYPE_INT8,
 	     x.output.zero_point = 1));
-	BAD(c, "copy int32 zero point", INV,
+	BAD(c, "copy int32 zero point", INV, TENSOR_ZERO_POINT,
 	    (x.input.zero_point = x.output.zero_point = 3));
-	BAD(c, "copy output pixel_stride 4", INV, x.output.pixel_stride = 4);
+	BAD(c, "copy output pixel_stride 4", INV, TENSOR_STRIDE, x.output.pixel_stride = 4);
 }
 
 static void layer_extents_fault_at_their_offset(struct rig *r)
@@ -1368,40 +1376,40 @@ static void layer_extents_fault_at_their_offset(struct rig *r)
 
 	validation_layout(r, 3);
 	/* input 100 bytes: ends exactly at 8192 from 8092 */
-	BAD(cv, "input one byte past SIZE", DMA, x.input.buf.offset = 8093);
-	BAD(cv, "input BO index 3", DMA, x.input.buf.bo_index = 3);
-	BAD(cv, "input BO NONE", DMA, x.input.buf.bo_index = ENPU_BUF_NONE);
-	BAD(cv, "output into a read-only BO", DMA, x.output.buf.bo_index = V_IN);
-	BAD(cv, "input from a write-only BO", DMA, x.input.buf.bo_index = V_WO);
-	BAD(cv, "output past SIZE through pixel_stride", DMA,
+	BAD(cv, "input one byte past SIZE", DMA, REF_RANGE, x.input.buf.offset = 8093);
+	BAD(cv, "input BO index 3", DMA, REF_BO_INDEX, x.input.buf.bo_index = 3);
+	BAD(cv, "input BO NONE", DMA, REF_BO_INDEX, x.input.buf.bo_index = ENPU_BUF_NONE);
+	BAD(cv, "output into a read-only BO", DMA, REF_WRITE_ACCESS, x.output.buf.bo_index = V_IN);
+	BAD(cv, "input from a write-only BO", DMA, REF_READ_ACCESS, x.input.buf.bo_index = V_WO);
+	BAD(cv, "output past SIZE through pixel_stride", DMA, REF_RANGE,
 	    x.output.pixel_stride = 1100);
-	BAD(cv, "output extent overflows", DMA,
+	BAD(cv, "output extent overflows", DMA, REF_RANGE,
 	    (x.output.pixel_stride = 0xffffffffu, x.output.batch = 0x7fffffff,
 	     x.input.batch = 0x7fffffff));
-	BAD(cv, "int32 output past SIZE", DMA,
+	BAD(cv, "int32 output past SIZE", DMA, REF_RANGE,
 	    (x.output.dtype = ENPU_DTYPE_INT32, memset(&x.requant, 0, sizeof(x.requant)),
 	     x.requant.per_channel.bo_index = ENPU_BUF_NONE,
 	     x.output.buf.offset = 8192 - 4 * 54 + 1));
-	BAD(cv, "weights past SIZE", DMA, x.weights.offset = 8192 - 216 + 1);
-	BAD(cv, "weights offset wraps", DMA, x.weights.offset = UINT64_MAX - 100);
-	BAD(cv, "weights NONE", DMA, x.weights.bo_index = ENPU_BUF_NONE);
-	BAD(cv, "bias past SIZE", DMA, x.bias.offset = 8192 - 23);
-	BAD(cv, "bias in a write-only BO", DMA, x.bias.bo_index = V_WO);
-	BAD(cv, "per-channel table past SIZE", DMA,
+	BAD(cv, "weights past SIZE", DMA, REF_RANGE, x.weights.offset = 8192 - 216 + 1);
+	BAD(cv, "weights offset wraps", DMA, REF_RANGE, x.weights.offset = UINT64_MAX - 100);
+	BAD(cv, "weights NONE", DMA, REF_BO_INDEX, x.weights.bo_index = ENPU_BUF_NONE);
+	BAD(cv, "bias past SIZE", DMA, REF_RANGE, x.bias.offset = 8192 - 23);
+	BAD(cv, "bias in a write-only BO", DMA, REF_READ_ACCESS, x.bias.bo_index = V_WO);
+	BAD(cv, "per-channel table past SIZE", DMA, REF_RANGE,
 	    (x.requant.per_channel = (struct enpu_buf_ref){ V_IN, 0, 8192 - 47 },
 	     x.requant.multiplier = 0, x.requant.shift = 0));
-	BAD(cv, "per-channel table in a write-only BO", DMA,
+	BAD(cv, "per-channel table in a write-only BO", DMA, REF_READ_ACCESS,
 	    (x.requant.per_channel = (struct enpu_buf_ref){ V_WO, 0, 0 },
 	     x.requant.multiplier = 0, x.requant.shift = 0));
-	BAD(f, "fc weights past SIZE", DMA, x.weights.offset = 8192 - 127);
-	BAD(f, "fc input pixel_stride past SIZE", DMA,
+	BAD(f, "fc weights past SIZE", DMA, REF_RANGE, x.weights.offset = 8192 - 127);
+	BAD(f, "fc input pixel_stride past SIZE", DMA, REF_RANGE,
 	    (x.input.pixel_stride = 4089));
-	BAD(a, "add b past SIZE", DMA, x.b.buf.offset = 8192 - 7);
-	BAD(a, "add b BO index 3", DMA, x.b.buf.bo_index = 3);
-	BAD(ap, "avg pool table past SIZE", DMA,
+	BAD(a, "add b past SIZE", DMA, REF_RANGE, x.b.buf.offset = 8192 - 7);
+	BAD(a, "add b BO index 3", DMA, REF_BO_INDEX, x.b.buf.bo_index = 3);
+	BAD(ap, "avg pool table past SIZE", DMA, REF_RANGE,
 	    (x.params = (struct enpu_buf_ref){ V_IN, 0, 8192 - 143 },
 	     x.multiplier = 0, x.shift = 0, x.left_shift = 0));
-	BAD(c, "copy output past SIZE", DMA, x.output.buf.offset = 8192 - 199);
+	BAD(c, "copy output past SIZE", DMA, REF_RANGE, x.output.buf.offset = 8192 - 199);
 }
 
 /* ---- checks when the command runs ---- */
@@ -1487,6 +1495,10 @@ static void bad_parameter_tables_fail_when_the_layer_runs(struct rig *r)
 		      c.info == sizeof(good) && c.cycles == 0,
 		      "%s: status %u info %#x cycles %llu", what, c.status, c.info,
 		      (unsigned long long)c.cycles);
+		/* the stream passed every check: the table failed at run time */
+		CHECK(rig_job_rule(r, 0x4800 + i) == ENPU_RULE_NONE,
+		      "%s: rule %u, want none (a run-time failure)", what,
+		      rig_job_rule(r, 0x4800 + i));
 		check_ram_matches_model(r, what);
 	}
 	CHECK(rd(r, ENPU_REG_STATUS) == ENPU_STATUS_READY, "device survived");

@@ -442,3 +442,30 @@ int ctl(struct rig *r, const char *cmd, char *reply, size_t reply_size)
 	close(fd);
 	return used ? 0 : -1;
 }
+
+/*
+ * The vnpu logs every failed job as "job tag=0x<tag> ... rule=<id> <name>"
+ * before it publishes the completion, so by the time the test has the
+ * completion entry the line is in the log file.
+ */
+uint32_t rig_job_rule(struct rig *r, uint64_t tag)
+{
+	char want[40], line[512];
+	uint32_t rule = RIG_NO_RULE;
+	FILE *log = fopen(r->log_path, "re");
+
+	if (!log)
+		return RIG_NO_RULE;
+	snprintf(want, sizeof(want), "job tag=0x%llx ", (unsigned long long)tag);
+	while (fgets(line, sizeof(line), log)) {
+		const char *at = strstr(line, want), *text;
+		unsigned int value;
+
+		if (!at || !(text = strstr(at, " rule=")))
+			continue;
+		if (sscanf(text, " rule=%u", &value) == 1)
+			rule = value;
+	}
+	fclose(log);
+	return rule;
+}

@@ -85,6 +85,11 @@ void driver_reset_rings(struct rig *r);
 /* Control socket: sends one line, copies the reply line (without '\n'). */
 int ctl(struct rig *r, const char *cmd, char *reply, size_t reply_size);
 
+/* The rule the vnpu logged for the failed job @tag (its last one), or
+ * RIG_NO_RULE. */
+#define RIG_NO_RULE	UINT32_MAX
+uint32_t rig_job_rule(struct rig *r, uint64_t tag);
+
 uint64_t now_ms(void);
 void sleep_ms(int ms);
 

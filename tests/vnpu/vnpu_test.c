@@ -18,7 +18,9 @@
 #include <openssl/evp.h>
 
 #include "enpu_cmd.h"
+#include "enpu_cmd_rule.h"
 #include "enpu_fw_format.h"
+#include "vnpu.h"
 #include "vnpu_check.h"
 #include "vnpu_rig.h"
 
@@ -393,7 +395,7 @@ static void malformed_streams_are_invalid_at_the_bad_offset(struct rig *r)
 {
 	struct stream_case {
 		const char *what;
-		uint32_t len, want_status, want_info;
+		uint32_t len, want_status, want_info, want_rule;
 	} cases[10];
 	uint8_t *s;
 	uint32_t len;
@@ -403,36 +405,45 @@ static void malformed_streams_are_invalid_at_the_bad_offset(struct rig *r)
 #define STREAM(i) (r->ram + STREAM_ADDR + 0x1000 * (i))
 	/* unknown opcode after one good command */
 	s = STREAM(n); len = nop(s, 5); len += nop(s + len, 5);
-	put32(s + 16, 7 | 0 << 16);
-	cases[n++] = (struct stream_case){ "unknown opcode", len, ENPU_JOB_STATUS_INVALID, 16 };
+	put32(s + 16, (ENPU_CMD_COPY + 1) | 0 << 16);
+	cases[n++] = (struct stream_case){ "unknown opcode", len, ENPU_JOB_STATUS_INVALID, 16,
+					   ENPU_RULE_OPCODE };
 	/* size not a multiple of 8 */
 	s = STREAM(n); len = nop(s, 5); len += nop(s + len, 5);
 	put32(s + 16 + 4, 12);
-	cases[n++] = (struct stream_case){ "size 12", len, ENPU_JOB_STATUS_INVALID, 16 };
+	cases[n++] = (struct stream_case){ "size 12", len, ENPU_JOB_STATUS_INVALID, 16,
+					   ENPU_RULE_HEADER_SIZE };
 	/* command runs past the end of the stream */
 	s = STREAM(n); len = nop(s, 5); len += nop(s + len, 5);
 	put32(s + 16 + 4, 24);
-	cases[n++] = (struct stream_case){ "past the end", len, ENPU_JOB_STATUS_INVALID, 16 };
+	cases[n++] = (struct stream_case){ "past the end", len, ENPU_JOB_STATUS_INVALID, 16,
+					   ENPU_RULE_PAST_STREAM_END };
 	/* reserved field set */
 	s = STREAM(n); len = nop(s, 5);
 	put32(s + 12, 1);
-	cases[n++] = (struct stream_case){ "reserved", len, ENPU_JOB_STATUS_INVALID, 0 };
+	cases[n++] = (struct stream_case){ "reserved", len, ENPU_JOB_STATUS_INVALID, 0,
+					   ENPU_RULE_NOP_RESERVED };
 	/* header flags set on the third command */
 	s = STREAM(n); len = nop(s, 5); len += nop(s + len, 5); len += nop(s + len, 5);
 	put32(s + 32, ENPU_CMD_NOP | 1u << 16);
-	cases[n++] = (struct stream_case){ "flags", len, ENPU_JOB_STATUS_INVALID, 32 };
+	cases[n++] = (struct stream_case){ "flags", len, ENPU_JOB_STATUS_INVALID, 32,
+					   ENPU_RULE_HEADER_FLAGS };
 	/* 4 trailing bytes: a header that does not fit */
 	s = STREAM(n); len = nop(s, 5); len += nop(s + len, 5); len += 4;
-	cases[n++] = (struct stream_case){ "trailing bytes", len, ENPU_JOB_STATUS_INVALID, 32 };
+	cases[n++] = (struct stream_case){ "trailing bytes", len, ENPU_JOB_STATUS_INVALID, 32,
+					   ENPU_RULE_PAST_STREAM_END };
 	/* size 0 would loop forever if accepted */
 	s = STREAM(n); len = nop(s, 5);
 	put32(s + 4, 0);
-	cases[n++] = (struct stream_case){ "size 0", len, ENPU_JOB_STATUS_INVALID, 0 };
+	cases[n++] = (struct stream_case){ "size 0", len, ENPU_JOB_STATUS_INVALID, 0,
+					   ENPU_RULE_HEADER_SIZE };
 	/* a NOP must be exactly 16 bytes */
 	s = STREAM(n); len = nop(s, 5); put32(s + 4, 8); len = 8;
-	cases[n++] = (struct stream_case){ "short NOP", len, ENPU_JOB_STATUS_INVALID, 0 };
+	cases[n++] = (struct stream_case){ "short NOP", len, ENPU_JOB_STATUS_INVALID, 0,
+					   ENPU_RULE_COMMAND_SIZE };
 	/* an empty stream is a valid job that does nothing */
-	cases[n++] = (struct stream_case){ "empty stream", 0, ENPU_JOB_STATUS_OK, 0 };
+	cases[n++] = (struct stream_case){ "empty stream", 0, ENPU_JOB_STATUS_OK, 0,
+					   RIG_NO_RULE };
 
 	for (i = 0; i < n; i++) {
 		submit(r, 2, STREAM_ADDR + 0x1000 * i, cases[i].len, 0, 0x500 + i);
@@ -443,6 +454,9 @@ static void malformed_streams_are_invalid_at_the_bad_offset(struct rig *r)
 		      cases[i].what, c.status);
 		CHECK(c.info == cases[i].want_info, "%s: info %u, want %u",
 		      cases[i].what, c.info, cases[i].want_info);
+		CHECK(rig_job_rule(r, 0x500 + i) == cases[i].want_rule,
+		      "%s: rule %u, want %u", cases[i].what,
+		      rig_job_rule(r, 0x500 + i), cases[i].want_rule);
 	}
 #undef STREAM
 
@@ -450,17 +464,39 @@ static void malformed_streams_are_invalid_at_the_bad_offset(struct rig *r)
 	nop(r->ram + STREAM_ADDR, 5);
 	submit(r, 0, STREAM_ADDR, 16, 1, 0x600);
 	CHECK(wait_cqe(r, &c, 2000) && c.status == ENPU_JOB_STATUS_INVALID &&
-	      c.info == ENPU_CQE_INFO_DESCRIPTOR, "job flags: status %u info %#x",
-	      c.status, c.info);
+	      c.info == ENPU_CQE_INFO_DESCRIPTOR &&
+	      rig_job_rule(r, 0x600) == VNPU_RULE_DESC_FLAGS,
+	      "job flags: status %u info %#x rule %u", c.status, c.info,
+	      rig_job_rule(r, 0x600));
+	submit(r, 0, STREAM_ADDR, 16, 1u << 31, 0x604);	/* the highest flag */
+	CHECK(wait_cqe(r, &c, 2000) && c.status == ENPU_JOB_STATUS_INVALID &&
+	      c.info == ENPU_CQE_INFO_DESCRIPTOR &&
+	      rig_job_rule(r, 0x604) == VNPU_RULE_DESC_FLAGS,
+	      "job flag bit 31: status %u rule %u", c.status,
+	      rig_job_rule(r, 0x604));
+	submit(r, 0, STREAM_ADDR, ENPU_CMD_MAX_STREAM, 0, 0x605);
+	CHECK(wait_cqe(r, &c, 2000) && c.tag == 0x605 &&
+	      rig_job_rule(r, 0x605) != VNPU_RULE_DESC_STREAM_SIZE,
+	      "a stream of the largest size is not a descriptor error: "
+	      "status %u info %#x", c.status, c.info);
+	submit(r, 0, STREAM_ADDR, UINT32_MAX, 0, 0x606);
+	CHECK(wait_cqe(r, &c, 2000) && c.status == ENPU_JOB_STATUS_INVALID &&
+	      c.info == ENPU_CQE_INFO_DESCRIPTOR &&
+	      rig_job_rule(r, 0x606) == VNPU_RULE_DESC_STREAM_SIZE,
+	      "huge stream: status %u rule %u", c.status, rig_job_rule(r, 0x606));
 	submit(r, 0, STREAM_ADDR, ENPU_CMD_MAX_STREAM + 8, 0, 0x601);
 	CHECK(wait_cqe(r, &c, 2000) && c.status == ENPU_JOB_STATUS_INVALID &&
-	      c.info == ENPU_CQE_INFO_DESCRIPTOR, "oversized stream: status %u", c.status);
+	      c.info == ENPU_CQE_INFO_DESCRIPTOR &&
+	      rig_job_rule(r, 0x601) == VNPU_RULE_DESC_STREAM_SIZE,
+	      "oversized stream: status %u", c.status);
 	submit(r, 0, RIG_RAM_SIZE - 8, 16, 0, 0x602);
-	CHECK(wait_cqe(r, &c, 2000) && c.status == ENPU_JOB_STATUS_DMA_FAULT,
+	CHECK(wait_cqe(r, &c, 2000) && c.status == ENPU_JOB_STATUS_DMA_FAULT &&
+	      rig_job_rule(r, 0x602) == VNPU_RULE_STREAM_RANGE,
 	      "stream past guest RAM: status %u", c.status);
 	submit(r, 0, 1ull << 50, 16, 0, 0x603);
 	CHECK(wait_cqe(r, &c, 2000) && c.status == ENPU_JOB_STATUS_DMA_FAULT &&
-	      c.tag == 0x603, "stream far outside guest RAM: status %u", c.status);
+	      c.tag == 0x603 && rig_job_rule(r, 0x603) == VNPU_RULE_STREAM_RANGE,
+	      "stream far outside guest RAM: status %u", c.status);
 	CHECK(rd(r, ENPU_REG_STATUS) == ENPU_STATUS_READY, "device survived");
 }
 
