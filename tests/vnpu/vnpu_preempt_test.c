@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "enpu_cmd.h"
+#include "vnpu.h"
 #include "vnpu_check.h"
 #include "vnpu_rig.h"
 
@@ -443,7 +444,8 @@ static void unstarted_jobs_of_the_context_come_back(struct rig *r)
 /* One descriptor or save-area fault: the job completes at once with
  * @status / @info, runs nothing, and the save area is left as it was. */
 static void expect_refused(struct rig *r, uint64_t save, uint32_t save_size,
-			   uint32_t status, uint32_t info, const char *what)
+			   uint32_t status, uint32_t info, uint32_t rule,
+			   const char *what)
 {
 	uint8_t before[ENPU_SAVE_HEADER_SIZE];
 	struct cqe c;
@@ -456,6 +458,8 @@ static void expect_refused(struct rig *r, uint64_t save, uint32_t save_size,
 	      c.info == info && c.cycles == 0,
 	      "%s: status %u info %#x cycles %llu, want %u %#x", what,
 	      c.status, c.info, (unsigned long long)c.cycles, status, info);
+	CHECK(rig_job_rule(r, 0x300) == rule, "%s: rule %u, want %u", what,
+	      rig_job_rule(r, 0x300), rule);
 	if (save + ENPU_SAVE_HEADER_SIZE <= RIG_RAM_SIZE)
 		CHECK(!memcmp(before, r->ram + save, sizeof(before)),
 		      "%s: save area changed", what);
@@ -471,10 +475,11 @@ static void save_area_faults_are_reported(struct rig *r)
 	pl.count = 0;
 	nop(r->ram + PT_STREAM, cycles);
 	expect_refused(r, PT_SAVE, SAVE_SIZE - 1, ENPU_JOB_STATUS_INVALID,
-		       ENPU_CQE_INFO_DESCRIPTOR, "save area too small");
+		       ENPU_CQE_INFO_DESCRIPTOR, VNPU_RULE_DESC_SAVE_SIZE,
+		       "save area too small");
 	expect_refused(r, RIG_RAM_SIZE - SAVE_SIZE + 8, SAVE_SIZE,
 		       ENPU_JOB_STATUS_DMA_FAULT, ENPU_CQE_INFO_DESCRIPTOR,
-		       "save area past guest RAM");
+		       VNPU_RULE_SAVE_RANGE, "save area past guest RAM");
 
 	/* A real save of this job, then one field broken at a time. */
 	memset(h, 0, SAVE_SIZE);
@@ -516,7 +521,8 @@ static void save_area_faults_are_reported(struct rig *r)
 				put64(h + bad[i].off, bad[i].value);
 			expect_refused(r, PT_SAVE, SAVE_SIZE,
 				       ENPU_JOB_STATUS_INVALID,
-				       ENPU_CQE_INFO_SAVE_AREA, bad[i].what);
+				       ENPU_CQE_INFO_SAVE_AREA,
+				       VNPU_RULE_SAVE_STATE, bad[i].what);
 		}
 		/* The good header still resumes. */
 		memcpy(h, good, sizeof(good));
