@@ -5,15 +5,20 @@
 # fuzzes for FUZZ_SECONDS through $(call fuzz_run,...), so that
 # `make fuzz FUZZ_SECONDS=N` runs them all, one after another, and ends
 # with "fuzz: N passed, N failed". `make check` runs the same with
-# FUZZ_CHECK_SECONDS per target (check-fuzz). tests/fuzz/README.md.
+# FUZZ_CHECK_RUNS inputs per target (check-fuzz). tests/fuzz/README.md.
 #
 # The ONNX target is also built with the normal compiler and a replay
 # driver (replay_main.c); test-rt (tests/rt/rt.mk) replays the
 # libonnx-testdata models and mutations of them.
 
 FUZZ_SECONDS ?= 60
-FUZZ_CHECK_SECONDS ?= 5
 FUZZ_SEED ?= 1
+# With FUZZ_RUNS set, a target stops after that many inputs (FUZZ_SECONDS
+# still caps it) and adds its finds to a scratch copy of the corpus, so a
+# run depends only on the seeds: check-fuzz is deterministic.
+FUZZ_RUNS ?=
+FUZZ_CHECK_RUNS ?= 20000
+FUZZ_CHECK_SECONDS ?= 120
 FUZZ_CLANG ?= clang
 FUZZ_SANITIZE := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_DIR := $(B)/tests/fuzz
@@ -26,12 +31,15 @@ ALL_TARGETS += $(FUZZ_REPLAY_BIN)
 HOST_TESTS += check-fuzz
 
 # $(call fuzz_run,BINARY,CORPUS_DIR,ARTIFACT_PREFIX,EXTRA_FLAGS): the one
-# way every target runs libFuzzer: FUZZ_SECONDS of wall time from seed
-# FUZZ_SEED, 10 s per input at most, findings (crash-*, timeout-*, oom-*)
-# under ARTIFACT_PREFIX, new inputs added to CORPUS_DIR.
-fuzz_run = $(1) -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) \
+# way every target runs libFuzzer: FUZZ_SECONDS of wall time (or FUZZ_RUNS
+# inputs) from seed FUZZ_SEED, 10 s per input at most, findings (crash-*,
+# timeout-*, oom-*) under ARTIFACT_PREFIX, new inputs added to CORPUS_DIR
+# (with FUZZ_RUNS: to CORPUS_DIR.scratch, emptied first).
+fuzz_run = $(if $(FUZZ_RUNS),rm -rf $(2).scratch && mkdir -p $(2).scratch &&) \
+	$(1) -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) \
+	$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS)) \
 	-timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
-	-artifact_prefix=$(3) $(4) $(2)
+	-artifact_prefix=$(3) $(4) $(if $(FUZZ_RUNS),$(2).scratch) $(2)
 
 $(FUZZ_REPLAY_BIN): tests/fuzz/fuzz_onnx.c tests/fuzz/replay_main.c \
 		$(RT_HEADERS) $(RT_LIB) $(RUNTIME_CPU_LIB)
@@ -65,9 +73,9 @@ fuzz-onnx: $(FUZZ_BIN)
 fuzz:
 	@passed=0; failed=0; \
 	for t in $(sort $(FUZZ_TARGETS)); do \
-	  echo "== fuzz-$$t: $(FUZZ_SECONDS) s"; \
+	  echo "== fuzz-$$t: $(if $(FUZZ_RUNS),$(FUZZ_RUNS) inputs or )$(FUZZ_SECONDS) s"; \
 	  if $(MAKE) --no-print-directory fuzz-$$t \
-	       FUZZ_SECONDS=$(FUZZ_SECONDS); then \
+	       FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS); then \
 	    passed=$$((passed + 1)); \
 	  else \
 	    failed=$$((failed + 1)); echo "FAIL fuzz-$$t"; \
@@ -76,4 +84,5 @@ fuzz:
 	echo "fuzz: $$passed passed, $$failed failed"; test $$failed = 0
 
 check-fuzz:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)
+	@$(MAKE) --no-print-directory fuzz FUZZ_RUNS=$(FUZZ_CHECK_RUNS) \
+	  FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)
