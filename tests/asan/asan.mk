@@ -26,7 +26,9 @@ HOST_TESTS += check-asan
 .PHONY: check-asan
 
 # Every runner ends with "N passed, N failed"; the sub-make's are shown
-# as "asan/<line>" so that the summary of `make check` counts them apart.
+# as "asan/NAME: ..." (or "asan: ..." for a runner without a name) so that
+# they read apart from the plain runs and the summary of `make check`
+# still adds them up (its awk takes the number before "passed").
 # The programs are built in parallel, the runners then run one at a time:
 # they run beside the other host tests already, and sanitized code is slow.
 # make does not see a change of flags: a build made with other ones is
@@ -41,4 +43,4 @@ check-asan:
 	  UBSAN_OPTIONS=$(UBSAN_OPTIONS_CHECK) \
 	  $(MAKE) -j1 --no-print-directory B=$(ASAN_B) \
 	    CC='$(CC) $(ASAN_FLAGS)' $(ASAN_TESTS) 2>&1 | \
-	  sed -E 's|^([^ ]*:? *[0-9]+ passed, [0-9]+ failed)|asan/\1|'
+	  sed -E 's|^([0-9]+ passed, [0-9]+ failed)|asan: \1|; t; s|^([^ ]*:? *[0-9]+ passed, [0-9]+ failed)|asan/\1|'
