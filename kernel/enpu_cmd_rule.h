@@ -7,6 +7,13 @@
  * for the same broken rule; tests assert the id, not only the rejection,
  * so that one rule cannot hide behind another.
  *
+ * Precedence: both check a command's framing first, in this enum's order
+ * (header flags, header size, past the stream end, opcode, command size),
+ * so a command that breaks several framing rules is blamed on the same
+ * one by both. Past the framing each checks the command's contents in its
+ * own order: for a command that breaks several content rules the two may
+ * name different ones (never a different command or verdict).
+ *
  * Nothing here crosses the ioctl boundary: SUBMIT still answers -EINVAL,
  * and the kernel names the rule in its debug log. Shared like enpu_regs.h
  * (the vnpu and the host tests include it with -Ikernel).

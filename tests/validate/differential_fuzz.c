@@ -20,6 +20,12 @@ static void disagreement(const char *what, const struct verdict *kernel,
 	abort();
 }
 
+/* The rules both checkers test first, in the same order (enpu_cmd_rule.h). */
+static bool framing_rule(uint32_t rule)
+{
+	return rule >= ENPU_RULE_STREAM_SIZE && rule <= ENPU_RULE_COMMAND_SIZE;
+}
+
 /* Rules of uapi/enpu_cmd.h that the device documents it does not check. */
 static bool device_ignores(uint32_t rule)
 {
@@ -56,6 +62,10 @@ int differential_fuzz_one(const uint8_t *data, size_t size)
 		return 0;
 	if (!device.rejected || device.offset != kernel.offset)
 		disagreement("the device accepts a command the kernel rejects",
+			     &kernel, &device);
+	if ((framing_rule(kernel.rule) || framing_rule(device.rule)) &&
+	    device.rule != kernel.rule)
+		disagreement("the checkers blame different framing rules",
 			     &kernel, &device);
 	return 0;
 }

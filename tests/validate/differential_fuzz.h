@@ -18,6 +18,11 @@
  *    device rejects the same command, unless the kernel's rule is one the
  *    device documents it does not check (an ENPU_BUF_NONE reference's
  *    offset); then the device may accept it or stop at a later command;
+ *  - a command with a broken framing rule (header, size, opcode) is
+ *    blamed on the same rule by both (kernel/enpu_cmd_rule.h gives the
+ *    order); for contents each checker has its own order, so a command
+ *    that breaks several content rules may be blamed on different ones
+ *    (test-validate asserts the rule for every rule broken alone);
  *  - the device's job status is the one its spec gives the rule it names.
  * Returns 1 if both accepted, 0 otherwise (-1: input too short to decode).
  */

@@ -299,6 +299,21 @@ static void test_stream_framing(void)
 	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 32, HEADER_SIZE);
 	nops[2].hdr.size = 12;		/* not a multiple of 8 */
 	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 32, HEADER_SIZE);
+	/* Several framing rules broken at once: both checkers blame them in
+	 * the order of enpu_cmd_rule.h (flags, size, stream end, opcode,
+	 * command size). */
+	nops[2].hdr.flags = 1;
+	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 32, HEADER_FLAGS);
+	nops[2].hdr.size = 24;
+	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 32, HEADER_FLAGS);
+	nops[2].hdr.flags = 0;
+	nops[2].hdr.opcode = 0xffff;
+	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 32, PAST_STREAM_END);
+	nops[2].hdr.size = 12;
+	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 32, HEADER_SIZE);
+	nops[2].hdr.size = 8;
+	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 32, OPCODE);
+	nops[2].hdr.opcode = ENPU_CMD_NOP;
 	nops[2].hdr.size = 16;
 	nops[0].hdr.opcode = ENPU_CMD_COPY + 1;	/* the first unknown */
 	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 0, OPCODE);

@@ -184,21 +184,26 @@ static uint32_t dma_check(const struct vnpu_job *job, const uint8_t *cmd,
 	}
 }
 
-/* Framing of the command at @left bytes from the stream's end. */
+/*
+ * Framing of the command at @left bytes from the stream's end, in the
+ * order of kernel/enpu_cmd_rule.h (flags, size, stream end), so that a
+ * header that breaks several framing rules is blamed on the same one as
+ * by the kernel.
+ */
 static uint32_t header_rule(const uint8_t *cmd, uint32_t left)
 {
 	uint32_t cmd_size;
 
 	if (left < sizeof(struct enpu_cmd_header))
 		return ENPU_RULE_PAST_STREAM_END;
+	if (le16_get(cmd + HDR_FLAGS))
+		return ENPU_RULE_HEADER_FLAGS;
 	cmd_size = le32_get(cmd + HDR_SIZE);
 	if (cmd_size < sizeof(struct enpu_cmd_header) ||
 	    cmd_size % ENPU_CMD_ALIGN)
 		return ENPU_RULE_HEADER_SIZE;
 	if (cmd_size > left)
 		return ENPU_RULE_PAST_STREAM_END;
-	if (le16_get(cmd + HDR_FLAGS))
-		return ENPU_RULE_HEADER_FLAGS;
 	return ENPU_RULE_NONE;
 }
 
