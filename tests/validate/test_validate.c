@@ -28,6 +28,7 @@
 #include "enpu_regs.h"
 #include "enpu_validate.h"
 #include "validate_fuzz.h"
+#include "vnpu.h"
 
 #define R ENPU_BO_ACCESS_READ
 #define W ENPU_BO_ACCESS_WRITE
@@ -1629,6 +1630,54 @@ static void test_offset_of_bad_command(void)
 	REJECT_AT(run_default(s), 0, HEADER_FLAGS);
 }
 
+/*
+ * The device's own refusals (descriptor, BO table, scatter-gather, save
+ * area: vnpu.h) have names of their own, none "unknown", none shared with
+ * a command rule, and a command rule keeps its name through the device.
+ */
+static void test_device_rule_names(void)
+{
+	static const struct {
+		uint32_t rule;
+		const char *name;
+	} spot[] = {
+		{ VNPU_RULE_DESC_FLAGS, "desc_flags" },
+		{ VNPU_RULE_STREAM_RANGE, "stream_range" },
+		{ VNPU_RULE_SG_COUNT, "sg_count" },
+		{ VNPU_RULE_SAVE_STATE, "save_state" },
+		{ ENPU_RULE_CONV_PAD, "conv_pad" },
+	};
+
+	for (uint32_t a = VNPU_RULE_DESC_FLAGS; a < VNPU_RULE_END; a++) {
+		const char *name = vnpu_rule_name(a);
+
+		checks_in_test++;
+		if (!name || !strcmp(name, "unknown")) {
+			failures++;
+			fprintf(stderr, "  device rule %#x has no name\n", a);
+			continue;
+		}
+		for (uint32_t b = 0; b < ENPU_RULE_COUNT; b++)
+			if (!strcmp(name, enpu_cmd_rule_name(b)))
+				failures++, fprintf(stderr, "  device rule %#x "
+						    "is named like rule %u\n",
+						    a, b);
+		for (uint32_t b = VNPU_RULE_DESC_FLAGS; b < a; b++)
+			if (vnpu_rule_name(b) && !strcmp(name, vnpu_rule_name(b)))
+				failures++, fprintf(stderr, "  device rules %#x "
+						    "and %#x are both %s\n",
+						    a, b, name);
+	}
+	for (size_t i = 0; i < sizeof(spot) / sizeof(spot[0]); i++) {
+		checks_in_test++;
+		if (strcmp(vnpu_rule_name(spot[i].rule), spot[i].name))
+			failures++, fprintf(stderr, "  rule %#x is %s, want %s\n",
+					    spot[i].rule,
+					    vnpu_rule_name(spot[i].rule),
+					    spot[i].name);
+	}
+}
+
 /* Every rule has a distinct name, and values past the list are unknown. */
 static void test_rule_names(void)
 {
@@ -1906,6 +1955,7 @@ static const struct {
 	{ "copy", test_copy },
 	{ "offset_of_bad_command", test_offset_of_bad_command },
 	{ "rule_names", test_rule_names },
+	{ "device_rule_names", test_device_rule_names },
 	{ "fuzz_seeds_replay", test_fuzz_seeds_replay },
 	{ "differential_replay", test_differential_replay },
 };
