@@ -13,29 +13,7 @@
 #include "../cpu/test_harness.h"
 #include "enpu/enpu_rt.h"
 #include "model_builder.h"
-
-/* Creates a session from the builder's model; returns the status. */
-static enum enpu_rt_status open_model(struct model_builder *mb, int optimize,
-				      const char *base_dir,
-				      enpu_rt_session **session, char *error,
-				      size_t error_size)
-{
-	enpu_rt_options *options;
-	size_t size;
-	uint8_t *bytes = mb_pack(mb, &size);
-	enum enpu_rt_status status;
-
-	if (enpu_rt_options_create(&options))
-		return ENPU_RT_OUT_OF_MEMORY;
-	enpu_rt_options_set_optimize(options, optimize);
-	status = enpu_rt_session_create_from_memory(bytes, size, base_dir,
-						    options, session);
-	if (error)
-		snprintf(error, error_size, "%s",
-			 enpu_rt_options_error(options));
-	enpu_rt_options_destroy(options);
-	return status;
-}
+#include "rt_open.h"
 
 static void test_add_broadcast_runs(struct test_state *t)
 {
@@ -51,7 +29,7 @@ static void test_add_broadcast_runs(struct test_state *t)
 	mb_input(&mb, "b", ENPU_RT_FLOAT, 1, b_dims);
 	mb_node(&mb, "Add", "a,b", "y");
 	mb_output(&mb, "y");
-	CHECK(t, open_model(&mb, 1, NULL, &s, error, sizeof(error)) == 0,
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) == 0,
 	      "%s", error);
 	if (!s)
 		goto out;
@@ -87,7 +65,7 @@ static void test_bind_rejects_wrong_type_and_shape(struct test_state *t)
 	mb_input(&mb, "x", ENPU_RT_FLOAT, 2, dims);
 	mb_node(&mb, "Relu", "x", "y");
 	mb_output(&mb, "y");
-	CHECK(t, open_model(&mb, 1, NULL, &s, NULL, 0) == 0, "open");
+	CHECK(t, mb_open(&mb, 1, NULL, &s, NULL, 0) == 0, "open");
 	if (!s)
 		goto out;
 	CHECK(t, enpu_rt_session_bind_input(s, 0, ENPU_RT_INT32, 2, dims, x,
@@ -123,7 +101,7 @@ static void test_symbolic_batch_reshapes_per_run(struct test_state *t)
 	mb_node(&mb, "Relu", "x", "r");
 	mb_node(&mb, "Flatten", "r", "y");
 	mb_output(&mb, "y");
-	CHECK(t, open_model(&mb, 1, NULL, &s, NULL, 0) == 0, "open");
+	CHECK(t, mb_open(&mb, 1, NULL, &s, NULL, 0) == 0, "open");
 	if (!s)
 		goto out;
 	CHECK(t, enpu_rt_session_input_info(s, 0, &info) == 0 &&
@@ -202,7 +180,7 @@ static void test_unsupported_op_names_node_and_op(struct test_state *t)
 	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, dims);
 	mb_node(&mb, "FrobnicateTensor", "x", "y");
 	mb_output(&mb, "y");
-	CHECK(t, open_model(&mb, 1, NULL, &s, error, sizeof(error)) ==
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
 	      ENPU_RT_UNSUPPORTED, "unsupported op accepted");
 	CHECK(t, strstr(error, "node 'FrobnicateTensor'") &&
 	      strstr(error, "unsupported op FrobnicateTensor"), "%s", error);
@@ -220,7 +198,7 @@ static void test_missing_input_names_value(struct test_state *t)
 	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, dims);
 	mb_node(&mb, "Add", "x,ghost", "y");
 	mb_output(&mb, "y");
-	CHECK(t, open_model(&mb, 1, NULL, &s, error, sizeof(error)) ==
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
 	      ENPU_RT_INVALID_MODEL, "dangling input accepted");
 	CHECK(t, strstr(error, "(Add)") && strstr(error, "'ghost'"), "%s",
 	      error);
@@ -241,7 +219,7 @@ static void test_subgraph_attribute_checked(struct test_state *t)
 	node = mb_node(&mb, "If", "c", "y");
 	mb_attr_graph(&mb, node, "then_branch");
 	mb_output(&mb, "y");
-	CHECK(t, open_model(&mb, 1, NULL, &s, error, sizeof(error)) ==
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
 	      ENPU_RT_INVALID_MODEL, "empty subgraph accepted");
 	CHECK(t, strstr(error, "(If): attribute 'then_branch': graph has no "
 			"outputs"), "%s", error);
@@ -260,7 +238,7 @@ static void test_cycle_rejected(struct test_state *t)
 	mb_node(&mb, "Add", "x,b", "a");
 	mb_node(&mb, "Relu", "a", "b");
 	mb_output(&mb, "b");
-	CHECK(t, open_model(&mb, 1, NULL, &s, error, sizeof(error)) ==
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
 	      ENPU_RT_INVALID_MODEL, "cycle accepted");
 	CHECK(t, strstr(error, "cycle"), "%s", error);
 	mb_free(&mb);
@@ -291,7 +269,7 @@ static void test_bad_initializers_rejected(struct test_state *t)
 			       cases[i].bytes);
 		mb_node(&mb, "MatMul", "x,w", "y");
 		mb_output(&mb, "y");
-		CHECK(t, open_model(&mb, 1, NULL, &s, error, sizeof(error)) ==
+		CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
 		      ENPU_RT_INVALID_MODEL, "case %zu accepted", i);
 		CHECK(t, strstr(error, "'w'") &&
 		      strstr(error, cases[i].message), "case %zu: %s", i,
@@ -365,7 +343,7 @@ static void test_external_data(struct test_state *t)
 			     cases[i].location, cases[i].length);
 		mb_node(&mb, "MatMul", "x,w", "y");
 		mb_output(&mb, "y");
-		status = open_model(&mb, 1, dir, &s, error, sizeof(error));
+		status = mb_open(&mb, 1, dir, &s, error, sizeof(error));
 		CHECK(t, status == cases[i].status, "case %zu: %d %s", i,
 		      status, error);
 		CHECK(t, strstr(error, cases[i].message), "case %zu: %s", i,
@@ -394,7 +372,7 @@ static void test_external_data(struct test_state *t)
 			     "weights.bin", "16");
 		mb_node(&mb, "MatMul", "x,w", "y");
 		mb_output(&mb, "y");
-		CHECK(t, open_model(&mb, 1, NULL, &s, error, sizeof(error)) ==
+		CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
 		      ENPU_RT_INVALID_MODEL && strstr(error, "from memory"),
 		      "%s", error);
 		mb_free(&mb);
@@ -428,7 +406,7 @@ static void test_lstm_short_sequence_lens_rejected(struct test_state *t)
 	mb_attr_int(&mb, mb_node(&mb, "LSTM", "x,w,r,,lens", "y"),
 		    "hidden_size", 1);
 	mb_output(&mb, "y");
-	status = open_model(&mb, 0, NULL, &s, error, sizeof(error));
+	status = mb_open(&mb, 0, NULL, &s, error, sizeof(error));
 	if (!status && s) {
 		enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT, 3, xd, x,
 					   sizeof(x));
@@ -469,7 +447,7 @@ static void test_qlinearconv_zero_scales_give_zero_point(struct test_state *t)
 	mb_initializer(&mb, "yz", ENPU_RT_UINT8, 0, NULL, &y_zp, 1);
 	mb_node(&mb, "QLinearConv", "x,xs,xz,w,ws,wz,ys,yz", "y");
 	mb_output(&mb, "y");
-	CHECK(t, open_model(&mb, 0, NULL, &s, error, sizeof(error)) == 0,
+	CHECK(t, mb_open(&mb, 0, NULL, &s, error, sizeof(error)) == 0,
 	      "%s", error);
 	if (s) {
 		enpu_rt_session_bind_input(s, 0, ENPU_RT_UINT8, 4, xd, x,
@@ -508,7 +486,7 @@ static void test_variadic_op_with_empty_input_rejected(struct test_state *t)
 		mb_input(&mb, "x", ENPU_RT_FLOAT, 1, dims);
 		mb_node(&mb, "Max", inputs[i], "y");
 		mb_output(&mb, "y");
-		status = open_model(&mb, 0, NULL, &s, error, sizeof(error));
+		status = mb_open(&mb, 0, NULL, &s, error, sizeof(error));
 		if (!status && s) {
 			enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT, 1, dims,
 						   x, sizeof(x));
@@ -536,7 +514,7 @@ static void run_both(struct test_state *t, struct model_builder *mb,
 		struct enpu_rt_output out;
 		char error[1024];
 
-		CHECK(t, open_model(mb, optimize, NULL, &s, error,
+		CHECK(t, mb_open(mb, optimize, NULL, &s, error,
 				    sizeof(error)) == 0, "%s", error);
 		if (!s)
 			continue;
@@ -760,6 +738,8 @@ static const struct test_case tests[] = {
 	{ "options_validate", test_options_validate },
 };
 
+/* test_loader.c: the loader's limits and refusals; ends with { NULL }. */
+extern const struct test_case loader_tests[];
 /* test_qdq.c: quantized lowering and layout; ends with { NULL }. */
 extern const struct test_case qdq_tests[];
 /* test_backends.c: backend options, placement reports; { NULL } too. */
@@ -783,6 +763,8 @@ int main(void)
 
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
 		run_test(&tests[i], &passed, &failed);
+	for (size_t i = 0; loader_tests[i].name; i++)
+		run_test(&loader_tests[i], &passed, &failed);
 	for (size_t i = 0; qdq_tests[i].name; i++)
 		run_test(&qdq_tests[i], &passed, &failed);
 	for (size_t i = 0; backend_tests[i].name; i++)
