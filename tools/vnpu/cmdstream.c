@@ -333,8 +333,8 @@ static uint64_t add_saturating(uint64_t a, uint64_t b)
 /* Units [first, end) of a layer; its bytes and MACs count once it is
  * complete. */
 static uint32_t layer_perform(struct vnpu_job *job, const struct guest_ram *ram,
-			      uint64_t first, uint64_t end,
-			      struct cmdstream_counters *counters)
+			      const struct layer_engine *layers, uint64_t first,
+			      uint64_t end, struct cmdstream_counters *counters)
 {
 	struct layer_cost cost;
 	struct layer l;
@@ -347,7 +347,8 @@ static uint32_t layer_perform(struct vnpu_job *job, const struct guest_ram *ram,
 		first = 0;
 		end = tensor_elements(&l.out);
 	}
-	status = layer_run_range(&l, job, ram, &job->layer, first, end);
+	status = layer_run_range(layers, &l, job, ram, &job->layer, first,
+				 end);
 	if (status != ENPU_JOB_STATUS_OK)
 		return status;
 	if (end < tensor_elements(&l.out))
@@ -365,8 +366,8 @@ static uint32_t layer_perform(struct vnpu_job *job, const struct guest_ram *ram,
  * LAYER_HOST_TROUBLE.
  */
 uint32_t cmdstream_perform(struct vnpu_job *job, const struct guest_ram *ram,
-			   uint64_t first, uint64_t end,
-			   struct cmdstream_counters *counters)
+			   const struct layer_engine *layers, uint64_t first,
+			   uint64_t end, struct cmdstream_counters *counters)
 {
 	const uint8_t *cmd = job->stream + job->offset;
 	uint64_t *dma_bytes = &counters->dma_bytes, size = end - first;
@@ -392,7 +393,8 @@ uint32_t cmdstream_perform(struct vnpu_job *job, const struct guest_ram *ram,
 		return ENPU_JOB_STATUS_OK;
 	default:
 		if (opcode_is_layer(le16_get(cmd + HDR_OPCODE)))
-			return layer_perform(job, ram, first, end, counters);
+			return layer_perform(job, ram, layers, first, end,
+					     counters);
 		return ENPU_JOB_STATUS_OK;
 	}
 }

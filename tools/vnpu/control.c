@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "layer.h"
 #include "shm_access.h"
 #include "vnpu.h"
 
@@ -117,6 +118,16 @@ static int command(struct vnpu *v, struct control_client *c, char *line)
 				     SPEED_MAX);
 		device_set_speed(v, f);
 		reply(c, "ok speed=%g", f);
+	} else if (!strcmp(verb, "layers")) {
+		enum layer_mode mode;
+
+		/* A layer in progress keeps the engine it started with. */
+		if (!arg || !layer_mode_from_name(arg, &mode) ||
+		    !v->layer_engines)
+			return reply(c, "error layers needs fast or oracle");
+		v->layers = &v->layer_engines[mode];
+		vnpu_log(v, "control: %s layers", layer_mode_name(mode));
+		reply(c, "ok layers=%s", layer_mode_name(mode));
 	} else if (!strcmp(verb, "preempt-stats") && !arg) {
 		char buf[VNPU_CONTROL_LINE - 8];
 

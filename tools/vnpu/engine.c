@@ -272,7 +272,8 @@ static void tile_done(struct vnpu *v, struct cmdstream_counters *counters)
 	uint64_t point = point_cycles(job), t0 = monotonic_ns();
 	uint32_t status;
 
-	status = cmdstream_perform(job, &v->ram, unit_start(job, job->tile),
+	status = cmdstream_perform(job, &v->ram, v->layers,
+				   unit_start(job, job->tile),
 				   unit_start(job, job->tile + 1), counters);
 	v->pstats.host_ns += monotonic_ns() - t0;
 	job->in_tile = false;

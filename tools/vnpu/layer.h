@@ -101,14 +101,89 @@ uint32_t dtype_size(uint32_t dtype);
 uint64_t tensor_elements(const struct layer_tensor *t);
 void dtype_range(uint32_t dtype, int32_t *lo, int32_t *hi);
 
+/*
+ * How a layer's arithmetic is done on the host. Two modes, bit for bit
+ * the same results (tests/vnpu_exec compares them on random commands and
+ * random tile splits): LAYER_MODE_FAST runs the CPU runtime's optimized
+ * int8 kernels (libenpu-cpu: packed convolution, depthwise, FC, add/mul)
+ * and the device's channel-vectorized pooling loops; LAYER_MODE_ORACLE
+ * runs the device's own straight loops (layer_conv.c, layer_eltwise.c,
+ * layer_pool.c), written independently of the CPU kernels, as the
+ * reference. `vnpu --layers fast|oracle`.
+ */
+enum layer_mode {
+	LAYER_MODE_FAST = 0,
+	LAYER_MODE_ORACLE,
+};
+
+struct enpu_cpu_context;
+struct layer_cache;
+struct fast_conv;
+struct requant_channel;
+struct layer_engine;
+
+/* Host memory FAST mode keeps packed weights in (layer_cache.c). */
+#define LAYER_CACHE_BYTES	(256ull << 20)
+
+/*
+ * FAST mode's kernels (layer_fast.c), reached through this table so that
+ * the device's own code (and whatever links only it, such as a fuzzer)
+ * needs nothing of the CPU runtime. Functions returning int give 0, or -1
+ * when the kernels refuse (the caller then runs the oracle).
+ */
+struct layer_fast_ops {
+	/* The packed form of a CONV2D/DW/FC, from the cache or new; NULL
+	 * when the kernels cannot take the layer. @key is everything the
+	 * packed form depends on (layer_exec.c). */
+	const struct fast_conv *(*conv_begin)(
+		const struct layer_engine *e, const struct layer *l,
+		const uint8_t *key, uint64_t key_bytes, const int8_t *weights,
+		const int32_t *bias, const struct requant_channel *rq,
+		bool per_channel);
+	void (*conv_end)(const struct layer_engine *e,
+			 const struct fast_conv *f);
+	/* @input: @input_rows dense rows of one image with vertical padding
+	 * in place as zero-point rows (FC: @input_rows pixels). */
+	int (*conv_rows)(const struct layer_engine *e, const struct layer *l,
+			 const struct fast_conv *f, const void *input,
+			 uint32_t input_rows, void *out);
+	/* Rows of one output image; @a and @b hold the rows of their images
+	 * these read (one when broadcast in H). */
+	int (*eltwise_rows)(const struct layer_engine *e,
+			    const struct layer *l, const void *a,
+			    const void *b, uint32_t rows, void *out);
+};
+
+/*
+ * What performs layers: the mode and, for FAST, the kernels, the CPU
+ * runtime's context and the cache of packed weights. A NULL engine, or a
+ * zeroed one, computes with the oracle.
+ */
+struct layer_engine {
+	enum layer_mode mode;
+	const struct layer_fast_ops *fast;
+	struct enpu_cpu_context *cpu;
+	struct layer_cache *cache;
+};
+
+/* "fast" / "oracle" -> mode; false for anything else. */
+bool layer_mode_from_name(const char *name, enum layer_mode *mode);
+const char *layer_mode_name(enum layer_mode mode);
+/* layer_fast.c: @threads host threads for FAST (1 keeps the vnpu's
+ * layer work on its event-loop thread). */
+int layer_engine_init(struct layer_engine *e, enum layer_mode mode,
+		      unsigned int threads);
+void layer_engine_destroy(struct layer_engine *e);
+
 /* layer_exec.c. A layer runs as one or more ranges of output elements
  * (tiles, NHWC order): the first call gathers its operands into a host
- * state that later ranges of the same command reuse. layer_run() is the
- * whole layer at once. */
+ * state that later ranges of the same command reuse, in any order.
+ * layer_run() is the whole layer at once. @e may be NULL (oracle). */
 struct layer_state;
-uint32_t layer_run(const struct layer *l, const struct vnpu_job *job,
-		   const struct guest_ram *ram);
-uint32_t layer_run_range(const struct layer *l, const struct vnpu_job *job,
+uint32_t layer_run(const struct layer_engine *e, const struct layer *l,
+		   const struct vnpu_job *job, const struct guest_ram *ram);
+uint32_t layer_run_range(const struct layer_engine *e, const struct layer *l,
+			 const struct vnpu_job *job,
 			 const struct guest_ram *ram, struct layer_state **state,
 			 uint64_t first, uint64_t end);
 void layer_state_free(struct layer_state *state);
@@ -147,5 +222,10 @@ void eltwise_compute(const struct layer *l, const int32_t *a,
 void pool_compute(const struct layer *l, const int32_t *input,
 		  const struct enpu_pool_param *params, uint64_t first,
 		  uint64_t end, int32_t *out);
+/* FAST: output rows [first, end) of one image from its dense bytes;
+ * @sum is scratch for out.c values. */
+void pool_fast_rows(const struct layer *l, const uint8_t *image,
+		    const struct enpu_pool_param *params, uint32_t first,
+		    uint32_t end, uint8_t *out, uint32_t *sum);
 
 #endif /* VNPU_LAYER_H */

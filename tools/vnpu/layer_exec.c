@@ -14,6 +14,18 @@
  * and the state is dropped when the command ends or the job is preempted
  * (a resumed job gathers again; in-layer preemption points exist only
  * when the output shares no BO with an input, so the inputs are the same).
+ *
+ * Two ways to compute (layer.h, enum layer_mode). ORACLE widens every
+ * operand to int32 and runs the device's own loops on exactly the
+ * elements of the range. FAST keeps the operands as stored, runs the CPU
+ * runtime's kernels (layer_fast.c) or the channel-vectorized pooling
+ * loops over whole output rows, the rows a range touches and no others,
+ * into a host copy of the output, and scatters the range's elements from
+ * there. A convolution's input is gathered with zero-point rows above and
+ * below each image (that is what vertical padding reads as), so every
+ * row range runs on the same packed weights, which FAST keeps across
+ * jobs (layer_cache.c). Where the kernels refuse a layer, FAST runs the
+ * oracle for it.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -193,6 +205,15 @@ struct layer_state {
 	int32_t *taps;			/* regrouped conv weights, or NULL */
 	int32_t *bias;
 	struct enpu_pool_param *params;
+	/* FAST: operands and the output as stored, and which output rows
+	 * are computed; @conv, the packed weights of a CONV2D/DW/FC. */
+	const struct layer_engine *engine;
+	bool fast;
+	const struct fast_conv *conv;
+	uint8_t *fin, *fin2, *fout;
+	uint32_t image_rows;		/* conv: rows of a padded image */
+	unsigned char *row_done;
+	uint32_t *pool_sum;
 };
 
 static uint32_t prepare_conv_or_fc(const struct layer *l,
@@ -331,8 +352,318 @@ void layer_state_free(struct layer_state *state)
 {
 	if (!state)
 		return;
+	if (state->conv)
+		state->engine->fast->conv_end(state->engine, state->conv);
 	scratch_free(&state->s);
 	free(state);
+}
+
+/* ---- FAST ---------------------------------------------------------- */
+
+/*
+ * What a CONV2D/DW/FC's packed form depends on besides its activations,
+ * in one block that is also its key in the packed-weights cache: a
+ * header of shape and output parameters, the per-channel (M, S), the
+ * bias, the weights.
+ */
+struct conv_key_header {
+	uint32_t opcode, in_c, out_c, groups;
+	uint32_t kernel_h, kernel_w, stride_h, stride_w;
+	uint32_t dilation_h, dilation_w, pad_left, pad_right;
+	int32_t out_zero_point, min, max, per_channel;
+	uint32_t has_bias, reserved;
+};
+
+/* The key block, gathered; the table's values checked now. */
+static uint32_t fast_conv_operands(const struct layer *l,
+				   const struct vnpu_job *job,
+				   const struct guest_ram *ram,
+				   struct layer_state *st, uint8_t **key,
+				   uint64_t *key_bytes)
+{
+	static_assert(sizeof(struct requant_channel) ==
+		      sizeof(struct enpu_requant_param), "same layout");
+	bool fc = l->opcode == ENPU_CMD_FULLY_CONNECTED;
+	uint64_t weight_bytes = fc ? (uint64_t)l->out.c * l->in.c :
+			(uint64_t)l->out.c * (l->in.c / l->groups) *
+			l->kernel_h * l->kernel_w;
+	uint64_t bias_bytes = l->bias.bo != ENPU_BUF_NONE ? l->out.c * 4ull : 0;
+	uint64_t rq_count;
+	struct conv_key_header *h;
+
+	st->per_channel = l->table.bo != ENPU_BUF_NONE;
+	rq_count = st->per_channel ? l->out.c : 1;
+	if (weight_bytes > LAYER_SCRATCH_MAX / 2)
+		return LAYER_HOST_TROUBLE;
+	*key_bytes = sizeof(*h) + rq_count * sizeof(*st->rq) + bias_bytes +
+		     weight_bytes;
+	*key = scratch_get(&st->s, *key_bytes, 1);
+	if (!*key)
+		return LAYER_HOST_TROUBLE;
+	h = (struct conv_key_header *)*key;
+	memset(h, 0, sizeof(*h));
+	h->opcode = l->opcode;
+	h->in_c = l->in.c;
+	h->out_c = l->out.c;
+	h->groups = fc ? 1 : l->groups;
+	h->kernel_h = l->kernel_h;
+	h->kernel_w = l->kernel_w;
+	h->stride_h = l->stride_h;
+	h->stride_w = l->stride_w;
+	h->dilation_h = l->dilation_h;
+	h->dilation_w = l->dilation_w;
+	h->pad_left = l->pad_left;
+	h->pad_right = l->pad_right;
+	h->out_zero_point = l->out.zero_point;
+	h->min = l->min;
+	h->max = l->max;
+	h->per_channel = st->per_channel;
+	h->has_bias = bias_bytes != 0;
+	st->rq = (struct requant_channel *)(*key + sizeof(*h));
+	st->bias = bias_bytes ? (int32_t *)(st->rq + rq_count) : NULL;
+	st->weights = (int8_t *)(*key + *key_bytes - weight_bytes);
+	if (st->per_channel) {
+		if (!dma_gather(ram, &job->bos[l->table.bo], l->table.offset,
+				rq_count * sizeof(*st->rq),
+				rq_count * sizeof(*st->rq), 1, st->rq))
+			return ENPU_JOB_STATUS_DMA_FAULT;
+		for (uint32_t i = 0; i < l->out.c; i++)
+			if (st->rq[i].multiplier < 0 ||
+			    st->rq[i].shift < ENPU_REQUANT_SHIFT_MIN ||
+			    st->rq[i].shift > ENPU_REQUANT_SHIFT_MAX)
+				return ENPU_JOB_STATUS_INVALID;
+	} else {
+		st->rq->multiplier = l->multiplier;
+		st->rq->shift = l->shift;
+	}
+	if (!dma_gather(ram, &job->bos[l->weights.bo], l->weights.offset,
+			weight_bytes, weight_bytes, 1, st->weights) ||
+	    (bias_bytes && !dma_gather(ram, &job->bos[l->bias.bo],
+				       l->bias.offset, bias_bytes, bias_bytes,
+				       1, st->bias)))
+		return ENPU_JOB_STATUS_DMA_FAULT;
+	return ENPU_JOB_STATUS_OK;
+}
+
+/* Pixels [first, first + count) of @t into @dst, as stored. */
+static bool pixels_gather(const struct layer_tensor *t,
+			  const struct vnpu_job *job,
+			  const struct guest_ram *ram, uint64_t first,
+			  uint64_t count, uint8_t *dst)
+{
+	uint32_t es = dtype_size(t->dtype);
+
+	return dma_gather(ram, &job->bos[t->bo],
+			  t->offset + first * t->pixel_stride * es,
+			  (uint64_t)t->c * es, (uint64_t)t->pixel_stride * es,
+			  count, dst);
+}
+
+/* The whole tensor, dense, as stored. */
+static uint8_t *fast_gather(const struct layer_tensor *t,
+			    const struct vnpu_job *job,
+			    const struct guest_ram *ram, struct scratch *s,
+			    uint32_t *status)
+{
+	uint8_t *raw = scratch_get(s, tensor_elements(t), dtype_size(t->dtype));
+
+	if (!raw) {
+		*status = LAYER_HOST_TROUBLE;
+		return NULL;
+	}
+	if (!pixels_gather(t, job, ram, 0, pixels_of(t), raw)) {
+		*status = ENPU_JOB_STATUS_DMA_FAULT;
+		return NULL;
+	}
+	return raw;
+}
+
+/*
+ * A convolution's input, image by image, with pad_top zero-point rows
+ * above and as many below as the last window reaches past the image.
+ */
+static uint32_t fast_conv_input(const struct layer *l,
+				const struct vnpu_job *job,
+				const struct guest_ram *ram,
+				struct layer_state *st)
+{
+	uint64_t row = (uint64_t)l->in.w * l->in.c;
+	int64_t reach = (int64_t)(l->out.h - 1) * l->stride_h - l->pad_top +
+			(int64_t)(l->kernel_h - 1) * l->dilation_h + 1;
+	uint32_t below = reach > l->in.h ? (uint32_t)(reach - l->in.h) : 0;
+
+	st->image_rows = l->pad_top + l->in.h + below;
+	st->fin = scratch_get(&st->s, (uint64_t)l->in.n * st->image_rows,
+			      row);
+	if (!st->fin)
+		return LAYER_HOST_TROUBLE;
+	memset(st->fin, (uint8_t)l->in.zero_point,
+	       (uint64_t)l->in.n * st->image_rows * row);
+	for (uint32_t n = 0; n < l->in.n; n++)
+		if (!pixels_gather(&l->in, job, ram,
+				   (uint64_t)n * l->in.h * l->in.w,
+				   (uint64_t)l->in.h * l->in.w,
+				   st->fin + ((uint64_t)n * st->image_rows +
+					      l->pad_top) * row))
+			return ENPU_JOB_STATUS_DMA_FAULT;
+	return ENPU_JOB_STATUS_OK;
+}
+
+static uint64_t output_rows(const struct layer *l)
+{
+	return l->opcode == ENPU_CMD_FULLY_CONNECTED ? l->out.w :
+	       (uint64_t)l->out.n * l->out.h;
+}
+
+/*
+ * FAST's gather: operands as stored, the packed weights, the output copy.
+ * Returns ENPU_JOB_STATUS_OK with st->fast set, OK without it when the
+ * kernels refuse the layer (the oracle's gather comes next), or a failure.
+ */
+static uint32_t fast_prepare(const struct layer *l, const struct vnpu_job *job,
+			     const struct guest_ram *ram,
+			     struct layer_state *st)
+{
+	const struct layer_engine *e = st->engine;
+	uint32_t status = ENPU_JOB_STATUS_OK;
+	uint8_t *key;
+	uint64_t key_bytes;
+
+	switch (l->opcode) {
+	case ENPU_CMD_CONV2D:
+	case ENPU_CMD_DEPTHWISE_CONV2D:
+	case ENPU_CMD_FULLY_CONNECTED:
+		status = fast_conv_operands(l, job, ram, st, &key, &key_bytes);
+		if (status != ENPU_JOB_STATUS_OK)
+			return status;
+		st->conv = e->fast->conv_begin(e, l, key, key_bytes,
+					       st->weights, st->bias, st->rq,
+					       st->per_channel);
+		if (!st->conv) {
+			/* The oracle gathers again, from scratch. */
+			scratch_free(&st->s);
+			st->s.used = 0;
+			st->rq = NULL;
+			st->bias = NULL;
+			st->weights = NULL;
+			return ENPU_JOB_STATUS_OK;
+		}
+		if (l->opcode == ENPU_CMD_FULLY_CONNECTED)
+			st->fin = fast_gather(&l->in, job, ram, &st->s,
+					      &status);
+		else
+			status = fast_conv_input(l, job, ram, st);
+		break;
+	case ENPU_CMD_ADD:
+	case ENPU_CMD_MUL:
+		st->fin = fast_gather(&l->in, job, ram, &st->s, &status);
+		if (st->fin)
+			st->fin2 = fast_gather(&l->in2, job, ram, &st->s,
+					       &status);
+		break;
+	case ENPU_CMD_MAX_POOL:
+	case ENPU_CMD_AVG_POOL:
+		status = prepare_pool(l, job, ram, st);
+		if (status == ENPU_JOB_STATUS_OK)
+			st->fin = fast_gather(&l->in, job, ram, &st->s,
+					      &status);
+		st->pool_sum = scratch_get(&st->s, l->out.c, sizeof(uint32_t));
+		if (!st->pool_sum && status == ENPU_JOB_STATUS_OK)
+			status = LAYER_HOST_TROUBLE;
+		break;
+	default:		/* COPY */
+		st->fin = fast_gather(&l->in, job, ram, &st->s, &status);
+		break;
+	}
+	if (status != ENPU_JOB_STATUS_OK)
+		return status;
+	st->fout = scratch_get(&st->s, tensor_elements(&l->out),
+			       dtype_size(l->out.dtype));
+	st->row_done = scratch_get(&st->s, output_rows(l), 1);
+	if (!st->fout || !st->row_done)
+		return LAYER_HOST_TROUBLE;
+	memset(st->row_done, 0, output_rows(l));
+	st->fast = true;
+	return ENPU_JOB_STATUS_OK;
+}
+
+/* Output rows [first, end) of image @n (FC: pixels [first, end)). */
+static int fast_rows(const struct layer *l, struct layer_state *st,
+		     uint32_t n, uint32_t first, uint32_t end)
+{
+	const struct layer_engine *e = st->engine;
+	uint32_t es = dtype_size(l->out.dtype), rows = end - first;
+	uint64_t out_row = (uint64_t)l->out.w * l->out.c * es;
+	uint8_t *out = st->fout + ((uint64_t)n * l->out.h + first) * out_row;
+
+	switch (l->opcode) {
+	case ENPU_CMD_FULLY_CONNECTED:
+		return e->fast->conv_rows(e, l, st->conv,
+					  st->fin + (uint64_t)first * l->in.c,
+					  rows, st->fout + (uint64_t)first *
+						l->out.c * es);
+	case ENPU_CMD_CONV2D:
+	case ENPU_CMD_DEPTHWISE_CONV2D:
+		return e->fast->conv_rows(
+			e, l, st->conv,
+			st->fin + ((uint64_t)n * st->image_rows +
+				   (uint64_t)first * l->stride_h) *
+				  l->in.w * l->in.c,
+			(rows - 1) * l->stride_h +
+			(l->kernel_h - 1) * l->dilation_h + 1, out);
+	case ENPU_CMD_ADD:
+	case ENPU_CMD_MUL: {
+		const struct layer_tensor *a = &l->in, *b = &l->in2;
+		uint64_t ra = (uint64_t)a->w * a->c, rb = (uint64_t)b->w * b->c;
+
+		return e->fast->eltwise_rows(
+			e, l,
+			st->fin + ((uint64_t)(a->n == 1 ? 0 : n) * a->h +
+				   (a->h == 1 ? 0 : first)) * ra,
+			st->fin2 + ((uint64_t)(b->n == 1 ? 0 : n) * b->h +
+				    (b->h == 1 ? 0 : first)) * rb,
+			rows, out);
+	}
+	case ENPU_CMD_MAX_POOL:
+	case ENPU_CMD_AVG_POOL:
+		pool_fast_rows(l, st->fin + (uint64_t)n * l->in.h * l->in.w *
+				  l->in.c, st->params, first, end, out,
+			       st->pool_sum);
+		return 0;
+	default:		/* COPY: same shape, type and zero point */
+		memcpy(out, st->fin + ((uint64_t)n * l->in.h + first) *
+			    out_row, rows * out_row);
+		return 0;
+	}
+}
+
+/* Computes the output rows elements [first, end) lie in, once each. */
+static uint32_t fast_compute(const struct layer *l, struct layer_state *st,
+			     uint64_t first, uint64_t end)
+{
+	bool fc = l->opcode == ENPU_CMD_FULLY_CONNECTED;
+	uint64_t row_elems = fc ? l->out.c : (uint64_t)l->out.w * l->out.c;
+	uint64_t r = first / row_elems, last = (end + row_elems - 1) / row_elems;
+	uint32_t per_image = fc ? l->out.w : l->out.h;
+
+	while (r < last) {
+		uint64_t stop;
+		uint32_t n = (uint32_t)(r / per_image);
+		uint32_t y = (uint32_t)(r % per_image);
+
+		if (st->row_done[r]) {
+			r++;
+			continue;
+		}
+		/* A run of rows to do, within one image. */
+		for (stop = r; stop < last && !st->row_done[stop] &&
+		     stop / per_image == n; stop++)
+			st->row_done[stop] = 1;
+		if (fast_rows(l, st, n, y, (uint32_t)(y + (stop - r))))
+			return LAYER_HOST_TROUBLE;
+		r = stop;
+	}
+	return ENPU_JOB_STATUS_OK;
 }
 
 /*
@@ -344,7 +675,8 @@ void layer_state_free(struct layer_state *state)
  * list changed since the job started), or LAYER_HOST_TROUBLE (the host
  * could not provide scratch memory).
  */
-uint32_t layer_run_range(const struct layer *l, const struct vnpu_job *job,
+uint32_t layer_run_range(const struct layer_engine *e, const struct layer *l,
+			 const struct vnpu_job *job,
 			 const struct guest_ram *ram, struct layer_state **state,
 			 uint64_t first, uint64_t end)
 {
@@ -352,17 +684,29 @@ uint32_t layer_run_range(const struct layer *l, const struct vnpu_job *job,
 	uint64_t i;
 
 	if (!st) {
-		uint32_t status;
+		uint32_t status = ENPU_JOB_STATUS_OK;
 
 		st = calloc(1, sizeof(*st));
 		if (!st)
 			return LAYER_HOST_TROUBLE;
-		status = layer_prepare(l, job, ram, st);
+		st->engine = e;
+		if (e && e->fast)
+			status = fast_prepare(l, job, ram, st);
+		if (status == ENPU_JOB_STATUS_OK && !st->fast)
+			status = layer_prepare(l, job, ram, st);
 		if (status != ENPU_JOB_STATUS_OK) {
 			layer_state_free(st);
 			return status;
 		}
 		*state = st;
+	}
+	if (st->fast) {
+		uint32_t status = fast_compute(l, st, first, end);
+
+		if (status != ENPU_JOB_STATUS_OK)
+			return status;
+		return tensor_scatter(&l->out, job, ram, st->fout, first, end) ?
+		       ENPU_JOB_STATUS_OK : ENPU_JOB_STATUS_DMA_FAULT;
 	}
 	layer_compute(l, st, first, end);
 	if (st->raw_out)
@@ -376,11 +720,11 @@ uint32_t layer_run_range(const struct layer *l, const struct vnpu_job *job,
 }
 
 /* The whole layer at once (a job without preemption points inside it). */
-uint32_t layer_run(const struct layer *l, const struct vnpu_job *job,
-		   const struct guest_ram *ram)
+uint32_t layer_run(const struct layer_engine *e, const struct layer *l,
+		   const struct vnpu_job *job, const struct guest_ram *ram)
 {
 	struct layer_state *st = NULL;
-	uint32_t status = layer_run_range(l, job, ram, &st, 0,
+	uint32_t status = layer_run_range(e, l, job, ram, &st, 0,
 					  tensor_elements(&l->out));
 
 	layer_state_free(st);

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "layer.h"
 #include "shm_access.h"
 #include "vnpu.h"
 
@@ -33,7 +35,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: vnpu --socket PATH --ram PATH [--control PATH] [--facts PATH]\n"
 		"            [--speed F] [--log PATH] [--device-id N] [--queues N]\n"
-		"            [--preempt-bound-us N] [--ambient-mc MC]\n");
+		"            [--preempt-bound-us N] [--ambient-mc MC]\n"
+		"            [--layers fast|oracle] [--layer-threads N]\n");
 }
 
 static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
@@ -63,14 +66,19 @@ static int parse_args(struct vnpu_config *cfg, int argc, char **argv)
 		{ "queues", required_argument, NULL, 'q' },
 		{ "preempt-bound-us", required_argument, NULL, 'p' },
 		{ "ambient-mc", required_argument, NULL, 'a' },
+		{ "layers", required_argument, NULL, 'L' },
+		{ "layer-threads", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	enum layer_mode mode;
 	char *end;
 	int opt;
 
 	*cfg = (struct vnpu_config){
 		.speed = 1.0,
+		.layer_mode = "fast",
+		.layer_threads = 1,
 		.device_id = VNPU_DEFAULT_DEVICE_ID,
 		.num_queues = ENPU_MAX_QUEUES,
 		.preempt_bound_ns = VNPU_PREEMPT_BOUND_NS,
@@ -137,6 +145,21 @@ static int parse_args(struct vnpu_config *cfg, int argc, char **argv)
 				return -1;
 			}
 			cfg->ambient_c = mc / 1000.0;
+			break;
+		case 'L':
+			if (!layer_mode_from_name(optarg, &mode)) {
+				fprintf(stderr, "vnpu: --layers '%s' must be fast or oracle\n",
+					optarg);
+				return -1;
+			}
+			cfg->layer_mode = optarg;
+			break;
+		case 'T':
+			if (parse_u32(optarg, 1, 64, &cfg->layer_threads)) {
+				fprintf(stderr, "vnpu: --layer-threads '%s' must be 1..64\n",
+					optarg);
+				return -1;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -380,6 +403,8 @@ static void cleanup(struct vnpu *v)
 int main(int argc, char **argv)
 {
 	struct vnpu *v = calloc(1, sizeof(*v));
+	struct layer_engine layers[2] = { { 0 }, { 0 } };
+	enum layer_mode mode;
 	char why[512];
 	unsigned int i;
 	int status = 1;
@@ -398,9 +423,27 @@ int main(int argc, char **argv)
 	v->start_ns = v->last_wall_ns = monotonic_ns();
 	signal(SIGPIPE, SIG_IGN);
 
+	/*
+	 * Every layer allocates host scratch of up to a few MiB; glibc would
+	 * mmap each such block afresh and fault in every page, each time.
+	 * Keep freed memory in the heap instead.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	if (parse_args(&v->cfg, argc, argv))
 		goto out;
 	v->speed = v->cfg.speed;
+	layer_mode_from_name(v->cfg.layer_mode, &mode);
+	/* Both engines, so the control socket's `layers` can switch. */
+	if (layer_engine_init(&layers[LAYER_MODE_FAST], LAYER_MODE_FAST,
+			      v->cfg.layer_threads) ||
+	    layer_engine_init(&layers[LAYER_MODE_ORACLE], LAYER_MODE_ORACLE,
+			      v->cfg.layer_threads)) {
+		fprintf(stderr, "vnpu: cannot set up the layer engine\n");
+		goto out;
+	}
+	v->layer_engines = layers;
+	v->layers = &layers[mode];
 	/* The socket comes first: the rig starts QEMU as soon as it exists,
 	 * and a pending connect simply waits in the backlog. */
 	v->listen_fd = unix_listen(v->cfg.socket_path, why, sizeof(why));
@@ -437,15 +480,17 @@ int main(int argc, char **argv)
 			v->cfg.facts_path);
 		goto out;
 	}
-	vnpu_log(v, "listening on %s, guest RAM %llu bytes, speed %g, %u queues",
+	vnpu_log(v, "listening on %s, guest RAM %llu bytes, speed %g, %u queues, %s layers",
 		 v->cfg.socket_path, (unsigned long long)v->ram.size, v->speed,
-		 v->cfg.num_queues);
+		 v->cfg.num_queues, v->cfg.layer_mode);
 	v->last_wall_ns = monotonic_ns();
 	run(v);
 	status = 0;
 	vnpu_log(v, "exiting");
 out:
 	cleanup(v);
+	layer_engine_destroy(&layers[LAYER_MODE_FAST]);
+	layer_engine_destroy(&layers[LAYER_MODE_ORACLE]);
 	free(v);
 	return status;
 }

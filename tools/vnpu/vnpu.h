@@ -54,6 +54,8 @@ struct vnpu_config {
 	const char *control_path;
 	const char *facts_path;
 	const char *log_path;
+	const char *layer_mode;		/* "fast" (default) or "oracle" */
+	unsigned int layer_threads;
 	double speed;
 	double ambient_c;
 	uint32_t device_id;
@@ -79,6 +81,7 @@ struct vnpu_bo {
 #define VNPU_MAX_BOS		4096u	/* BO_COUNT limit of the spec */
 
 struct layer_state;
+struct layer_engine;	/* layer.h: how layers are computed */
 
 /* Where a job is (engine.c): resuming, running tiles, or saving. */
 enum job_phase {
@@ -229,6 +232,9 @@ struct vnpu {
 	uint32_t perf_preemptions;
 	struct vnpu_preempt_stats pstats;
 	struct vnpu_job job;
+	const struct layer_engine *layers;
+	/* [enum layer_mode]: what `layers fast|oracle` switches between. */
+	const struct layer_engine *layer_engines;
 	bool cqe_pending;		/* finished, waiting for CQ space */
 	struct vnpu_cqe pending_cqe;
 
@@ -397,8 +403,8 @@ uint32_t cmdstream_command_size(const struct vnpu_job *job, uint32_t offset);
 void cmdstream_plan(const struct vnpu_job *job, uint32_t offset,
 		    uint64_t *cycles, uint64_t *units);
 uint32_t cmdstream_perform(struct vnpu_job *job, const struct guest_ram *ram,
-			   uint64_t first, uint64_t end,
-			   struct cmdstream_counters *counters);
+			   const struct layer_engine *layers, uint64_t first,
+			   uint64_t end, struct cmdstream_counters *counters);
 
 /* engine.c */
 uint32_t engine_start(struct vnpu *v, uint32_t *status);
