@@ -20,6 +20,10 @@
 #   linux-source-6.1/            Debian's linux-source-6.1, unpacked
 #                                (kselftest_harness.h, checkpatch.pl, UML,
 #                                the debug kernel)
+#   digits.csv.gz                the UCI handwritten digits as scikit-learn
+#                                ships them (make demo trains on them),
+#                                taken from the python3-sklearn package
+#                                without installing it
 #
 # Debian's archive moves, so each ABI is chosen at install time: the newest
 # ABI of the series (6.1.0-N, 6.12.N+deb12) for which both the headers and
@@ -222,6 +226,19 @@ if [ "$(cat "$CACHE/linux-source-6.1.version" 2>/dev/null)" != "$SRCVER" ]; then
 	mv "$tmp/linux-source-6.1" "$CACHE/linux-source-6.1"
 	rm -rf "$tmp" "$CACHE/linux-source-6.1.old"
 	echo "$SRCVER" >"$CACHE/linux-source-6.1.version"
+fi
+
+DIGITS="$CACHE/digits.csv.gz"
+if [ ! -s "$DIGITS" ]; then
+	apt_update_once
+	tmp_digits=$(mktemp -d)
+	log "downloading python3-sklearn for its digits data set"
+	(cd "$tmp_digits" && apt-get download -qq python3-sklearn >/dev/null)
+	dpkg-deb --fsys-tarfile "$tmp_digits"/python3-sklearn_*.deb |
+		tar -xO --wildcards '*/sklearn/datasets/data/digits.csv.gz' \
+		>"$DIGITS.tmp"
+	rm -rf "$tmp_digits"
+	mv "$DIGITS.tmp" "$DIGITS"
 fi
 
 # Written last, so an interrupted run is redone by the next make.
