@@ -51,13 +51,16 @@ $(FUZZ_REPLAY_BIN): tests/fuzz/fuzz_onnx.c tests/fuzz/replay_main.c \
 # The fuzzing build compiles the runtime sources itself with the
 # sanitizers; the CPU kernels come from their archive.
 FUZZ_RT_SOURCES = $(RT_SOURCES) $(RT_GEN_SOURCE)
+# backend/npu includes libenpu's header and links its archive.
 $(FUZZ_BIN): tests/fuzz/fuzz_onnx.c $(RT_SOURCES) $(RT_HEADERS) \
-		$(RT_GEN_SOURCE) $(RUNTIME_CPU_LIB)
+		$(RT_GEN_SOURCE) $(RUNTIME_CPU_LIB) $(LIBENPU_STATIC)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 $(FUZZ_SANITIZE) \
-		$(RT_INTERNAL_CFLAGS) \
+		$(RT_INTERNAL_CFLAGS) $(LIBENPU_CFLAGS) -Iuapi \
+		$(shell pkg-config --cflags libdrm) \
 		-o $@ tests/fuzz/fuzz_onnx.c $(FUZZ_RT_SOURCES) \
-		$(RUNTIME_CPU_LIB) -lprotobuf-c -lpthread -lm
+		$(RUNTIME_CPU_LIB) $(LIBENPU_STATIC) -lprotobuf-c \
+		$(LIBDRM_LIBS) -lpthread -lm
 
 .PHONY: fuzz fuzz-onnx check-fuzz
 fuzz-onnx: $(FUZZ_BIN)

@@ -27,11 +27,11 @@
 #include "run.h"
 
 struct args {
-	const char *model, *isa, *backends, *compare;
+	const char *model, *isa, *backends, *compare, *device, *cache_dir;
 	struct run_input_file files[RUN_MAX_FILES];
 	size_t file_count;
 	unsigned int threads;
-	int iterations, optimize, profile, plan, strict, random;
+	int iterations, optimize, profile, plan, strict, random, no_cost;
 	uint32_t seed;
 	size_t top_k;
 	long min_partition, max_partitions;
@@ -52,7 +52,8 @@ static void usage(const char *argv0)
 		"[--random [SEED]] [--backends npu,cpu] [--strict] [--plan] "
 		"[--iterations N] [--compare cpu] [--top K] [--threads N] "
 		"[--isa NAME] [--no-optimize] [--profile] "
-		"[--min-partition N] [--max-partitions N] [--thermal "
+		"[--min-partition N] [--max-partitions N] [--device PATH] "
+		"[--cache-dir DIR] [--no-cost] [--thermal "
 		"[--thermal-root DIR] [--thermal-poll-ms N] "
 		"[--latency-target-ms N] [--prefer latency|balanced|energy]] "
 		"[--verbose]\n", argv0);
@@ -88,6 +89,10 @@ static int parse(int argc, char **argv, struct args *a)
 				a->seed = (uint32_t)strtoul(argv[++i], NULL, 0);
 		} else if (!strcmp(arg, "--backends") && more) {
 			a->backends = argv[++i];
+		} else if (!strcmp(arg, "--device") && more) {
+			a->device = argv[++i];
+		} else if (!strcmp(arg, "--cache-dir") && more) {
+			a->cache_dir = argv[++i];
 		} else if (!strcmp(arg, "--compare") && more) {
 			a->compare = argv[++i];
 		} else if (!strcmp(arg, "--top") && more) {
@@ -129,6 +134,8 @@ static int parse(int argc, char **argv, struct args *a)
 				a->thermal.preference = 2;
 			else
 				return -1;
+		} else if (!strcmp(arg, "--no-cost")) {
+			a->no_cost = 1;
 		} else if (!strcmp(arg, "--no-optimize")) {
 			a->optimize = 0;
 		} else if (!strcmp(arg, "--profile")) {
@@ -155,6 +162,9 @@ static enpu_rt_session *load(const struct args *a, const char *backends,
 	    enpu_rt_options_set_optimize(o, a->optimize) ||
 	    (backends && enpu_rt_options_set_backends(o, backends)) ||
 	    enpu_rt_options_set_strict(o, a->strict) ||
+	    (a->device && enpu_rt_options_set_device(o, a->device)) ||
+	    enpu_rt_options_set_cost_placement(o, !a->no_cost) ||
+	    (a->cache_dir && enpu_rt_options_set_cache_dir(o, a->cache_dir)) ||
 	    ((a->min_partition >= 0 || a->max_partitions >= 0) &&
 	     enpu_rt_options_set_partitioning(
 		o, a->min_partition >= 0 ? (size_t)a->min_partition : 2,

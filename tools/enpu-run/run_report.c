@@ -163,6 +163,13 @@ void run_print_partition_times(const enpu_rt_session *s)
 		       (double)info.host_ns / 1e6);
 		if (info.device_ns)
 			printf(", device %.3f ms", (double)info.device_ns / 1e6);
+		if (info.commands)
+			printf(", %u commands, modeled %.3f ms%s", info.commands,
+			       (double)info.modeled_ns / 1e6,
+			       info.from_cache ? ", from cache" : "");
+		if (!strcmp(info.backend, "npu"))
+			printf(", %llu bytes copied at seams",
+			       (unsigned long long)info.copied_bytes);
 		printf("\n");
 	}
 }

@@ -10,7 +10,8 @@ RT_ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 RT_GEN_SOURCE := $(RT_GEN_DIR)/onnx.pb-c.c
 RT_GEN_HEADER := $(RT_GEN_DIR)/onnx.pb-c.h
 
-RT_SUBDIRS := common onnx graph engine ops backend backend/cpu partition
+RT_SUBDIRS := common onnx graph engine ops backend backend/cpu backend/npu \
+	partition
 RT_SOURCES := $(sort $(foreach d,$(RT_SUBDIRS),$(wildcard $(RT_DIR)/$(d)/*.c)))
 RT_OBJECTS := $(patsubst $(RT_DIR)/%.c,$(B)/obj/runtime/rt/%.o,\
 	$(RT_SOURCES)) $(B)/obj/runtime/rt/gen/onnx.pb-c.o
@@ -21,7 +22,9 @@ RT_LIB := $(B)/lib/libenpu-rt.a
 
 # Public: what a program using enpu_rt.h needs.
 RT_PUBLIC_CFLAGS = -I$(RT_DIR)/include
-RT_LDFLAGS = $(RT_LIB) $(RUNTIME_CPU_LIB) -lprotobuf-c -lpthread -lm
+# The NPU backend is the only runtime code on libenpu (linked statically).
+RT_LDFLAGS = $(RT_LIB) $(RUNTIME_CPU_LIB) $(LIBENPU_STATIC) -lprotobuf-c \
+	$(LIBDRM_LIBS) -lpthread -lm
 # Internal: tests and tools that reach into the IR and the ops.
 RT_INTERNAL_CFLAGS = $(RT_PUBLIC_CFLAGS) $(RUNTIME_CPU_CFLAGS) \
 	$(foreach d,$(RT_SUBDIRS),-I$(RT_DIR)/$(d)) -I$(RT_GEN_DIR)
@@ -44,6 +47,14 @@ $(B)/obj/runtime/rt/%.o: $(RT_DIR)/%.c $(RT_HEADERS) $(RT_GEN_HEADER)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) -fPIC -c $< -o $@
 
-$(RT_LIB): $(RT_OBJECTS) | $(B)/lib/
+# Only backend/npu sees libenpu's header.
+$(B)/obj/runtime/rt/backend/npu/%.o: $(RT_DIR)/backend/npu/%.c $(RT_HEADERS) \
+		$(RT_GEN_HEADER) $(LIBENPU_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) $(LIBENPU_CFLAGS) -fPIC \
+		-c $< -o $@
+
+# Whatever links RT_LDFLAGS needs libenpu.a built first.
+$(RT_LIB): $(RT_OBJECTS) $(LIBENPU_STATIC) | $(B)/lib/
 	rm -f $@
 	$(AR) rcs $@ $(RT_OBJECTS)

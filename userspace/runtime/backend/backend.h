@@ -94,6 +94,16 @@ struct rt_exec_host {
 	int (*provide)(void *ctx, int value);
 };
 
+/* The last run of a compiled partition, for reports. */
+struct rt_partition_stats {
+	uint64_t host_ns;	/* wall time, run to completion */
+	uint64_t device_ns;	/* the device's busy time (0: none) */
+	uint64_t modeled_ns;	/* the compiler's estimate of device time */
+	uint64_t copied_bytes;	/* copied at the seams (staging) */
+	uint32_t commands;	/* device commands */
+	int from_cache;		/* compiled form loaded from disk */
+};
+
 /* Completion of an asynchronous run: the backend's own token. */
 struct rt_fence {
 	uint64_t token;		/* 0: already complete */
@@ -132,12 +142,14 @@ struct rt_backend_ops {
 	 */
 	void *(*seam_alloc)(void *self, size_t bytes);
 	void (*seam_free)(void *self, void *data);
-	/* Device and host time of the last run of @compiled, ns (optional). */
-	void (*timing)(void *self, void *compiled, uint64_t *device_ns,
-		       uint64_t *host_ns);
+	/* What the last run of @compiled cost (optional). */
+	void (*stats)(void *self, void *compiled,
+		      struct rt_partition_stats *stats);
 };
 
 /* The CPU backend (backend/cpu): takes every node that has a kernel. */
 extern const struct rt_backend_ops rt_backend_cpu;
+/* The NPU backend (backend/npu): an ENPU device through libenpu. */
+extern const struct rt_backend_ops rt_backend_npu;
 
 #endif /* ENPU_RT_BACKEND_H */

@@ -10,11 +10,27 @@
 #include "engine.h"
 
 static const struct rt_backend_ops *const known[] = {
+	&rt_backend_npu,
 	&rt_backend_cpu,
 };
 
-const struct rt_backend_ops *rt_engine_backend(const char *name)
+int rt_options_add_backend(struct enpu_rt_options *options,
+			   const struct rt_backend_ops *ops)
 {
+	if (!options || !ops ||
+	    options->extra_count == sizeof(options->extra) /
+				    sizeof(options->extra[0]))
+		return ENPU_RT_INVALID_ARGUMENT;
+	options->extra[options->extra_count++] = ops;
+	return 0;
+}
+
+const struct rt_backend_ops *rt_engine_backend(
+	const struct enpu_rt_session *s, const char *name)
+{
+	for (size_t i = 0; s && i < s->extra_count; i++)
+		if (!strcmp(s->extra[i]->name, name))
+			return s->extra[i];
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (!strcmp(known[i]->name, name))
 			return known[i];
@@ -37,6 +53,9 @@ int rt_engine_open_backends(struct enpu_rt_session *s, const char *list)
 	struct rt_backend_env env = {
 		.cpu = s->cpu,
 		.errors = &s->errors,
+		.cache_dir = s->cache_dir[0] ? s->cache_dir : NULL,
+		.device_path = s->device_path[0] ? s->device_path : NULL,
+		.model_hash = s->model_hash,
 	};
 	char names[RT_BACKEND_LIST_MAX], all[128];
 	char *save = NULL;
@@ -46,7 +65,7 @@ int rt_engine_open_backends(struct enpu_rt_session *s, const char *list)
 	     name = strtok_r(NULL, ",", &save)) {
 		struct rt_session_backend *b;
 		struct rt_error_sink why = { .status = 0 };
-		const struct rt_backend_ops *ops = rt_engine_backend(name);
+		const struct rt_backend_ops *ops = rt_engine_backend(s, name);
 
 		if (!ops) {
 			known_names(all, sizeof(all));

@@ -11,7 +11,8 @@
 
 #define RT_BACKEND_LIST_MAX 128
 /* What a session places on without enpu_rt_options_set_backends(). */
-#define RT_DEFAULT_BACKENDS "cpu"
+#define RT_DEFAULT_BACKENDS "npu,cpu"
+#define RT_PATH_MAX 512
 
 struct enpu_rt_options {
 	unsigned int threads;
@@ -19,6 +20,12 @@ struct enpu_rt_options {
 	int optimize;
 	char backends[RT_BACKEND_LIST_MAX];	/* "npu,cpu" */
 	struct rt_partition_options partitioning;
+	char device_path[RT_PATH_MAX];	/* "" : the first ENPU */
+	char cache_dir[RT_PATH_MAX];	/* "" : no cache */
+	int cache_set;			/* else the default (session.c) */
+	/* rt_options_add_backend(): found by name before the built-ins. */
+	const struct rt_backend_ops *extra[2];
+	size_t extra_count;
 	char error[4096];
 };
 
@@ -79,6 +86,11 @@ struct enpu_rt_session {
 	size_t seam_count;
 	struct rt_binding *bindings;	/* per graph input */
 	int ran;
+	uint64_t model_hash;		/* model bytes + graph options */
+	const struct rt_backend_ops *extra[2];
+	size_t extra_count;
+	char device_path[RT_PATH_MAX];
+	char cache_dir[RT_PATH_MAX];
 };
 
 /* engine/bind.c: attach op defs. @strict: "unsupported op" if none. */
@@ -105,7 +117,14 @@ int rt_engine_infer(struct enpu_rt_session *session, int final);
 int rt_engine_fold(struct enpu_rt_session *session, int keep_dequantize);
 
 /* engine/backends.c: the backends a session can ask for by name. */
-const struct rt_backend_ops *rt_engine_backend(const char *name);
+const struct rt_backend_ops *rt_engine_backend(
+	const struct enpu_rt_session *session, const char *name);
+/*
+ * For tests (a simulated device, tests/npu): @ops is found by its name
+ * before the built-in backends in sessions made with @options.
+ */
+int rt_options_add_backend(struct enpu_rt_options *options,
+			   const struct rt_backend_ops *ops);
 /* Opens the backends of @list ("npu,cpu"); notes say why one did not. */
 int rt_engine_open_backends(struct enpu_rt_session *session,
 			    const char *list);

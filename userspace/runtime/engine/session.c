@@ -103,11 +103,16 @@ enum enpu_rt_status enpu_rt_options_set_backends(enpu_rt_options *options,
 				    list);
 	snprintf(names, sizeof(names), "%s", list);
 	for (char *name = strtok_r(names, ",", &save); name;
-	     name = strtok_r(NULL, ",", &save))
-		if (!rt_engine_backend(name))
+	     name = strtok_r(NULL, ",", &save)) {
+		int extra = 0;
+
+		for (size_t i = 0; i < options->extra_count; i++)
+			extra |= !strcmp(options->extra[i]->name, name);
+		if (!extra && !rt_engine_backend(NULL, name))
 			return options_fail(options, ENPU_RT_INVALID_ARGUMENT,
 					    "unknown backend '%s' in '%s'",
 					    name, list);
+	}
 	snprintf(options->backends, sizeof(options->backends), "%s", list);
 	return ENPU_RT_OK;
 }
@@ -129,6 +134,75 @@ enum enpu_rt_status enpu_rt_options_set_partitioning(enpu_rt_options *options,
 		return ENPU_RT_INVALID_ARGUMENT;
 	options->partitioning.min_nodes = min_nodes;
 	options->partitioning.max_partitions = max_partitions;
+	return ENPU_RT_OK;
+}
+
+enum enpu_rt_status enpu_rt_options_set_device(enpu_rt_options *options,
+					       const char *path)
+{
+	if (!options)
+		return ENPU_RT_INVALID_ARGUMENT;
+	if (path && strlen(path) >= sizeof(options->device_path))
+		return options_fail(options, ENPU_RT_INVALID_ARGUMENT,
+				    "device path is too long");
+	snprintf(options->device_path, sizeof(options->device_path), "%s",
+		 path ? path : "");
+	return ENPU_RT_OK;
+}
+
+enum enpu_rt_status enpu_rt_options_set_cache_dir(enpu_rt_options *options,
+						  const char *dir)
+{
+	if (!options)
+		return ENPU_RT_INVALID_ARGUMENT;
+	if (dir && strlen(dir) >= sizeof(options->cache_dir) - 32)
+		return options_fail(options, ENPU_RT_INVALID_ARGUMENT,
+				    "cache directory path is too long");
+	snprintf(options->cache_dir, sizeof(options->cache_dir), "%s",
+		 dir ? dir : "");
+	options->cache_set = 1;
+	return ENPU_RT_OK;
+}
+
+/* $ENPU_RT_CACHE_DIR, else $XDG_CACHE_HOME/enpu-rt, else ~/.cache/enpu-rt. */
+static void default_cache_dir(char *dir, size_t size)
+{
+	const char *env = getenv("ENPU_RT_CACHE_DIR");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	dir[0] = 0;
+	if (env)
+		snprintf(dir, size, "%s", env);
+	else if (xdg && *xdg)
+		snprintf(dir, size, "%s/enpu-rt", xdg);
+	else if (home && *home && strcmp(home, "/"))
+		snprintf(dir, size, "%s/.cache/enpu-rt", home);
+	if (strlen(dir) >= size - 32)
+		dir[0] = 0;
+}
+
+/* FNV-1a over the model and what changes the graph made from it. */
+static uint64_t model_hash(const void *data, size_t size, int optimize)
+{
+	const uint8_t *p = data;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < size; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	h ^= (uint64_t)optimize;
+	h *= 0x100000001b3ull;
+	return h;
+}
+
+enum enpu_rt_status enpu_rt_options_set_cost_placement(enpu_rt_options *options,
+						      int use_cost)
+{
+	if (!options)
+		return ENPU_RT_INVALID_ARGUMENT;
+	options->partitioning.ignore_cost = !use_cost;
 	return ENPU_RT_OK;
 }
 
@@ -154,6 +228,19 @@ static enum enpu_rt_status create(const void *data, size_t size,
 	s->partitioning.max_partitions = 16;
 	if (options)
 		s->partitioning = options->partitioning;
+	s->model_hash = model_hash(data, size, s->optimize);
+	if (options)
+		snprintf(s->device_path, sizeof(s->device_path), "%s",
+			 options->device_path);
+	if (options) {
+		memcpy(s->extra, options->extra, sizeof(s->extra));
+		s->extra_count = options->extra_count;
+	}
+	if (options && options->cache_set)
+		snprintf(s->cache_dir, sizeof(s->cache_dir), "%s",
+			 options->cache_dir);
+	else
+		default_cache_dir(s->cache_dir, sizeof(s->cache_dir));
 	status = rt_graph_init(&s->graph, &s->errors);
 	if (!status && enpu_cpu_context_create(options ? options->threads : 1,
 					       &s->cpu))
@@ -521,8 +608,16 @@ enum enpu_rt_status enpu_rt_session_partition(
 	info->macs = p->macs;
 	info->input_count = p->input_count;
 	info->output_count = p->output_count;
-	if (session->compiled && session->compiled[index] && b->ops->timing)
-		b->ops->timing(b->self, session->compiled[index],
-			       &info->device_ns, &info->host_ns);
+	if (session->compiled && session->compiled[index] && b->ops->stats) {
+		struct rt_partition_stats st = { 0 };
+
+		b->ops->stats(b->self, session->compiled[index], &st);
+		info->host_ns = st.host_ns;
+		info->device_ns = st.device_ns;
+		info->modeled_ns = st.modeled_ns;
+		info->copied_bytes = st.copied_bytes;
+		info->commands = st.commands;
+		info->from_cache = st.from_cache;
+	}
 	return ENPU_RT_OK;
 }

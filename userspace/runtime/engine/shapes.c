@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_kernel.h"
+#include "op_view.h"
 #include "engine.h"
 
 struct rt_kernel *rt_engine_kernel(struct enpu_rt_session *s, size_t n)
@@ -35,7 +35,7 @@ struct rt_kernel *rt_engine_kernel(struct enpu_rt_session *s, size_t n)
 	}
 	/* The IR may have been rewritten since: refresh the view. */
 	k = &s->nodes[n].kernel;
-	rt_cpu_kernel_view(k, node, s->cpu, &s->errors);
+	rt_op_view(k, node, s->cpu, &s->errors);
 	return k;
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "qnhwc.h"
+#include "rt_qparams.h"
 #include "spatial.h"
 
 enum {
@@ -31,16 +32,7 @@ enum {
 
 struct qconv_state {
 	enpu_cpu_conv_weights *weights;
-	struct enpu_cpu_conv_shape shape;
-	int32_t *multiplier, *shift;
-	int32_t x_zero, y_zero, lo, hi;
-};
-
-struct qconv_geometry {
-	struct enpu_cpu_conv_shape shape;
-	size_t batch, height, width;
-	int64_t out_dims[4];	/* in the stored layout */
-	int channels_last;
+	struct rt_qconv_params params;
 };
 
 static const struct rt_tensor *opt(const struct rt_tensor *const *in,
@@ -49,14 +41,35 @@ static const struct rt_tensor *opt(const struct rt_tensor *const *in,
 	return (size_t)i < n_in ? in[i] : NULL;
 }
 
-static int geometry(struct rt_kernel *k, const struct rt_tensor *x,
-		    const struct rt_tensor *w, struct qconv_geometry *g)
+static int32_t output_type(const struct rt_tensor *const *in, size_t n_in)
 {
+	const struct rt_tensor *yz = opt(in, n_in, IN_YZ);
+
+	return yz ? yz->dtype : ENPU_RT_UINT8;
+}
+
+int rt_qconv_geometry(struct rt_kernel *k, const struct rt_tensor *const *in,
+		      size_t n_in, struct rt_qconv_params *p)
+{
+	const struct rt_tensor *x = in[IN_X], *w = in[IN_W];
+	const struct rt_tensor *b = opt(in, n_in, IN_B);
 	struct rt_tensor nchw = *x;
 	struct rt_spatial s;
 	int64_t group;
-	int status = rt_q_channels_last(k, &g->channels_last);
+	int status;
 
+	memset(p, 0, sizeof(*p));
+	p->x_type = x->dtype;
+	p->y_type = output_type(in, n_in);
+	if (!rt_q_is_8bit(x->dtype) || w->dtype != ENPU_RT_INT8 ||
+	    !rt_q_is_8bit(p->y_type))
+		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+				   "types x %s, w %s, y %s are not supported "
+				   "(8-bit x and y, int8 w)",
+				   rt_dtype_name(x->dtype),
+				   rt_dtype_name(w->dtype),
+				   rt_dtype_name(p->y_type));
+	status = rt_q_channels_last(k, &p->channels_last);
 	if (!status)
 		status = rt_attr_int(k, "group", 1, &group);
 	if (status)
@@ -65,7 +78,7 @@ static int geometry(struct rt_kernel *k, const struct rt_tensor *x,
 		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
 				   "only 2-D convolutions are supported (x rank "
 				   "%d, w rank %d)", x->rank, w->rank);
-	if (g->channels_last) {
+	if (p->channels_last) {
 		nchw.dims[1] = x->dims[3];
 		nchw.dims[2] = x->dims[1];
 		nchw.dims[3] = x->dims[2];
@@ -81,70 +94,132 @@ static int geometry(struct rt_kernel *k, const struct rt_tensor *x,
 	status = rt_spatial_init(k, &nchw, &w->dims[2], 0, &s);
 	if (status)
 		return status;
-	memset(&g->shape, 0, sizeof(g->shape));
-	g->shape.input_channels = (size_t)nchw.dims[1];
-	g->shape.output_channels = (size_t)w->dims[0];
-	g->shape.groups = (size_t)group;
-	g->shape.kernel_height = (size_t)s.kernel[1];
-	g->shape.kernel_width = (size_t)s.kernel[2];
-	g->shape.stride_height = (size_t)s.stride[1];
-	g->shape.stride_width = (size_t)s.stride[2];
-	g->shape.dilation_height = (size_t)s.dilation[1];
-	g->shape.dilation_width = (size_t)s.dilation[2];
-	g->shape.pad_top = (size_t)s.pad_begin[1];
-	g->shape.pad_left = (size_t)s.pad_begin[2];
-	g->shape.pad_bottom = (size_t)s.pad_end[1];
-	g->shape.pad_right = (size_t)s.pad_end[2];
-	g->batch = (size_t)s.batch;
-	g->height = (size_t)s.in[1];
-	g->width = (size_t)s.in[2];
-	g->out_dims[0] = s.batch;
-	if (g->channels_last) {
-		g->out_dims[1] = s.out[1];
-		g->out_dims[2] = s.out[2];
-		g->out_dims[3] = w->dims[0];
+	p->shape.input_channels = (size_t)nchw.dims[1];
+	p->shape.output_channels = (size_t)w->dims[0];
+	p->shape.groups = (size_t)group;
+	p->shape.kernel_height = (size_t)s.kernel[1];
+	p->shape.kernel_width = (size_t)s.kernel[2];
+	p->shape.stride_height = (size_t)s.stride[1];
+	p->shape.stride_width = (size_t)s.stride[2];
+	p->shape.dilation_height = (size_t)s.dilation[1];
+	p->shape.dilation_width = (size_t)s.dilation[2];
+	p->shape.pad_top = (size_t)s.pad_begin[1];
+	p->shape.pad_left = (size_t)s.pad_begin[2];
+	p->shape.pad_bottom = (size_t)s.pad_end[1];
+	p->shape.pad_right = (size_t)s.pad_end[2];
+	p->batch = (size_t)s.batch;
+	p->height = (size_t)s.in[1];
+	p->width = (size_t)s.in[2];
+	p->out_height = (size_t)s.out[1];
+	p->out_width = (size_t)s.out[2];
+	p->out_dims[0] = s.batch;
+	if (p->channels_last) {
+		p->out_dims[1] = s.out[1];
+		p->out_dims[2] = s.out[2];
+		p->out_dims[3] = w->dims[0];
 	} else {
-		g->out_dims[1] = w->dims[0];
-		g->out_dims[2] = s.out[1];
-		g->out_dims[3] = s.out[2];
+		p->out_dims[1] = w->dims[0];
+		p->out_dims[2] = s.out[1];
+		p->out_dims[3] = s.out[2];
 	}
+	if (b && (b->dtype != ENPU_RT_INT32 ||
+		  rt_tensor_elements(b) != p->shape.output_channels))
+		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
+				   "B must be int32 with %zu elements",
+				   p->shape.output_channels);
 	return 0;
 }
 
-static int32_t output_type(const struct rt_tensor *const *in, size_t n_in)
+void rt_qconv_params_free(struct rt_qconv_params *p)
 {
-	const struct rt_tensor *yz = opt(in, n_in, IN_YZ);
+	free(p->multiplier);
+	free(p->shift);
+	p->multiplier = NULL;
+	p->shift = NULL;
+}
 
-	return yz ? yz->dtype : ENPU_RT_UINT8;
+int rt_qconv_params(struct rt_kernel *k, const struct rt_tensor *const *in,
+		    size_t n_in, struct rt_qconv_params *p)
+{
+	const struct rt_tensor *ws = in[IN_WS], *wz = opt(in, n_in, IN_WZ);
+	const struct rt_tensor *b = opt(in, n_in, IN_B);
+	size_t m, nws = rt_tensor_elements(ws);
+	double xs, ys;
+	int status = rt_qconv_geometry(k, in, n_in, p);
+
+	if (status)
+		return status;
+	m = p->shape.output_channels;
+	status = rt_q_scale(k, in[IN_XS], "x_scale", &xs);
+	if (!status)
+		status = rt_q_scale(k, in[IN_YS], "y_scale", &ys);
+	if (!status)
+		status = rt_q_zero_point(k, opt(in, n_in, IN_XZ),
+					 "x_zero_point", in[IN_X]->dtype,
+					 &p->x_zero);
+	if (!status)
+		status = rt_q_zero_point(k, opt(in, n_in, IN_YZ),
+					 "y_zero_point", p->y_type, &p->y_zero);
+	if (status)
+		return status;
+	if (!in[IN_W]->data || !ws->data || (wz && !wz->data) ||
+	    (b && !b->data))
+		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+				   "weights, their parameters and B must be "
+				   "constants");
+	if (ws->dtype != ENPU_RT_FLOAT || (nws != 1 && nws != m))
+		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+				   "w_scale must be float, per tensor or per "
+				   "output channel (%zu elements)", m);
+	if (wz) {
+		size_t nwz = rt_tensor_elements(wz);
+
+		if (wz->dtype != ENPU_RT_INT8 || (nwz != 1 && nwz != m))
+			return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+					   "w_zero_point must be int8, per "
+					   "tensor or per output channel");
+		for (size_t i = 0; i < nwz; i++)
+			if (((const int8_t *)wz->data)[i])
+				return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+						   "w_zero_point must be 0 "
+						   "(symmetric weights)");
+	}
+	p->multiplier = calloc(m + 1, sizeof(int32_t));
+	p->shift = calloc(m + 1, sizeof(int32_t));
+	if (!p->multiplier || !p->shift) {
+		rt_qconv_params_free(p);
+		return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY, "out of memory");
+	}
+	for (size_t c = 0; c < m; c++) {
+		double scale = xs * ((const float *)ws->data)[nws == 1 ? 0 : c] /
+			       ys;
+
+		if (!(scale > 0 && scale < 1) ||
+		    enpu_requant_from_scale(scale, &p->multiplier[c],
+					    &p->shift[c])) {
+			rt_qconv_params_free(p);
+			return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+					   "output channel %zu: requantization "
+					   "scale %g is outside what the "
+					   "fixed-point rule represents", c,
+					   scale);
+		}
+	}
+	rt_q_range(p->y_type, &p->lo, &p->hi);
+	rt_q_activation_clamp(k, ys, p->y_zero, &p->lo, &p->hi);
+	return 0;
 }
 
 static int qconv_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
 		       size_t n_in, struct rt_tensor *const *out, size_t n_out)
 {
-	const struct rt_tensor *x = in[IN_X], *w = in[IN_W];
-	const struct rt_tensor *b = opt(in, n_in, IN_B);
-	struct qconv_geometry g;
-	int status;
+	struct rt_qconv_params p;
+	int status = rt_qconv_geometry(k, in, n_in, &p);
 
 	(void)n_out;
-	if (!rt_q_is_8bit(x->dtype) || w->dtype != ENPU_RT_INT8 ||
-	    !rt_q_is_8bit(output_type(in, n_in)))
-		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
-				   "types x %s, w %s, y %s are not supported "
-				   "(8-bit x and y, int8 w)",
-				   rt_dtype_name(x->dtype),
-				   rt_dtype_name(w->dtype),
-				   rt_dtype_name(output_type(in, n_in)));
-	status = geometry(k, x, w, &g);
 	if (status)
 		return status;
-	if (b && (b->dtype != ENPU_RT_INT32 ||
-		  rt_tensor_elements(b) != g.shape.output_channels))
-		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
-				   "B must be int32 with %zu elements",
-				   g.shape.output_channels);
-	return rt_tensor_set_shape(k, out[0], output_type(in, n_in), 4,
-				   g.out_dims);
+	return rt_tensor_set_shape(k, out[0], p.y_type, 4, p.out_dims);
 }
 
 static void state_free(struct qconv_state *st)
@@ -152,118 +227,43 @@ static void state_free(struct qconv_state *st)
 	if (!st)
 		return;
 	enpu_cpu_conv_weights_destroy(st->weights);
-	free(st->multiplier);
-	free(st->shift);
+	rt_qconv_params_free(&st->params);
 	free(st);
 }
 
 static int build_state(struct rt_kernel *k, const struct rt_tensor *const *in,
-		       size_t n_in, const struct qconv_geometry *g,
-		       struct qconv_state **out)
+		       size_t n_in, struct qconv_state **out)
 {
-	const struct rt_tensor *ws = in[IN_WS], *wz = opt(in, n_in, IN_WZ);
 	const struct rt_tensor *b = opt(in, n_in, IN_B);
-	size_t m = g->shape.output_channels, nws = rt_tensor_elements(ws);
 	struct qconv_state *st = calloc(1, sizeof(*st));
-	double xs, ys;
 	int err, status;
 
 	if (!st)
 		return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY, "out of memory");
-	st->shape = g->shape;
-	status = rt_q_scale(k, in[IN_XS], "x_scale", &xs);
-	if (!status)
-		status = rt_q_scale(k, in[IN_YS], "y_scale", &ys);
-	if (!status)
-		status = rt_q_zero_point(k, opt(in, n_in, IN_XZ),
-					 "x_zero_point", in[IN_X]->dtype,
-					 &st->x_zero);
-	if (!status)
-		status = rt_q_zero_point(k, opt(in, n_in, IN_YZ),
-					 "y_zero_point",
-					 output_type(in, n_in), &st->y_zero);
-	if (status)
-		goto fail;
-	if (!in[IN_W]->data || !ws->data || (wz && !wz->data) ||
-	    (b && !b->data)) {
-		status = rt_op_error(k, ENPU_RT_UNSUPPORTED,
-				     "weights, their parameters and B must "
-				     "be constants");
-		goto fail;
+	status = rt_qconv_params(k, in, n_in, &st->params);
+	if (status) {
+		free(st);
+		return status;
 	}
-	if (ws->dtype != ENPU_RT_FLOAT || (nws != 1 && nws != m)) {
-		status = rt_op_error(k, ENPU_RT_UNSUPPORTED,
-				     "w_scale must be float, per tensor or "
-				     "per output channel (%zu elements)", m);
-		goto fail;
-	}
-	if (wz) {
-		size_t nwz = rt_tensor_elements(wz);
-
-		if (wz->dtype != ENPU_RT_INT8 || (nwz != 1 && nwz != m)) {
-			status = rt_op_error(k, ENPU_RT_UNSUPPORTED,
-					     "w_zero_point must be int8, per "
-					     "tensor or per output channel");
-			goto fail;
-		}
-		for (size_t i = 0; i < nwz; i++)
-			if (((const int8_t *)wz->data)[i]) {
-				status = rt_op_error(k, ENPU_RT_UNSUPPORTED,
-						     "w_zero_point must be 0 "
-						     "(symmetric weights)");
-				goto fail;
-			}
-	}
-	st->multiplier = calloc(m + 1, sizeof(int32_t));
-	st->shift = calloc(m + 1, sizeof(int32_t));
-	if (!st->multiplier || !st->shift) {
-		status = rt_op_error(k, ENPU_RT_OUT_OF_MEMORY, "out of memory");
-		goto fail;
-	}
-	for (size_t c = 0; c < m; c++) {
-		double scale = xs * ((const float *)ws->data)[nws == 1 ? 0 : c] /
-			       ys;
-
-		if (!(scale > 0 && scale < 1) ||
-		    enpu_requant_from_scale(scale, &st->multiplier[c],
-					    &st->shift[c])) {
-			status = rt_op_error(k, ENPU_RT_UNSUPPORTED,
-					     "output channel %zu: requantization "
-					     "scale %g is outside what the "
-					     "fixed-point rule represents", c,
-					     scale);
-			goto fail;
-		}
-	}
-	rt_q_range(output_type(in, n_in), &st->lo, &st->hi);
-	rt_q_activation_clamp(k, ys, st->y_zero, &st->lo, &st->hi);
-	err = enpu_cpu_conv_weights_pack(k->cpu, &g->shape, in[IN_W]->data,
-					 b ? b->data : NULL, &st->weights);
+	err = enpu_cpu_conv_weights_pack(k->cpu, &st->params.shape,
+					 in[IN_W]->data, b ? b->data : NULL,
+					 &st->weights);
 	if (err) {
 		status = rt_q_cpu_fail(k, err, "packing the weights");
-		goto fail;
+		state_free(st);
+		return status;
 	}
 	*out = st;
 	return 0;
-fail:
-	state_free(st);
-	return status;
 }
 
 static int qconv_prepare(struct rt_kernel *k,
 			 const struct rt_tensor *const *in, size_t n_in)
 {
-	struct qconv_geometry g;
-	int status;
-
 	/* Pack now when the input shape is known; else on the first run. */
 	if (in[IN_X]->rank != 4)
 		return 0;
-	status = geometry(k, in[IN_X], in[IN_W], &g);
-	if (!status)
-		status = build_state(k, in, n_in, &g,
-				     (struct qconv_state **)&k->state);
-	return status;
+	return build_state(k, in, n_in, (struct qconv_state **)&k->state);
 }
 
 static void qconv_release(struct rt_kernel *k)
@@ -277,7 +277,7 @@ static int qconv_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 {
 	const struct rt_tensor *x = in[IN_X];
 	struct qconv_state *st = k->state;
-	struct qconv_geometry g;
+	struct rt_qconv_params g;
 	struct enpu_cpu_requant requant;
 	struct enpu_cpu_conv_args args;
 	void *scratch = NULL;
@@ -285,26 +285,27 @@ static int qconv_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	int status, err;
 
 	(void)n_out;
-	status = geometry(k, x, in[IN_W], &g);
+	status = rt_qconv_geometry(k, in, n_in, &g);
 	if (status)
 		return status;
-	if (!st || memcmp(&st->shape, &g.shape, sizeof(g.shape))) {
+	if (!st || memcmp(&st->params.shape, &g.shape, sizeof(g.shape))) {
 		/* First run with a symbolic shape, or new padding (auto_pad). */
 		state_free(st);
 		k->state = NULL;
-		status = build_state(k, in, n_in, &g, &st);
+		status = build_state(k, in, n_in, &st);
 		if (status)
 			return status;
 		k->state = st;
 	}
 	requant = (struct enpu_cpu_requant){
-		st->multiplier, st->shift, 1, st->y_zero, st->lo, st->hi,
+		st->params.multiplier, st->params.shift, 1, st->params.y_zero,
+		st->params.lo, st->params.hi,
 	};
 	args = (struct enpu_cpu_conv_args){
 		.batch = g.batch, .input_height = g.height,
 		.input_width = g.width, .input = x->data,
 		.input_type = rt_q_cpu_type(x->dtype),
-		.input_zero_point = st->x_zero, .weights = st->weights,
+		.input_zero_point = st->params.x_zero, .weights = st->weights,
 		.output = out[0]->data,
 		.output_type = rt_q_cpu_type(out[0]->dtype),
 		.requant = &requant,

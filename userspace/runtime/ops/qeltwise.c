@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "qnhwc.h"
+#include "rt_qparams.h"
 
 static const struct rt_tensor *opt(const struct rt_tensor *const *in,
 				   size_t n_in, size_t i)
@@ -46,15 +47,11 @@ static int eltwise_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
 				   out[0]->dims);
 }
 
-static int eltwise_run(struct rt_kernel *k, const struct rt_tensor *const *in,
-		       size_t n_in, struct rt_tensor *const *out, int mul)
+int rt_qeltwise_params(struct rt_kernel *k, const struct rt_tensor *const *in,
+		       size_t n_in, int mul,
+		       struct enpu_cpu_eltwise_params *params)
 {
-	const struct rt_tensor *y = out[0];
 	struct enpu_cpu_eltwise_quant q = { .type = rt_q_cpu_type(in[0]->dtype) };
-	struct enpu_cpu_eltwise_params params;
-	struct enpu_cpu_eltwise_args args;
-	size_t in_shape[2][ENPU_CPU_MAX_DIMS];
-	size_t *strides[2];
 	int status, err;
 
 	status = rt_q_scale(k, in[1], "A_scale", &q.a_scale);
@@ -76,10 +73,24 @@ static int eltwise_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	rt_q_range(in[0]->dtype, &q.min, &q.max);
 	rt_q_activation_clamp(k, q.output_scale, q.output_zero_point,
 			      &q.min, &q.max);
-	err = mul ? enpu_cpu_mul_params(k->cpu, &q, &params) :
-		    enpu_cpu_add_params(k->cpu, &q, &params);
-	if (err)
-		return rt_q_cpu_fail(k, err, "quantization parameters");
+	err = mul ? enpu_cpu_mul_params(k->cpu, &q, params) :
+		    enpu_cpu_add_params(k->cpu, &q, params);
+	return err ? rt_q_cpu_fail(k, err, "quantization parameters") : 0;
+}
+
+static int eltwise_run(struct rt_kernel *k, const struct rt_tensor *const *in,
+		       size_t n_in, struct rt_tensor *const *out, int mul)
+{
+	const struct rt_tensor *y = out[0];
+	struct enpu_cpu_eltwise_params params;
+	struct enpu_cpu_eltwise_args args;
+	size_t in_shape[2][ENPU_CPU_MAX_DIMS];
+	size_t *strides[2];
+	int status, err;
+
+	status = rt_qeltwise_params(k, in, n_in, mul, &params);
+	if (status)
+		return status;
 	memset(&args, 0, sizeof(args));
 	args.dims = y->rank ? (size_t)y->rank : 1;
 	args.shape[0] = 1;

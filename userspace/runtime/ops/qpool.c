@@ -18,17 +18,9 @@
 #include <string.h>
 
 #include "qnhwc.h"
+#include "rt_qparams.h"
 #include "spatial.h"
 
-enum pool_kind { POOL_MAX, POOL_AVERAGE, POOL_GLOBAL };
-
-struct pool_setup {
-	struct enpu_cpu_pool_shape shape;
-	struct enpu_cpu_pool_args args;
-	size_t spatial_in, spatial_out;
-	int64_t out_dims[RT_MAX_RANK];
-	int rank, channels_last;
-};
 
 static const struct rt_tensor *opt(const struct rt_tensor *const *in,
 				   size_t n_in, size_t i)
@@ -37,15 +29,16 @@ static const struct rt_tensor *opt(const struct rt_tensor *const *in,
 }
 
 /* Reads the input's geometry and attributes; @in may lack data (infer). */
-static int setup(struct rt_kernel *k, enum pool_kind kind,
-		 const struct rt_tensor *const *in, size_t n_in,
-		 struct pool_setup *p)
+int rt_qpool_params(struct rt_kernel *k, enum rt_qpool_kind kind,
+		    const struct rt_tensor *const *in, size_t n_in,
+		    struct rt_qpool_params *p)
 {
 	const struct rt_tensor *x = in[0];
 	struct rt_tensor nchw = *x;
 	int r = x->rank, status;
 
 	memset(p, 0, sizeof(*p));
+	p->kind = kind;
 	p->rank = r;
 	status = rt_q_channels_last(k, &p->channels_last);
 	if (status)
@@ -54,10 +47,10 @@ static int setup(struct rt_kernel *k, enum pool_kind kind,
 		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
 				   "input type %s is not uint8 or int8",
 				   rt_dtype_name(x->dtype));
-	if (r < 3 || (kind != POOL_GLOBAL && r != 4))
+	if (r < 3 || (kind != RT_QPOOL_GLOBAL && r != 4))
 		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
 				   "input rank %d is not supported (%s)", r,
-				   kind == POOL_GLOBAL ? "N, C and spatial axes" :
+				   kind == RT_QPOOL_GLOBAL ? "N, C and spatial axes" :
 				   "2-D pooling: rank 4");
 	if (p->channels_last) {
 		nchw.dims[1] = x->dims[r - 1];
@@ -71,7 +64,7 @@ static int setup(struct rt_kernel *k, enum pool_kind kind,
 	for (int d = 2; d < r; d++)
 		p->spatial_in *= (size_t)nchw.dims[d];
 	p->out_dims[0] = nchw.dims[0];
-	if (kind == POOL_GLOBAL) {
+	if (kind == RT_QPOOL_GLOBAL) {
 		p->args.input_height = 1;
 		p->args.input_width = p->spatial_in;
 		p->spatial_out = 1;
@@ -85,7 +78,7 @@ static int setup(struct rt_kernel *k, enum pool_kind kind,
 		struct rt_spatial s;
 
 		status = rt_attr_ints(k, "kernel_shape", &kernel, &count);
-		if (!status && kind == POOL_AVERAGE)
+		if (!status && kind == RT_QPOOL_AVERAGE)
 			status = rt_attr_int(k, "count_include_pad", 0,
 					     &count_include_pad);
 		if (status)
@@ -125,7 +118,7 @@ static int setup(struct rt_kernel *k, enum pool_kind kind,
 			p->out_dims[3] = s.out[2];
 		}
 	}
-	if (kind != POOL_MAX) {
+	if (kind != RT_QPOOL_MAX) {
 		double xs, ys;
 
 		if (n_in < 4 || !in[1] || !in[3])
@@ -147,31 +140,32 @@ static int setup(struct rt_kernel *k, enum pool_kind kind,
 		if (status)
 			return status;
 		p->args.scale = xs / ys;
+		p->have_scales = 1;
 	}
 	rt_q_range(x->dtype, &p->args.min, &p->args.max);
 	return 0;
 }
 
-static int pool_infer(struct rt_kernel *k, enum pool_kind kind,
+static int pool_infer(struct rt_kernel *k, enum rt_qpool_kind kind,
 		      const struct rt_tensor *const *in, size_t n_in,
 		      struct rt_tensor *out)
 {
-	struct pool_setup p;
-	int status = setup(k, kind, in, n_in, &p);
+	struct rt_qpool_params p;
+	int status = rt_qpool_params(k, kind, in, n_in, &p);
 
 	if (status)
 		return status;
 	return rt_tensor_set_shape(k, out, in[0]->dtype, p.rank, p.out_dims);
 }
 
-static int pool_run(struct rt_kernel *k, enum pool_kind kind,
+static int pool_run(struct rt_kernel *k, enum rt_qpool_kind kind,
 		    const struct rt_tensor *const *in, size_t n_in,
 		    struct rt_tensor *out)
 {
-	struct pool_setup p;
+	struct rt_qpool_params p;
 	uint8_t *scratch = NULL;
 	size_t in_bytes = in[0]->byte_size;
-	int status = setup(k, kind, in, n_in, &p), err;
+	int status = rt_qpool_params(k, kind, in, n_in, &p), err;
 
 	if (status)
 		return status;
@@ -187,9 +181,9 @@ static int pool_run(struct rt_kernel *k, enum pool_kind kind,
 		p.args.input = scratch;
 		p.args.output = scratch + in_bytes;
 	}
-	if (kind == POOL_MAX)
+	if (kind == RT_QPOOL_MAX)
 		err = enpu_cpu_max_pool(k->cpu, &p.shape, &p.args);
-	else if (kind == POOL_AVERAGE)
+	else if (kind == RT_QPOOL_AVERAGE)
 		err = enpu_cpu_average_pool(k->cpu, &p.shape, &p.args);
 	else
 		err = enpu_cpu_global_average_pool(k->cpu, &p.args);
@@ -216,9 +210,9 @@ static int name##_run(struct rt_kernel *k,				\
 	return pool_run(k, kind, in, n_in, out[0]);			\
 }
 
-POOL_OP(max, POOL_MAX)
-POOL_OP(average, POOL_AVERAGE)
-POOL_OP(global, POOL_GLOBAL)
+POOL_OP(max, RT_QPOOL_MAX)
+POOL_OP(average, RT_QPOOL_AVERAGE)
+POOL_OP(global, RT_QPOOL_GLOBAL)
 
 const struct rt_op_def rt_ops_qpool[] = {
 	{ "QMaxPool", RT_ENPU_DOMAIN, 1, 1, 1, 1, 1, 1, 0, max_infer, NULL,

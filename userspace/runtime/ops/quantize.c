@@ -24,6 +24,7 @@
 #include "matmul_shape.h"
 #include "frows.h"
 #include "rt_enpu_ops.h"
+#include "rt_qparams.h"
 
 #define OPSET_MAX 21
 
@@ -402,55 +403,96 @@ static int cpu_fail(struct rt_kernel *k, int err, const char *what)
 			   enpu_cpu_context_error(k->cpu));
 }
 
-static int plan_requant(struct rt_kernel *k, struct qgemm_plan *plan,
-			const struct rt_tensor *const *in, size_t n_in)
+void rt_qgemm_requant_free(struct rt_qgemm_requant *r)
+{
+	free(r->multiplier);
+	free(r->shift);
+	free(r->real_scale);
+	r->multiplier = r->shift = NULL;
+	r->real_scale = NULL;
+}
+
+int rt_qgemm_requant(struct rt_kernel *k, const struct rt_tensor *const *in,
+		     size_t n_in, size_t n, int32_t out_type,
+		     struct rt_qgemm_requant *r)
 {
 	const struct rt_tensor *as = qin(in, n_in, RT_QGEMM_A_SCALE);
 	const struct rt_tensor *bs = qin(in, n_in, RT_QGEMM_B_SCALE);
 	const struct rt_tensor *ys = qin(in, n_in, RT_QGEMM_Y_SCALE);
 	const struct rt_tensor *yz = qin(in, n_in, RT_QGEMM_Y_ZERO);
-	size_t n = plan->n;
 	double y_scale;
 
-	plan->multiplier = calloc(n + 1, sizeof(int32_t));
-	plan->shift = calloc(n + 1, sizeof(int32_t));
-	plan->real_scale = calloc(n + 1, sizeof(double));
-	if (!plan->multiplier || !plan->shift || !plan->real_scale)
+	memset(r, 0, sizeof(*r));
+	r->n = n;
+	r->out_type = out_type;
+	if (!as || !bs || !ys || !as->data || !bs->data || !ys->data ||
+	    (yz && !yz->data))
+		return rt_op_error(k, ENPU_RT_UNSUPPORTED,
+				   "the scales and Y's zero point must be "
+				   "constants");
+	r->multiplier = calloc(n + 1, sizeof(int32_t));
+	r->shift = calloc(n + 1, sizeof(int32_t));
+	r->real_scale = calloc(n + 1, sizeof(double));
+	if (!r->multiplier || !r->shift || !r->real_scale) {
+		rt_qgemm_requant_free(r);
 		return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY, "out of memory");
-	quant_range(plan->out_type, &plan->qmin, &plan->qmax);
-	plan->zero_point = yz ? (int32_t)rt_tensor_get_double(yz, 0) : 0;
+	}
+	quant_range(out_type, &r->lo, &r->hi);
+	r->zero_point = yz ? (int32_t)rt_tensor_get_double(yz, 0) : 0;
 	y_scale = ((const float *)ys->data)[0];
-	plan->per_channel = rt_tensor_elements(bs) != 1;
-	plan->fixed = 1;
+	r->per_channel = rt_tensor_elements(bs) != 1;
+	r->fixed = 1;
 	for (size_t j = 0; j < n; j++) {
 		double scale = (double)((const float *)as->data)[0] *
-			       ((const float *)bs->data)[plan->per_channel ?
+			       ((const float *)bs->data)[r->per_channel ?
 							  j : 0] / y_scale;
 
-		plan->real_scale[j] = scale;
+		r->real_scale[j] = scale;
 		if (!(scale > 0 && scale < 1) ||
-		    enpu_requant_from_scale(scale, &plan->multiplier[j],
-					    &plan->shift[j]))
-			plan->fixed = 0;
+		    enpu_requant_from_scale(scale, &r->multiplier[j],
+					    &r->shift[j]))
+			r->fixed = 0;
 	}
-	if (!(y_scale > 0) || !isfinite(y_scale))
+	if (!(y_scale > 0) || !isfinite(y_scale)) {
+		rt_qgemm_requant_free(r);
 		return rt_op_error(k, ENPU_RT_INVALID_MODEL,
 				   "output scale %g is not positive", y_scale);
+	}
 	/* A fused activation narrows the clamp in the quantized domain. */
 	if (k->activation.kind == RT_ACTIVATION_RELU) {
-		if (plan->zero_point > plan->qmin)
-			plan->qmin = plan->zero_point;
+		if (r->zero_point > r->lo)
+			r->lo = r->zero_point;
 	} else if (k->activation.kind == RT_ACTIVATION_CLIP) {
 		double lo = nearbyint(k->activation.min / y_scale) +
-			    plan->zero_point;
+			    r->zero_point;
 		double hi = nearbyint(k->activation.max / y_scale) +
-			    plan->zero_point;
+			    r->zero_point;
 
-		if (lo > plan->qmin)
-			plan->qmin = lo > plan->qmax ? plan->qmax : (int32_t)lo;
-		if (hi < plan->qmax)
-			plan->qmax = hi < plan->qmin ? plan->qmin : (int32_t)hi;
+		if (lo > r->lo)
+			r->lo = lo > r->hi ? r->hi : (int32_t)lo;
+		if (hi < r->hi)
+			r->hi = hi < r->lo ? r->lo : (int32_t)hi;
 	}
+	return 0;
+}
+
+static int plan_requant(struct rt_kernel *k, struct qgemm_plan *plan,
+			const struct rt_tensor *const *in, size_t n_in)
+{
+	struct rt_qgemm_requant r;
+	int status = rt_qgemm_requant(k, in, n_in, plan->n, plan->out_type,
+				      &r);
+
+	if (status)
+		return status;
+	plan->multiplier = r.multiplier;
+	plan->shift = r.shift;
+	plan->real_scale = r.real_scale;
+	plan->zero_point = r.zero_point;
+	plan->qmin = r.lo;
+	plan->qmax = r.hi;
+	plan->per_channel = r.per_channel;
+	plan->fixed = r.fixed;
 	return 0;
 }
 

@@ -674,7 +674,7 @@ static int refine_once(const struct rt_graph *g, struct rt_plan *plan,
 				 "minimum partition of %zu", part->node_count,
 				 part->node_count == 1 ? "" : "s",
 				 options->min_nodes);
-		} else if (saved <= 0) {
+		} else if (saved <= 0 && !options->ignore_cost) {
 			snprintf(why, sizeof(why), "it would save %.1f us but "
 				 "costs %.1f us to dispatch and %.1f us of "
 				 "copies at its seams", (saved + dispatch +

@@ -50,6 +50,9 @@ struct rt_partition_options {
 	int strict;
 	/* Graph inputs are bound as shared (dma-buf) memory: no transfer. */
 	int inputs_shared;
+	/* Keep partitions the cost estimate says are not worth it (tests,
+	 * and users who want the NPU anyway); size and cap still apply. */
+	int ignore_cost;
 };
 
 /* Where one node went and why. */

@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "backend.h"
-#include "cpu_kernel.h"
+#include "op_view.h"
 #include "cpu_lower.h"
 #include "rewrite.h"
 
@@ -216,7 +216,7 @@ static int cpu_compile(void *self, struct rt_graph *g,
 		struct rt_node *node = &g->nodes[part->nodes[i]];
 
 		cn->node = part->nodes[i];
-		rt_cpu_kernel_view(&cn->kernel, node, b->cpu, b->errors);
+		rt_op_view(&cn->kernel, node, b->cpu, b->errors);
 		for (size_t j = 0; j < node->input_count; j++)
 			if (node->inputs[j] >= 0)
 				p->readers[node->inputs[j]]++;
@@ -363,7 +363,7 @@ static int cpu_run(void *self, void *compiled, const struct rt_exec_host *host,
 		struct rt_node *node = &g->nodes[cn->node];
 		uint64_t start = now_ns();
 
-		rt_cpu_kernel_view(&cn->kernel, node, p->backend->cpu, errors);
+		rt_op_view(&cn->kernel, node, p->backend->cpu, errors);
 		gather(p, node);
 		if (cn->infer_at_run) {
 			status = infer_node(p, cn, node);
@@ -431,14 +431,13 @@ static int cpu_wait(void *self, void *compiled, struct rt_fence *fence)
 	return 0;
 }
 
-static void cpu_timing(void *self, void *compiled, uint64_t *device_ns,
-		       uint64_t *host_ns)
+static void cpu_stats(void *self, void *compiled,
+		      struct rt_partition_stats *stats)
 {
 	const struct cpu_partition *p = compiled;
 
 	(void)self;
-	*device_ns = 0;
-	*host_ns = p->last_ns;
+	stats->host_ns = p->last_ns;
 }
 
 const struct rt_backend_ops rt_backend_cpu = {
@@ -451,7 +450,7 @@ const struct rt_backend_ops rt_backend_cpu = {
 	.run = cpu_run,
 	.wait = cpu_wait,
 	.release = cpu_release,
-	.timing = cpu_timing,
+	.stats = cpu_stats,
 };
 
 /* Per-node timing of the last run, for the session's profile. */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_kernel.h"
+#include "op_view.h"
 
 struct sub_node {
 	struct rt_kernel kernel;
@@ -280,7 +280,7 @@ static int sub_create(struct rt_kernel *k, const void *graph, void **instance)
 		struct sub_node *sn = &s->nodes[g->order[i]];
 		int constant;
 
-		rt_cpu_kernel_view(&sn->kernel, node, s->cpu, s->errors);
+		rt_op_view(&sn->kernel, node, s->cpu, s->errors);
 		gather(s, node);
 		if (!all_known(g, node, &constant)) {
 			set_unknown(g, node);
@@ -397,7 +397,7 @@ static int sub_run(struct rt_kernel *k, void *instance,
 		const struct rt_node *node = &g->nodes[g->order[i]];
 		struct sub_node *sn = &s->nodes[g->order[i]];
 
-		rt_cpu_kernel_view(&sn->kernel, node, s->cpu, s->errors);
+		rt_op_view(&sn->kernel, node, s->cpu, s->errors);
 		gather(s, node);
 		status = infer(s, sn, node);
 		if (status == RT_OP_NEEDS_VALUES)

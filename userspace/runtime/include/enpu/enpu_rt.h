@@ -113,6 +113,27 @@ enum enpu_rt_status enpu_rt_options_set_strict(enpu_rt_options *options,
 enum enpu_rt_status enpu_rt_options_set_partitioning(enpu_rt_options *options,
 						     size_t min_nodes,
 						     size_t max_partitions);
+/*
+ * 0: keep every partition a backend claims even where the cost estimate
+ * says running it elsewhere is faster (its dispatch costs more than it
+ * saves); 1 (the default): leave such partitions to the next backend.
+ */
+enum enpu_rt_status enpu_rt_options_set_cost_placement(enpu_rt_options *options,
+						      int use_cost);
+/*
+ * The NPU to use: a device node path (/dev/accel/accel0), or NULL for the
+ * first ENPU found (the default).
+ */
+enum enpu_rt_status enpu_rt_options_set_device(enpu_rt_options *options,
+					       const char *path);
+/*
+ * Where the NPU backend keeps compiled partitions (docs/runtime.md, "The
+ * compiled-partition cache"); "" or NULL turns the cache off. Default:
+ * $ENPU_RT_CACHE_DIR, else $XDG_CACHE_HOME/enpu-rt, else
+ * $HOME/.cache/enpu-rt.
+ */
+enum enpu_rt_status enpu_rt_options_set_cache_dir(enpu_rt_options *options,
+						  const char *dir);
 const char *enpu_rt_options_error(const enpu_rt_options *options);
 
 /*
@@ -254,6 +275,10 @@ struct enpu_rt_partition_info {
 	size_t output_count;
 	uint64_t host_ns;	/* last run: wall time the host spent */
 	uint64_t device_ns;	/* last run: device time (0: none) */
+	uint64_t modeled_ns;	/* the NPU compiler's device time estimate */
+	uint64_t copied_bytes;	/* last run: bytes copied at its seams */
+	uint32_t commands;	/* NPU commands in its job */
+	int from_cache;		/* NPU: compiled form read from the cache */
 };
 size_t enpu_rt_session_partition_count(const enpu_rt_session *session);
 enum enpu_rt_status enpu_rt_session_partition(

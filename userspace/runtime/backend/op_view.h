@@ -2,11 +2,12 @@
 /*
  * The op's view of a graph node (struct rt_kernel), refreshed from the IR
  * before each call, since passes may have rewritten the node. Used by the
- * CPU backend and by the engine's load-time shape inference and constant
- * folding, which run the same op defs.
+ * CPU backend and the engine's load-time shape inference and folding,
+ * which run the op defs, and by the NPU backend, which reads a node's
+ * geometry and quantization through the same op helpers the CPU ops use.
  */
-#ifndef ENPU_RT_CPU_KERNEL_H
-#define ENPU_RT_CPU_KERNEL_H
+#ifndef ENPU_RT_OP_VIEW_H
+#define ENPU_RT_OP_VIEW_H
 
 #include "ir.h"
 #include "rt_op.h"
@@ -14,10 +15,10 @@
 /* backend/cpu/cpu_subgraph.c: runs subgraphs for the ops that have them. */
 extern const struct rt_subgraph_ops rt_cpu_subgraphs;
 
-static inline void rt_cpu_kernel_view(struct rt_kernel *k,
-				      const struct rt_node *node,
-				      enpu_cpu_context *cpu,
-				      struct rt_error_sink *errors)
+static inline void rt_op_view(struct rt_kernel *k,
+			      const struct rt_node *node,
+			      enpu_cpu_context *cpu,
+			      struct rt_error_sink *errors)
 {
 	k->name = node->name;
 	k->op_type = node->op_type;
@@ -33,4 +34,4 @@ static inline void rt_cpu_kernel_view(struct rt_kernel *k,
 	k->subgraphs = &rt_cpu_subgraphs;
 }
 
-#endif /* ENPU_RT_CPU_KERNEL_H */
+#endif /* ENPU_RT_OP_VIEW_H */

@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The NPU backend on the host: claim, the compiler (layout, tiling,
+ * arena, constants, seams) and the cache, with the device simulated by
+ * the vnpu's own validator and layer engines (npu_sim.c, sim_device.c).
+ * Each model runs through a session on "npu,cpu" and one on "cpu" alone;
+ * the outputs must be the same bytes. Models: every op family the NPU
+ * takes, in the shapes that exercise bands, channel slices, broadcasting,
+ * padding and the seams' layout moves; a MobileNetV2-shaped network; CPU
+ * islands between NPU partitions. Also: every command within the
+ * preemption bound as the device models it, refusals with their reasons,
+ * the arena reused, the cache hit and invalidated.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../cpu/test_harness.h"
+#include "engine.h"
+#include "mobilenet_model.h"
+#include "npu.h"
+#include "npu_sim.h"
+#include "qmodel.h"
+
+static const struct npu_sim_config default_config = {
+	.clock_khz = 1000000, .macs_per_cycle = 1024, .sram_bytes = 2u << 20,
+};
+
+struct outcome {
+	size_t partitions, npu_partitions;
+	uint64_t npu_macs, macs;
+	uint32_t commands, over_budget;
+	uint64_t longest_cycles, arena, intermediates, budget;
+	int from_cache;
+};
+
+static enpu_rt_session *open_session(struct test_state *t, const void *model,
+				     size_t size, const char *backends,
+				     const char *cache, int threads)
+{
+	enpu_rt_options *o;
+	enpu_rt_session *s = NULL;
+
+	enpu_rt_options_create(&o);
+	rt_options_add_backend(o, &npu_sim_backend);
+	enpu_rt_options_set_backends(o, backends);
+	enpu_rt_options_set_cache_dir(o, cache);
+	enpu_rt_options_set_threads(o, (unsigned int)threads);
+	enpu_rt_options_set_partitioning(o, 1, 16);
+	if (enpu_rt_session_create_from_memory(model, size, NULL, o, &s))
+		CHECK(t, 0, "session on %s: %s", backends,
+		      enpu_rt_options_error(o));
+	enpu_rt_options_destroy(o);
+	return s;
+}
+
+static void fill_input(enpu_rt_session *s, size_t i, uint32_t seed,
+		       void **data)
+{
+	struct enpu_rt_tensor_info info;
+	size_t n = 1, es;
+	uint32_t r = seed * 2654435761u + 1;
+
+	enpu_rt_session_input_info(s, i, &info);
+	for (int d = 0; d < info.rank; d++)
+		n *= (size_t)info.dims[d];
+	es = enpu_rt_dtype_size(info.dtype);
+	*data = malloc(n * es + 1);
+	for (size_t j = 0; j < n; j++) {
+		r ^= r << 13;
+		r ^= r >> 17;
+		r ^= r << 5;
+		if (info.dtype == ENPU_RT_FLOAT)
+			((float *)*data)[j] = (float)((r % 3001) / 1000.0 - 1.5);
+		else
+			((uint8_t *)*data)[j] = (uint8_t)r;
+	}
+	enpu_rt_session_bind_input(s, i, info.dtype, (size_t)info.rank,
+				   info.dims, *data, n * es);
+}
+
+static void bind_inputs(enpu_rt_session *s, uint32_t seed, void **data)
+{
+	for (size_t i = 0; i < enpu_rt_session_input_count(s); i++)
+		fill_input(s, i, seed + (uint32_t)i, &data[i]);
+}
+
+static uint32_t bound_ns = NPU_COMMAND_BOUND_NS;
+
+static void stats(enpu_rt_session *s, struct outcome *o)
+{
+	struct npu_limits lim;
+
+	memset(o, 0, sizeof(*o));
+	npu_limits_init(&lim, bound_ns, default_config.clock_khz,
+			default_config.macs_per_cycle,
+			default_config.sram_bytes);
+	o->budget = lim.budget_cycles;
+	o->partitions = s->plan.partition_count;
+	for (size_t p = 0; p < s->plan.partition_count; p++) {
+		const struct rt_partition *part = &s->plan.partitions[p];
+		struct npu_sim_run run;
+		const struct npu_compiled *c;
+
+		o->macs += part->macs;
+		if (strcmp(s->active[part->backend].ops->name, "npu"))
+			continue;
+		c = npu_sim_compiled(s->compiled[p], &run);
+		o->npu_partitions++;
+		o->npu_macs += part->macs;
+		o->commands += c->command_count;
+		o->over_budget += c->over_budget;
+		if (run.longest_cycles > o->longest_cycles)
+			o->longest_cycles = run.longest_cycles;
+		o->arena += c->arena_size;
+		o->from_cache |= c->from_cache;
+		for (size_t i = 0; i < part->node_count; i++)
+			for (size_t j = 0;
+			     j < s->graph.nodes[part->nodes[i]].output_count;
+			     j++) {
+				int v = s->graph.nodes[part->nodes[i]].outputs[j];
+
+				if (v >= 0)
+					o->intermediates +=
+						s->graph.values[v].tensor.byte_size;
+			}
+	}
+}
+
+/*
+ * Runs @model on "npu,cpu" (simulated) and "cpu"; the outputs must be the
+ * same bytes. 0 when both ran.
+ */
+static int compare(struct test_state *t, const char *what, const void *model,
+		   size_t size, const char *cache, struct outcome *o)
+{
+	enpu_rt_session *npu = open_session(t, model, size, "npu,cpu", cache,
+					    1);
+	enpu_rt_session *cpu = open_session(t, model, size, "cpu", "", 2);
+	void *in_npu[8] = { 0 }, *in_cpu[8] = { 0 };
+	int status = -1;
+
+	if (!npu || !cpu)
+		goto out;
+	bind_inputs(npu, 11, in_npu);
+	bind_inputs(cpu, 11, in_cpu);
+	if (enpu_rt_session_run(npu)) {
+		CHECK(t, 0, "%s: npu,cpu run: %s", what,
+		      enpu_rt_session_error(npu));
+		goto out;
+	}
+	if (enpu_rt_session_run(cpu)) {
+		CHECK(t, 0, "%s: cpu run: %s", what,
+		      enpu_rt_session_error(cpu));
+		goto out;
+	}
+	for (size_t i = 0; i < enpu_rt_session_output_count(npu); i++) {
+		struct enpu_rt_output a, b;
+
+		enpu_rt_session_output(npu, i, &a);
+		enpu_rt_session_output(cpu, i, &b);
+		CHECK(t, a.byte_size == b.byte_size &&
+		      !memcmp(a.data, b.data, a.byte_size),
+		      "%s: output %zu differs between npu,cpu and cpu", what,
+		      i);
+		if (a.byte_size == b.byte_size)
+			for (size_t j = 0; j < a.byte_size; j++)
+				if (((const uint8_t *)a.data)[j] !=
+				    ((const uint8_t *)b.data)[j]) {
+					fprintf(stderr, "    first difference "
+						"at byte %zu: %u vs %u\n", j,
+						((const uint8_t *)a.data)[j],
+						((const uint8_t *)b.data)[j]);
+					break;
+				}
+	}
+	if (o)
+		stats(npu, o);
+	if (getenv("TEST_NPU_VERBOSE"))
+		for (size_t i = 0; i < enpu_rt_session_node_count(npu); i++) {
+			struct enpu_rt_node_placement p;
+
+			enpu_rt_session_node_placement(npu, i, &p);
+			fprintf(stderr, "    %-24s %-20s %-4s %zu %s\n", p.name,
+				p.op_type, p.backend, p.partition, p.reason);
+		}
+	status = 0;
+out:
+	for (int i = 0; i < 8; i++) {
+		free(in_npu[i]);
+		free(in_cpu[i]);
+	}
+	enpu_rt_session_destroy(npu);
+	enpu_rt_session_destroy(cpu);
+	return status;
+}
+
+static int compare_qm(struct test_state *t, const char *what, struct qm *m,
+		      struct outcome *o)
+{
+	size_t size;
+	uint8_t *bytes = mb_pack(&m->mb, &size);
+
+	return compare(t, what, bytes, size, "", o);
+}
+
+/* ---- tests ---- */
+
+static const int64_t no_pad[4] = { 0, 0, 0, 0 };
+static const int64_t pad1[4] = { 1, 1, 1, 1 };
+
+static void test_convolutions_equal_the_cpu(struct test_state *t)
+{
+	static const struct {
+		int64_t c, h, w, cout, k, stride, dil, group;
+		int64_t pads[4];
+		enum qm_act act;
+		int per_channel;
+	} cases[] = {
+		{ 3, 17, 15, 8, 3, 2, 1, 1, { 1, 1, 1, 1 }, QM_RELU6, 1 },
+		{ 16, 12, 12, 16, 3, 1, 1, 16, { 1, 1, 1, 1 }, QM_RELU6, 1 },
+		{ 24, 9, 7, 40, 1, 1, 1, 1, { 0, 0, 0, 0 }, QM_NONE, 0 },
+		{ 8, 11, 11, 12, 3, 1, 2, 2, { 2, 0, 1, 2 }, QM_RELU, 1 },
+		{ 32, 14, 14, 32, 3, 2, 1, 32, { 0, 0, 1, 1 }, QM_RELU6, 1 },
+		{ 5, 20, 6, 7, 5, 3, 1, 1, { 2, 2, 2, 2 }, QM_NONE, 1 },
+		{ 4, 1, 30, 6, 1, 1, 1, 1, { 0, 0, 0, 0 }, QM_NONE, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t dims[4] = { 1, cases[i].c, cases[i].h, cases[i].w };
+		struct qm m;
+		struct qv x, y;
+		struct outcome o;
+		char what[64];
+
+		qm_init(&m, 100 + (uint32_t)i);
+		x = qm_input_u8(&m, "x", 4, dims);
+		y = qm_conv(&m, &x, cases[i].cout, cases[i].k, cases[i].stride,
+			    cases[i].pads, cases[i].dil, cases[i].group,
+			    cases[i].act, cases[i].per_channel);
+		qm_output(&m, &y, 0);
+		snprintf(what, sizeof(what), "conv case %zu", i);
+		if (!compare_qm(t, what, &m, &o))
+			CHECK(t, o.npu_partitions == 1 && o.npu_macs == o.macs,
+			      "%s: %zu NPU partitions, %llu of %llu MACs", what,
+			      o.npu_partitions, (unsigned long long)o.npu_macs,
+			      (unsigned long long)o.macs);
+		qm_free(&m);
+	}
+}
+
+static void test_eltwise_pools_gemm_concat_equal_the_cpu(struct test_state *t)
+{
+	int64_t dims[4] = { 1, 8, 13, 11 }, bias_dims[4] = { 1, 8, 1, 1 };
+	int64_t row_dims[1] = { 11 };
+	struct qm m;
+	struct qv x, a, b, c, d, e, f, g, k1, k2;
+	struct outcome o;
+
+	qm_init(&m, 5);
+	x = qm_input_u8(&m, "x", 4, dims);
+	a = qm_conv(&m, &x, 8, 3, 1, pad1, 1, 1, QM_RELU6, 1);
+	b = qm_conv(&m, &a, 8, 1, 1, no_pad, 1, 1, QM_NONE, 1);
+	c = qm_add(&m, &a, &b, QM_NONE);
+	k1 = qm_const(&m, 4, bias_dims);
+	c = qm_add(&m, &c, &k1, QM_RELU);
+	k2 = qm_const(&m, 1, row_dims);
+	c = qm_mul(&m, &c, &k2);
+	d = qm_maxpool(&m, &c, 3, 1, 1, 0);
+	e = qm_concat(&m, &c, &d);
+	f = qm_avgpool(&m, &e, 3, 2, 1, 0);
+	f = qm_avgpool(&m, &f, 2, 1, 0, 1);
+	f = qm_maxpool(&m, &f, 2, 2, 0, 1);
+	g = qm_global_avgpool(&m, &f);
+	g = qm_flatten(&m, &g);
+	g = qm_gemm(&m, &g, 10);
+	qm_output(&m, &g, 1);
+	if (!compare_qm(t, "mixed ops", &m, &o))
+		CHECK(t, o.npu_partitions == 1 && o.npu_macs == o.macs,
+		      "mixed ops: %zu NPU partitions of %zu", o.npu_partitions,
+		      o.partitions);
+	qm_free(&m);
+}
+
+/* CPU islands: three NPU partitions, seams moved NCHW <-> NHWC. */
+static void test_cpu_islands_between_npu_partitions(struct test_state *t)
+{
+	int64_t dims[4] = { 1, 6, 10, 9 };
+	struct qm m;
+	struct qv x, a;
+	struct outcome o;
+
+	qm_init(&m, 9);
+	x = qm_input_float(&m, "x", 4, dims);
+	a = qm_conv(&m, &x, 12, 3, 1, pad1, 1, 1, QM_RELU6, 1);
+	a = qm_conv(&m, &a, 12, 3, 1, pad1, 1, 12, QM_RELU6, 1);
+	a = qm_float_op(&m, &a, "Sigmoid");
+	a = qm_conv(&m, &a, 10, 3, 2, pad1, 1, 1, QM_NONE, 1);
+	a = qm_conv(&m, &a, 10, 1, 1, no_pad, 1, 1, QM_RELU, 1);
+	a = qm_float_op(&m, &a, "Tanh");
+	a = qm_conv(&m, &a, 4, 3, 1, pad1, 1, 1, QM_NONE, 1);
+	a = qm_conv(&m, &a, 4, 1, 1, no_pad, 1, 1, QM_NONE, 0);
+	qm_output(&m, &a, 1);
+	if (!compare_qm(t, "islands", &m, &o))
+		CHECK(t, o.npu_partitions == 3,
+		      "islands: %zu NPU partitions of %zu, want 3",
+		      o.npu_partitions, o.partitions);
+	qm_free(&m);
+}
+
+static void test_mobilenet_equals_the_cpu(struct test_state *t)
+{
+	struct mobilenet_config cfg = { 64, 0.5, 320, 100, 7 };
+	struct model_builder mb;
+	struct outcome o;
+	uint8_t *bytes;
+	size_t size;
+
+	mb_init(&mb, 13);
+	mobilenet_build(&mb, &cfg);
+	bytes = mb_pack(&mb, &size);
+	if (!compare(t, "mobilenet 64x64 w0.5", bytes, size, "", &o)) {
+		CHECK(t, o.npu_macs == o.macs,
+		      "NPU MACs %llu of %llu", (unsigned long long)o.npu_macs,
+		      (unsigned long long)o.macs);
+		CHECK(t, o.over_budget == 0 && o.longest_cycles <= o.budget,
+		      "%u commands over the bound, longest %llu cycles, budget "
+		      "%llu", o.over_budget,
+		      (unsigned long long)o.longest_cycles,
+		      (unsigned long long)o.budget);
+		CHECK(t, o.arena < o.intermediates / 2,
+		      "arena %llu bytes for %llu bytes of intermediates: not "
+		      "reused", (unsigned long long)o.arena,
+		      (unsigned long long)o.intermediates);
+	}
+	mb_free(&mb);
+}
+
+/* A bound of 0.25 us (122 cycles of work): many bands and channel slices. */
+static void test_tight_bound_tiles_and_stays_exact(struct test_state *t)
+{
+	struct npu_sim_config cfg = default_config;
+	struct mobilenet_config mc = { 32, 0.35, 128, 16, 3 };
+	struct model_builder mb;
+	struct outcome loose, tight;
+	uint8_t *bytes;
+	size_t size;
+
+	mb_init(&mb, 13);
+	mobilenet_build(&mb, &mc);
+	bytes = mb_pack(&mb, &size);
+	compare(t, "mobilenet 32x32, 1 GHz", bytes, size, "", &loose);
+	cfg.bound_ns = 250;
+	bound_ns = 250;
+	npu_sim_configure(&cfg);
+	if (!compare(t, "mobilenet 32x32, 0.25 us", bytes, size, "", &tight)) {
+		CHECK(t, tight.commands > 2 * loose.commands,
+		      "%u commands at 0.25 us, %u at 16 us: no tiling",
+		      tight.commands, loose.commands);
+		CHECK(t, tight.longest_cycles <= tight.budget ||
+		      tight.over_budget,
+		      "longest command %llu cycles (budget %llu) not reported "
+		      "over budget", (unsigned long long)tight.longest_cycles,
+		      (unsigned long long)tight.budget);
+		printf("  bound 0.25 us: %u commands (%u over the bound, longest "
+		       "%llu cycles of %llu); bound 16 us: %u commands\n",
+		       tight.commands, tight.over_budget,
+		       (unsigned long long)tight.longest_cycles,
+		       (unsigned long long)tight.budget, loose.commands);
+	}
+	bound_ns = NPU_COMMAND_BOUND_NS;
+	npu_sim_configure(&default_config);
+	mb_free(&mb);
+}
+
+static void test_oracle_mode_agrees(struct test_state *t)
+{
+	struct npu_sim_config cfg = default_config;
+	int64_t dims[4] = { 1, 6, 9, 9 };
+	struct qm m;
+	struct qv x, a, b;
+
+	cfg.oracle = 1;
+	npu_sim_configure(&cfg);
+	qm_init(&m, 77);
+	x = qm_input_u8(&m, "x", 4, dims);
+	a = qm_conv(&m, &x, 6, 3, 1, pad1, 1, 6, QM_RELU6, 1);
+	b = qm_conv(&m, &a, 6, 1, 1, no_pad, 1, 1, QM_NONE, 1);
+	a = qm_add(&m, &a, &b, QM_NONE);
+	a = qm_avgpool(&m, &a, 3, 1, 1, 0);
+	qm_output(&m, &a, 0);
+	compare_qm(t, "oracle", &m, NULL);
+	qm_free(&m);
+	npu_sim_configure(&default_config);
+}
+
+static const char *reason_of(enpu_rt_session *s, const char *op)
+{
+	for (size_t i = 0; i < enpu_rt_session_node_count(s); i++) {
+		struct enpu_rt_node_placement p;
+
+		enpu_rt_session_node_placement(s, i, &p);
+		if (!strcmp(p.op_type, op))
+			return p.reason;
+	}
+	return NULL;
+}
+
+static void test_refusals_name_the_reason(struct test_state *t)
+{
+	int64_t dims[4] = { 1, 4, 6, 6 };
+	struct qm m;
+	struct qv x, a;
+	enpu_rt_session *s;
+	const char *why;
+	uint8_t *bytes;
+	size_t size;
+
+	qm_init(&m, 3);
+	x = qm_input_u8(&m, "x", 4, dims);
+	a = qm_conv(&m, &x, 4, 3, 1, pad1, 1, 1, QM_NONE, 1);
+	a = qm_float_op(&m, &a, "Sigmoid");
+	a = qm_conv(&m, &a, 4, 3, 1, pad1, 1, 1, QM_NONE, 1);
+	qm_output(&m, &a, 0);
+	bytes = mb_pack(&m.mb, &size);
+	s = open_session(t, bytes, size, "npu,cpu", "", 1);
+	why = s ? reason_of(s, "Sigmoid") : NULL;
+	CHECK(t, why && strstr(why, "no NPU command for Sigmoid"),
+	      "Sigmoid's reason: %s", why ? why : "(none)");
+	why = s ? reason_of(s, "DequantizeLinear") : NULL;
+	CHECK(t, why && strstr(why, "npu refuses (op)"),
+	      "DequantizeLinear's reason: "
+	      "%s", why ? why : "(none)");
+	enpu_rt_session_destroy(s);
+	qm_free(&m);
+}
+
+static void test_cache_hits_and_misses(struct test_state *t)
+{
+	char dir[] = "/tmp/enpu-npu-cache-XXXXXX";
+	int64_t dims[4] = { 1, 8, 12, 12 };
+	struct qm m;
+	struct qv x, a;
+	struct outcome first, second, other;
+	uint8_t *bytes;
+	size_t size;
+	char cmd[128];
+
+	if (!mkdtemp(dir)) {
+		CHECK(t, 0, "mkdtemp");
+		return;
+	}
+	qm_init(&m, 21);
+	x = qm_input_u8(&m, "x", 4, dims);
+	a = qm_conv(&m, &x, 8, 3, 1, pad1, 1, 1, QM_RELU6, 1);
+	a = qm_conv(&m, &a, 8, 3, 2, pad1, 1, 8, QM_NONE, 1);
+	qm_output(&m, &a, 0);
+	bytes = mb_pack(&m.mb, &size);
+	compare(t, "cache: first", bytes, size, dir, &first);
+	compare(t, "cache: second", bytes, size, dir, &second);
+	CHECK(t, !first.from_cache && second.from_cache,
+	      "first from cache %d, second %d", first.from_cache,
+	      second.from_cache);
+	/* Another model (one weight changed) must not hit. */
+	bytes[size / 2] ^= 1;
+	compare(t, "cache: other model", bytes, size, dir, &other);
+	CHECK(t, !other.from_cache, "a changed model was served from cache");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(t, system(cmd) == 0, "cleanup");
+	qm_free(&m);
+}
+
+static void test_tiling_helpers(struct test_state *t)
+{
+	struct npu_band b;
+	uint32_t r0, r1, total = 0;
+
+	/* 3x3 stride 2 pad 1 over 9 rows: output 5 rows; band [2, 4). */
+	npu_conv_band(9, 3, 2, 1, 1, 2, 4, &b);
+	CHECK(t, b.in_y0 == 3 && b.in_rows == 5 && !b.pad_top &&
+	      !b.pad_bottom, "band %u+%u pads %u/%u", b.in_y0, b.in_rows,
+	      b.pad_top, b.pad_bottom);
+	npu_conv_band(9, 3, 2, 1, 1, 0, 1, &b);
+	CHECK(t, b.in_y0 == 0 && b.in_rows == 2 && b.pad_top == 1,
+	      "first band %u+%u top %u", b.in_y0, b.in_rows, b.pad_top);
+	npu_conv_band(9, 3, 2, 1, 1, 4, 5, &b);
+	CHECK(t, b.in_y0 == 7 && b.in_rows == 2 && b.pad_bottom == 1,
+	      "last band %u+%u bottom %u", b.in_y0, b.in_rows, b.pad_bottom);
+	for (uint32_t i = 0; i < npu_band_count(100, 7); i++) {
+		npu_band_rows(100, npu_band_count(100, 7), i, &r0, &r1);
+		CHECK(t, r1 - r0 <= 7 && r1 > r0 && r0 == total,
+		      "band %u [%u, %u)", i, r0, r1);
+		total = r1;
+	}
+	CHECK(t, total == 100, "bands cover %u rows", total);
+}
+
+static int write_file(const char *dir, const char *name, const void *bytes,
+		      size_t size)
+{
+	char path[512];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s.onnx", dir, name);
+	f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	ok = fwrite(bytes, 1, size, f) == size;
+	ok = !fclose(f) && ok;
+	return ok ? 0 : -1;
+}
+
+/* The models the VM test runs through the real driver (tests/npu/vm-npu.sh). */
+static int write_models(const char *dir)
+{
+	struct mobilenet_config cfg = { 96, 0.5, 320, 100, 5 };
+	int64_t d1[4] = { 1, 8, 13, 11 }, d2[4] = { 1, 6, 10, 9 };
+	int64_t bias_dims[4] = { 1, 8, 1, 1 }, row_dims[1] = { 11 };
+	struct model_builder mb;
+	struct qm m;
+	struct qv x, a, b, c, d, e, f, g, k1, k2;
+	uint8_t *bytes;
+	size_t size;
+	int status;
+
+	mb_init(&mb, 13);
+	mobilenet_build(&mb, &cfg);
+	bytes = mb_pack(&mb, &size);
+	status = write_file(dir, "mobilenet-96", bytes, size);
+	mb_free(&mb);
+
+	qm_init(&m, 5);
+	x = qm_input_u8(&m, "x", 4, d1);
+	a = qm_conv(&m, &x, 8, 3, 1, pad1, 1, 1, QM_RELU6, 1);
+	b = qm_conv(&m, &a, 8, 1, 1, no_pad, 1, 1, QM_NONE, 1);
+	c = qm_add(&m, &a, &b, QM_NONE);
+	k1 = qm_const(&m, 4, bias_dims);
+	c = qm_add(&m, &c, &k1, QM_RELU);
+	k2 = qm_const(&m, 1, row_dims);
+	c = qm_mul(&m, &c, &k2);
+	d = qm_maxpool(&m, &c, 3, 1, 1, 0);
+	e = qm_concat(&m, &c, &d);
+	f = qm_avgpool(&m, &e, 3, 2, 1, 0);
+	f = qm_maxpool(&m, &f, 2, 2, 0, 1);
+	g = qm_global_avgpool(&m, &f);
+	g = qm_flatten(&m, &g);
+	g = qm_gemm(&m, &g, 10);
+	qm_output(&m, &g, 1);
+	bytes = mb_pack(&m.mb, &size);
+	status |= write_file(dir, "mixed-ops", bytes, size);
+	qm_free(&m);
+
+	qm_init(&m, 9);
+	x = qm_input_float(&m, "x", 4, d2);
+	a = qm_conv(&m, &x, 12, 3, 1, pad1, 1, 1, QM_RELU6, 1);
+	a = qm_conv(&m, &a, 12, 3, 1, pad1, 1, 12, QM_RELU6, 1);
+	a = qm_float_op(&m, &a, "Sigmoid");
+	a = qm_conv(&m, &a, 10, 3, 2, pad1, 1, 1, QM_NONE, 1);
+	a = qm_conv(&m, &a, 10, 1, 1, no_pad, 1, 1, QM_RELU, 1);
+	a = qm_float_op(&m, &a, "Tanh");
+	a = qm_conv(&m, &a, 4, 3, 1, pad1, 1, 1, QM_NONE, 1);
+	a = qm_conv(&m, &a, 4, 1, 1, no_pad, 1, 1, QM_NONE, 0);
+	qm_output(&m, &a, 1);
+	bytes = mb_pack(&m.mb, &size);
+	status |= write_file(dir, "cpu-islands", bytes, size);
+	qm_free(&m);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct test_case tests[] = {
+		{ "tiling_helpers", test_tiling_helpers },
+		{ "convolutions_equal_the_cpu", test_convolutions_equal_the_cpu },
+		{ "eltwise_pools_gemm_concat_equal_the_cpu",
+		  test_eltwise_pools_gemm_concat_equal_the_cpu },
+		{ "cpu_islands_between_npu_partitions",
+		  test_cpu_islands_between_npu_partitions },
+		{ "mobilenet_equals_the_cpu", test_mobilenet_equals_the_cpu },
+		{ "tight_bound_tiles_and_stays_exact",
+		  test_tight_bound_tiles_and_stays_exact },
+		{ "oracle_mode_agrees", test_oracle_mode_agrees },
+		{ "refusals_name_the_reason", test_refusals_name_the_reason },
+		{ "cache_hits_and_misses", test_cache_hits_and_misses },
+	};
+	int passed = 0, failed = 0;
+
+	if (argc == 3 && !strcmp(argv[1], "--write-models"))
+		return write_models(argv[2]) ? 1 : 0;
+	npu_sim_configure(&default_config);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		struct test_state state = { 0 };
+
+		tests[i].run(&state);
+		printf("%s %s\n", state.failures ? "FAIL" : "ok  ",
+		       tests[i].name);
+		if (state.failures)
+			failed++;
+		else
+			passed++;
+	}
+	printf("test-npu: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
