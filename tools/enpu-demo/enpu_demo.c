@@ -1,515 +1,329 @@
 // SPDX-License-Identifier: MIT
 /*
- * enpu-demo: runs a small int8 MobileNet-style CNN on the NPU through the
- * kernel driver (all layers in one job), runs the same network with the
- * CPU kernels (optimized and scalar reference) and checks that every
- * layer's output and the logits agree bit for bit. Exit status: 0
- * bit-exact, 1 a mismatch or an error, 2 bad command line.
+ * enpu-demo: a trained int8 CNN (tools/enpu-demo/digits_train.c, quantized
+ * by enpu-quantize) classifying the held-out handwritten digits through
+ * the runtime: partitioned onto the NPU (through the kernel driver) with
+ * the unsupported remainder on the CPU. A thin client of enpu_rt.h: it
+ * only loads, binds, runs and reads reports. Prints the plan, the
+ * accuracy next to the float model's, whether the NPU's outputs equal the
+ * CPU's bit for bit, and where the time went (NPU vs CPU partitions).
+ *
+ * The model is small enough that the partitioner's cost estimate would
+ * keep it on the CPU (a job's dispatch costs more than the NPU saves), so
+ * the demo places without the estimate unless --cost is given.
+ *
+ * Exit status: 0 when every output equals the CPU's bytes, an NPU
+ * partition ran, and the int8 accuracy is within --tolerance points of
+ * the float model's; 1 otherwise (or on any error, e.g. no device: the
+ * message says why); 2 bad usage.
  */
 #include <errno.h>
-#include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include <enpu/enpu.h>
+#include "enpu/enpu_rt.h"
 
-#include "demo_counters.h"
-#include "demo_cpu.h"
-#include "demo_network.h"
-#include "demo_npu.h"
+#define CLASSES 10
+#define PIXELS 64
 
-#define EXIT_MISMATCH 1
-#define EXIT_USAGE 2
-#define JOB_TIMEOUT_NS (30 * 1000000000ll)
-#define MAX_RUNS 100000
-
-struct options {
-	unsigned int runs;
-	uint32_t priority;
-	const char *device;
-	uint64_t seed;
+struct args {
+	const char *model, *reference, *data, *backends, *device;
 	unsigned int threads;
-	int corrupt_weights;
+	int runs, cost;
+	double tolerance;
 };
 
-/* Host memory for one executor: input and params shared, the rest own. */
-struct host_run {
-	unsigned char *memory[DEMO_BUFFER_COUNT];
+struct digits {
+	float *x;		/* count x 64 */
+	uint8_t *y;
+	size_t count;
 };
 
-static void usage(FILE *stream)
+struct split {
+	uint64_t npu_host_ns, npu_device_ns, npu_modeled_ns, cpu_ns, wall_ns;
+	uint64_t copied;
+	uint32_t commands;
+	size_t npu_partitions;
+};
+
+static uint64_t now_ns(void)
 {
-	fprintf(stream,
-		"usage: enpu-demo [--runs N] [--priority low|normal|high|realtime]\n"
-		"                 [--device PATH] [--seed N] [--threads N]\n"
-		"                 [--corrupt-weights]\n"
-		"\n"
-		"Runs a small int8 CNN (MobileNet-style blocks, 12 layers, one job)\n"
-		"on the first ENPU device and on the CPU, and checks that every\n"
-		"layer output and the 10 logits are bit-exact.\n"
-		"\n"
-		"  --runs N           submit the job N times (default 1), report the\n"
-		"                     mean latency; every run is checked\n"
-		"  --priority P       context priority (default normal; above normal\n"
-		"                     needs CAP_SYS_NICE)\n"
-		"  --device PATH      use this device node instead of the first\n"
-		"  --seed N           weight generator seed (default 1)\n"
-		"  --threads N        CPU kernel threads (default 1)\n"
-		"  --corrupt-weights  flip one weight bit in the device's copy only,\n"
-		"                     to show that a wrong result is caught (exit 1)\n"
-		"\n"
-		"Exit status: 0 bit-exact; 1 mismatch or error; 2 bad usage.\n");
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int parse_unsigned(const char *text, unsigned long long max,
-			  unsigned long long *value)
+static void usage(void)
 {
-	char *end;
-
-	errno = 0;
-	*value = strtoull(text, &end, 0);
-	return errno || end == text || *end || text[0] == '-' || *value > max ?
-	       -EINVAL : 0;
+	fprintf(stderr, "usage: enpu-demo [--model INT8.onnx] [--reference "
+		"FP32.onnx] [--data TEST.bin] [--backends npu,cpu] [--device "
+		"PATH] [--threads N] [--runs N] [--tolerance POINTS] "
+		"[--cost]\n");
 }
 
-static int parse_priority(const char *text, uint32_t *priority)
+static int parse(int argc, char **argv, struct args *a)
 {
-	static const char *const names[] = { "low", "normal", "high",
-					     "realtime" };
-
-	for (uint32_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(text, names[i])) {
-			*priority = DRM_ENPU_PRIORITY_LOW + i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-static const char *priority_name(uint32_t priority)
-{
-	static const char *const names[] = { "low", "normal", "high",
-					     "realtime" };
-
-	return priority < 4 ? names[priority] : "?";
-}
-
-static int parse_options(int argc, char **argv, struct options *options)
-{
-	static const struct option longs[] = {
-		{ "runs", required_argument, NULL, 'r' },
-		{ "priority", required_argument, NULL, 'p' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "corrupt-weights", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	*a = (struct args){
+		.model = "build/demo/digits-int8.onnx",
+		.reference = "build/demo/digits-fp32.onnx",
+		.data = "build/demo/digits-test.bin",
+		.backends = "npu,cpu", .threads = 1, .runs = 1,
+		.tolerance = 2.0,
 	};
-	unsigned long long value;
-	int option;
+	for (int i = 1; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
-	*options = (struct options){ .runs = 1,
-				     .priority = DRM_ENPU_PRIORITY_NORMAL,
-				     .seed = 1, .threads = 1 };
-	while ((option = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-		switch (option) {
-		case 'r':
-			if (parse_unsigned(optarg, MAX_RUNS, &value) || !value) {
-				fprintf(stderr,
-					"enpu-demo: --runs '%s' is not a count in 1..%d\n",
-					optarg, MAX_RUNS);
-				return -EINVAL;
-			}
-			options->runs = (unsigned int)value;
-			break;
-		case 'p':
-			if (parse_priority(optarg, &options->priority)) {
-				fprintf(stderr,
-					"enpu-demo: --priority '%s' is not low, normal, high or realtime\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'd':
-			options->device = optarg;
-			break;
-		case 's':
-			if (parse_unsigned(optarg, UINT64_MAX, &value)) {
-				fprintf(stderr,
-					"enpu-demo: --seed '%s' is not a number\n",
-					optarg);
-				return -EINVAL;
-			}
-			options->seed = value;
-			break;
-		case 't':
-			if (parse_unsigned(optarg, 64, &value) || !value) {
-				fprintf(stderr,
-					"enpu-demo: --threads '%s' is not in 1..64\n",
-					optarg);
-				return -EINVAL;
-			}
-			options->threads = (unsigned int)value;
-			break;
-		case 'c':
-			options->corrupt_weights = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return -EINVAL;
+		if (!strcmp(argv[i], "--cost")) {
+			a->cost = 1;
+			continue;
 		}
+		if (!v)
+			return -1;
+		if (!strcmp(argv[i], "--model"))
+			a->model = v;
+		else if (!strcmp(argv[i], "--reference"))
+			a->reference = v;
+		else if (!strcmp(argv[i], "--data"))
+			a->data = v;
+		else if (!strcmp(argv[i], "--backends"))
+			a->backends = v;
+		else if (!strcmp(argv[i], "--device"))
+			a->device = v;
+		else if (!strcmp(argv[i], "--threads"))
+			a->threads = (unsigned int)atoi(v);
+		else if (!strcmp(argv[i], "--runs"))
+			a->runs = atoi(v);
+		else if (!strcmp(argv[i], "--tolerance"))
+			a->tolerance = atof(v);
+		else
+			return -1;
+		i++;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "enpu-demo: unexpected argument '%s'\n",
-			argv[optind]);
-		usage(stderr);
-		return -EINVAL;
+	return a->runs >= 1 && a->threads >= 1 ? 0 : -1;
+}
+
+/* digits-train's "ENPUDIGT" file: count, 64, then (64 floats, label). */
+static int read_digits(const char *path, struct digits *d)
+{
+	FILE *f = fopen(path, "rb");
+	char magic[8];
+	uint32_t header[2];
+	int ok;
+
+	if (!f) {
+		fprintf(stderr, "enpu-demo: %s: %s (make demo builds it)\n",
+			path, strerror(errno));
+		return -1;
+	}
+	ok = fread(magic, 1, 8, f) == 8 && !memcmp(magic, "ENPUDIGT", 8) &&
+	     fread(header, sizeof(header), 1, f) == 1 &&
+	     header[1] == PIXELS && header[0] && header[0] < 100000;
+	if (ok) {
+		d->count = header[0];
+		d->x = malloc(d->count * PIXELS * sizeof(float));
+		d->y = malloc(d->count);
+		ok = d->x && d->y;
+	}
+	for (size_t i = 0; ok && i < d->count; i++)
+		ok = fread(d->x + i * PIXELS, sizeof(float), PIXELS, f) ==
+		     PIXELS && fread(d->y + i, 1, 1, f) == 1 &&
+		     d->y[i] < CLASSES;
+	fclose(f);
+	if (!ok)
+		fprintf(stderr, "enpu-demo: %s: not a digits test file\n",
+			path);
+	return ok ? 0 : -1;
+}
+
+static enpu_rt_session *load(const struct args *a, const char *model,
+			     const char *backends)
+{
+	enpu_rt_options *o = NULL;
+	enpu_rt_session *s = NULL;
+
+	if (enpu_rt_options_create(&o) ||
+	    enpu_rt_options_set_threads(o, a->threads) ||
+	    enpu_rt_options_set_backends(o, backends) ||
+	    enpu_rt_options_set_cost_placement(o, a->cost) ||
+	    (a->device && enpu_rt_options_set_device(o, a->device)) ||
+	    enpu_rt_session_create_from_file(model, o, &s))
+		fprintf(stderr, "enpu-demo: %s on %s: %s\n", model, backends,
+			o ? enpu_rt_options_error(o) : "out of memory");
+	enpu_rt_options_destroy(o);
+	return s;
+}
+
+static int run_one(enpu_rt_session *s, const float *image,
+		   struct enpu_rt_output *out)
+{
+	static const int64_t dims[4] = { 1, 1, 8, 8 };
+
+	if (enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT, 4, dims, image,
+				       PIXELS * sizeof(float)) ||
+	    enpu_rt_session_run(s) || enpu_rt_session_output(s, 0, out) ||
+	    out->byte_size != CLASSES * sizeof(float)) {
+		fprintf(stderr, "enpu-demo: run: %s\n",
+			enpu_rt_session_error(s));
+		return -1;
 	}
 	return 0;
 }
 
-static uint64_t now_ns(void)
+static int argmax(const float *p)
 {
-	struct timespec t;
+	int best = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
-static int host_run_create(const struct demo_network *network,
-			   struct host_run *run)
-{
-	memset(run, 0, sizeof(*run));
-	run->memory[DEMO_BUFFER_INPUT] = network->input;
-	run->memory[DEMO_BUFFER_PARAMS] = network->params;
-	run->memory[DEMO_BUFFER_ARENA] =
-		calloc(1, network->size[DEMO_BUFFER_ARENA]);
-	run->memory[DEMO_BUFFER_OUTPUT] =
-		calloc(1, network->size[DEMO_BUFFER_OUTPUT]);
-	return run->memory[DEMO_BUFFER_ARENA] &&
-	       run->memory[DEMO_BUFFER_OUTPUT] ? 0 : -ENOMEM;
-}
-
-static void host_run_release(struct host_run *run)
-{
-	free(run->memory[DEMO_BUFFER_ARENA]);
-	free(run->memory[DEMO_BUFFER_OUTPUT]);
-}
-
-/* Bytes of layer's output that differ between two copies of the buffers. */
-static uint64_t layer_differences(const struct demo_layer *layer,
-				  unsigned char *const a[DEMO_BUFFER_COUNT],
-				  unsigned char *const b[DEMO_BUFFER_COUNT])
-{
-	const struct demo_tensor *t = &layer->output;
-	const unsigned char *x = a[t->buffer] + t->offset;
-	const unsigned char *y = b[t->buffer] + t->offset;
-	uint64_t count = 0;
-
-	for (uint64_t i = 0; i < demo_tensor_bytes(t); i++)
-		count += x[i] != y[i];
-	return count;
-}
-
-static const int8_t *logits_of(const struct demo_network *network,
-			       unsigned char *const memory[DEMO_BUFFER_COUNT])
-{
-	return (const int8_t *)(memory[network->logits.buffer] +
-				network->logits.offset);
-}
-
-static uint32_t argmax(const struct demo_network *network,
-		       const int8_t *logits)
-{
-	uint32_t best = 0;
-
-	for (uint32_t i = 1; i < network->logits.channels; i++)
-		if (logits[i] > logits[best])
-			best = i;
+	for (int k = 1; k < CLASSES; k++)
+		if (p[k] > p[best])
+			best = k;
 	return best;
 }
 
-static void print_device(struct demo_npu *npu, uint32_t priority)
+static void add_split(const enpu_rt_session *s, struct split *t)
 {
-	struct enpu_device_params params;
-	const char *path = "?", *version = "?";
-	char hw[32] = "?", fw[32] = "?";
-	uint32_t id = 0;
+	t->npu_partitions = 0;
+	for (size_t p = 0; p < enpu_rt_session_partition_count(s); p++) {
+		struct enpu_rt_partition_info info;
 
-	enpu_device_path(npu->device, &path);
-	enpu_device_driver_version(npu->device, &version);
-	if (!enpu_device_query_params(npu->device, sizeof(params), &params)) {
-		enpu_format_hw_version(params.hw_version, sizeof(hw), hw);
-		enpu_format_fw_version(params.fw_version, sizeof(fw), fw);
-		printf("device:   %s, %s, hw %s, fw %s, %" PRIu64
-		       " MACs/cycle, clock %" PRIu64 " MHz\n",
-		       path, version, hw, fw, params.macs_per_cycle,
-		       params.clock_cur_khz / 1000);
-	} else {
-		printf("device:   %s, %s\n", path, version);
-	}
-	enpu_context_id(npu->context, &id);
-	printf("context:  id %u, priority %s\n", id, priority_name(priority));
-}
-
-static void print_layers(const struct demo_network *network,
-			 const uint64_t *npu_differences)
-{
-	printf("\n  #  layer                 op                input       output        MACs  NPU vs CPU ref\n");
-	for (size_t i = 0; i < network->layer_count; i++) {
-		const struct demo_layer *l = &network->layer[i];
-		char input[32], output[32], macs[24] = "-", check[40];
-
-		demo_tensor_format(&l->input, sizeof(input), input);
-		demo_tensor_format(&l->output, sizeof(output), output);
-		if (l->macs)
-			snprintf(macs, sizeof(macs), "%" PRIu64, l->macs);
-		if (npu_differences[i])
-			snprintf(check, sizeof(check), "DIFFERS (%" PRIu64
-				 " bytes)", npu_differences[i]);
-		else
-			snprintf(check, sizeof(check), "identical");
-		printf(" %2zu  %-20s  %-16s  %-10s  %-10s  %8s  %s%s%s%s\n", i,
-		       l->name, demo_layer_kind_name(l->kind), input, output,
-		       macs, check, *l->note ? " [" : "", l->note,
-		       *l->note ? "]" : "");
-	}
-	printf("     total %" PRIu64 " MACs; params %" PRIu64
-	       " bytes, activations %" PRIu64 " bytes\n",
-	       network->total_macs, network->size[DEMO_BUFFER_PARAMS],
-	       network->size[DEMO_BUFFER_ARENA]);
-}
-
-static void print_timing(const struct options *options, struct demo_npu *npu,
-			 const struct demo_network *network,
-			 uint64_t total_ns, uint64_t min_ns, uint64_t max_ns,
-			 int have_counters, const struct demo_counters *before,
-			 const struct demo_counters *after,
-			 const char *counters_why)
-{
-	uint64_t clock_khz = 0;
-
-	printf("\nNPU:      %u run%s, one job of %zu layers (%u-byte command stream) each\n",
-	       options->runs, options->runs == 1 ? "" : "s",
-	       network->layer_count, demo_npu_stream_size(npu));
-	printf("          wall latency submit->fence: mean %.1f us (min %.1f, max %.1f)\n",
-	       total_ns / 1e3 / options->runs, min_ns / 1e3, max_ns / 1e3);
-	if (!have_counters) {
-		printf("          device counters: not readable (%s); wall time only\n",
-		       counters_why);
-		return;
-	}
-	enpu_device_get_param(npu->device, DRM_ENPU_PARAM_CLOCK_CUR_KHZ,
-			      &clock_khz);
-	{
-		double runs = options->runs;
-		double cycles = (double)(after->cycles - before->cycles) / runs;
-		double busy = (double)(after->busy_ns - before->busy_ns) / runs;
-		uint64_t macs = after->macs - before->macs;
-		uint64_t bytes = after->dma_bytes - before->dma_bytes;
-		uint64_t jobs = after->jobs_done - before->jobs_done;
-
-		printf("          device time per run: %.0f cycles", cycles);
-		if (clock_khz)
-			printf(" = %.2f us at %" PRIu64 " MHz", cycles * 1e3 /
-			       (double)clock_khz, clock_khz / 1000);
-		printf(", busy %.2f us\n", busy / 1e3);
-		printf("          device counters over all runs: %" PRIu64
-		       " job(s), %" PRIu64 " MACs (network: %" PRIu64
-		       " x %u = %" PRIu64 "), %" PRIu64 " bytes moved\n",
-		       jobs, macs, network->total_macs, options->runs,
-		       network->total_macs * options->runs, bytes);
+		enpu_rt_session_partition(s, p, &info);
+		if (!strcmp(info.backend, "npu")) {
+			t->npu_partitions++;
+			t->npu_host_ns += info.host_ns;
+			t->npu_device_ns += info.device_ns;
+			t->npu_modeled_ns += info.modeled_ns;
+			t->copied += info.copied_bytes;
+			t->commands = info.commands;
+		} else {
+			t->cpu_ns += info.host_ns;
+		}
 	}
 }
 
-static void print_logits(const struct demo_network *network,
-			 const int8_t *npu, const int8_t *optimized,
-			 const int8_t *reference)
+static void print_plan(const enpu_rt_session *s)
 {
-	const struct demo_tensor *t = &network->logits;
+	uint64_t macs = 0, npu_macs = 0;
 
-	printf("\nlogits (int8, scale %.5f, zero point %d):\n", t->scale,
-	       t->zero_point);
-	printf("  class   NPU  CPU-opt  CPU-ref    real\n");
-	for (uint32_t i = 0; i < t->channels; i++)
-		printf("  %5u  %4d  %7d  %7d  %6.3f%s\n", i, npu[i],
-		       optimized[i], reference[i],
-		       (npu[i] - t->zero_point) * t->scale,
-		       npu[i] != reference[i] ? "  <- differs" : "");
+	for (size_t i = 0; i < enpu_rt_session_backend_count(s); i++) {
+		struct enpu_rt_backend_info b;
+
+		enpu_rt_session_backend(s, i, &b);
+		printf("backend %s: %s\n", b.name,
+		       b.active ? "in use" : b.note);
+	}
+	for (size_t p = 0; p < enpu_rt_session_partition_count(s); p++) {
+		struct enpu_rt_partition_info info;
+
+		enpu_rt_session_partition(s, p, &info);
+		printf("  partition %zu: %-3s %2zu nodes %8llu MACs\n", p,
+		       info.backend, info.node_count,
+		       (unsigned long long)info.macs);
+		macs += info.macs;
+		if (!strcmp(info.backend, "npu"))
+			npu_macs += info.macs;
+	}
+	for (size_t i = 0; i < enpu_rt_session_node_count(s); i++) {
+		struct enpu_rt_node_placement n;
+
+		enpu_rt_session_node_placement(s, i, &n);
+		printf("    %-28s %-20s %s%s%s%s\n", n.name, n.op_type,
+		       n.backend, n.reason[0] ? "  (" : "", n.reason,
+		       n.reason[0] ? ")" : "");
+	}
+	printf("MAC share on the NPU: %.2f%% of %llu\n",
+	       macs ? 100.0 * (double)npu_macs / (double)macs : 0.0,
+	       (unsigned long long)macs);
 }
 
 int main(int argc, char **argv)
 {
-	struct demo_counters before = { 0 }, after = { 0 };
-	struct demo_network network = { 0 };
-	struct demo_cpu_plan plan = { 0 };
-	struct host_run reference = { 0 }, optimized = { 0 };
-	struct demo_npu npu = { 0 };
-	struct options options;
-	enpu_cpu_context *cpu = NULL;
-	uint64_t npu_differences[DEMO_MAX_LAYERS] = { 0 };
-	uint64_t cpu_differences = 0, total_ns = 0, min_ns = UINT64_MAX;
-	uint64_t max_ns = 0, reference_ns, optimized_ns = 0;
-	unsigned char *device_memory[DEMO_BUFFER_COUNT];
-	char error[512] = "", counters_why[256] = "";
-	int have_counters, bit_exact, status, exit_code = EXIT_MISMATCH;
-	unsigned int mismatched_runs = 0;
-	uint32_t npu_class, cpu_class;
+	struct args a;
+	struct digits d = { 0 };
+	struct split split = { 0 };
+	enpu_rt_session *npu = NULL, *cpu = NULL, *fp32 = NULL;
+	size_t right_npu = 0, right_fp32 = 0, agree = 0, identical = 0, runs = 0;
+	int status = 1;
 
-	if (parse_options(argc, argv, &options))
-		return EXIT_USAGE;
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	status = demo_npu_open(&npu, options.device, sizeof(error), error);
-	if (status)
-		goto fail;
-	status = enpu_cpu_context_create(options.threads, &cpu);
-	if (status) {
-		snprintf(error, sizeof(error), "CPU context: %s",
-			 strerror(-status));
-		goto fail;
+	if (parse(argc, argv, &a)) {
+		usage();
+		return 2;
 	}
-	status = demo_network_build(&network, cpu, options.seed,
-				    sizeof(error), error);
-	if (status)
-		goto fail;
-	status = demo_npu_prepare(&npu, &network, options.priority,
-				  sizeof(error), error);
-	if (status)
-		goto fail;
-	printf("enpu-demo: int8 MobileNet-style CNN, %zu layers in one job, seed %" PRIu64 "\n",
-	       network.layer_count, options.seed);
-	print_device(&npu, options.priority);
+	if (read_digits(a.data, &d))
+		return 1;
+	npu = load(&a, a.model, a.backends);
+	cpu = load(&a, a.model, "cpu");
+	fp32 = load(&a, a.reference, "cpu");
+	if (!npu || !cpu || !fp32)
+		goto out;
+	printf("== int8 model %s on %s ==\n", a.model, a.backends);
+	if (!a.cost)
+		printf("(placement without the cost estimate: a model this "
+		       "small saves less on the NPU than a job's dispatch "
+		       "costs, so the partitioner would keep it on the CPU; "
+		       "--cost lets it)\n");
+	print_plan(npu);
+	for (int r = 0; r < a.runs; r++)
+		for (size_t i = 0; i < d.count; i++) {
+			const float *image = d.x + i * PIXELS;
+			struct enpu_rt_output o_npu, o_cpu, o_fp32;
+			uint64_t t0 = now_ns();
 
-	/* The CPU: scalar reference once, optimized as often as the NPU. */
-	status = demo_cpu_plan_create(cpu, &network, &plan, sizeof(error),
-				      error);
-	if (!status)
-		status = host_run_create(&network, &reference);
-	if (!status)
-		status = host_run_create(&network, &optimized);
-	if (status) {
-		if (!*error)
-			snprintf(error, sizeof(error), "out of memory");
-		goto fail;
-	}
-	/*
-	 * One untimed pass of each path first: the first call pays for page
-	 * faults, thread start-up and, in the VM, the JIT translating the
-	 * kernels, none of which is the kernels' speed.
-	 */
-	status = demo_cpu_run(cpu, &network, &plan, optimized.memory,
-			      sizeof(error), error);
-	if (!status)
-		status = demo_cpu_run(cpu, &network, NULL, reference.memory,
-				      sizeof(error), error);
-	if (status)
-		goto fail;
-	memset(reference.memory[DEMO_BUFFER_ARENA], 0,
-	       network.size[DEMO_BUFFER_ARENA]);
-	memset(reference.memory[DEMO_BUFFER_OUTPUT], 0,
-	       network.size[DEMO_BUFFER_OUTPUT]);
-	memset(optimized.memory[DEMO_BUFFER_ARENA], 0,
-	       network.size[DEMO_BUFFER_ARENA]);
-	memset(optimized.memory[DEMO_BUFFER_OUTPUT], 0,
-	       network.size[DEMO_BUFFER_OUTPUT]);
-	reference_ns = now_ns();
-	status = demo_cpu_run(cpu, &network, NULL, reference.memory,
-			      sizeof(error), error);
-	reference_ns = now_ns() - reference_ns;
-	for (unsigned int run = 0; run < options.runs && !status; run++) {
-		uint64_t start = now_ns();
-
-		status = demo_cpu_run(cpu, &network, &plan, optimized.memory,
-				      sizeof(error), error);
-		optimized_ns += now_ns() - start;
-	}
-	if (status)
-		goto fail;
-	for (size_t i = 0; i < network.layer_count; i++)
-		cpu_differences += layer_differences(&network.layer[i],
-						     optimized.memory,
-						     reference.memory);
-
-	if (options.corrupt_weights) {
-		npu.map[DEMO_BUFFER_PARAMS][network.layer[0].weights_offset] ^=
-			0x40;
-		printf("note:     --corrupt-weights: one weight bit of layer 0 flipped in the device's copy\n");
-	}
-
-	/* The NPU, checked run by run against the reference. */
-	for (int i = 0; i < DEMO_BUFFER_COUNT; i++)
-		device_memory[i] = npu.map[i];
-	have_counters = !demo_counters_read(&before, sizeof(counters_why),
-					    counters_why);
-	for (unsigned int run = 0; run < options.runs; run++) {
-		uint64_t latency = 0, differences = 0;
-
-		status = demo_npu_run(&npu, JOB_TIMEOUT_NS, &latency,
-				      sizeof(error), error);
-		if (status)
-			goto fail;
-		total_ns += latency;
-		min_ns = latency < min_ns ? latency : min_ns;
-		max_ns = latency > max_ns ? latency : max_ns;
-		for (size_t i = 0; i < network.layer_count; i++) {
-			uint64_t d = layer_differences(&network.layer[i],
-						       device_memory,
-						       reference.memory);
-
-			/* The table shows the first run that differed. */
-			if (!mismatched_runs)
-				npu_differences[i] = d;
-			differences += d;
+			if (run_one(npu, image, &o_npu))
+				goto out;
+			split.wall_ns += now_ns() - t0;
+			add_split(npu, &split);
+			runs++;
+			if (run_one(cpu, image, &o_cpu) ||
+			    run_one(fp32, image, &o_fp32))
+				goto out;
+			identical += !memcmp(o_npu.data, o_cpu.data,
+					     o_npu.byte_size);
+			if (r)
+				continue;
+			right_npu += argmax(o_npu.data) == d.y[i];
+			right_fp32 += argmax(o_fp32.data) == d.y[i];
+			agree += argmax(o_npu.data) == argmax(o_fp32.data);
 		}
-		mismatched_runs += differences != 0;
+	printf("== %zu held-out digits ==\n", d.count);
+	printf("accuracy int8 (%s): %zu/%zu = %.2f%%\n", a.backends,
+	       right_npu, d.count, 100.0 * (double)right_npu / (double)d.count);
+	printf("accuracy fp32 (cpu): %zu/%zu = %.2f%%\n", right_fp32, d.count,
+	       100.0 * (double)right_fp32 / (double)d.count);
+	printf("int8 and fp32 agree on %zu/%zu; int8 outputs equal to the "
+	       "CPU's bytes: %zu/%zu runs\n", agree, d.count, identical, runs);
+	printf("per inference (mean of %zu): wall %.3f ms; NPU partitions: "
+	       "host %.3f ms, device %.3f ms (modeled %.3f ms, %u commands); "
+	       "CPU partitions: %.3f ms; bytes copied at NPU seams %.1f\n",
+	       runs, (double)split.wall_ns / 1e6 / (double)runs,
+	       (double)split.npu_host_ns / 1e6 / (double)runs,
+	       (double)split.npu_device_ns / 1e6 / (double)runs,
+	       (double)split.npu_modeled_ns / 1e6 / (double)runs,
+	       split.commands, (double)split.cpu_ns / 1e6 / (double)runs,
+	       (double)split.copied / (double)runs);
+	status = 0;
+	if (identical != runs) {
+		printf("enpu-demo: FAIL: %zu runs differ from the CPU\n",
+		       runs - identical);
+		status = 1;
 	}
-	if (have_counters)
-		have_counters = !demo_counters_read(&after,
-						    sizeof(counters_why),
-						    counters_why);
-
-	print_layers(&network, npu_differences);
-	print_timing(&options, &npu, &network, total_ns, min_ns, max_ns,
-		     have_counters, &before, &after, counters_why);
-	printf("CPU:      optimized (%s, %u thread%s) mean %.1f us; scalar reference %.1f us\n",
-	       enpu_cpu_isa_name(enpu_cpu_context_isa(cpu)), options.threads,
-	       options.threads == 1 ? "" : "s",
-	       optimized_ns / 1e3 / options.runs, reference_ns / 1e3);
-	print_logits(&network, logits_of(&network, device_memory),
-		     logits_of(&network, optimized.memory),
-		     logits_of(&network, reference.memory));
-
-	bit_exact = !mismatched_runs && !cpu_differences;
-	npu_class = argmax(&network, logits_of(&network, device_memory));
-	cpu_class = argmax(&network, logits_of(&network, reference.memory));
-	printf("\nargmax:   class %u (NPU), class %u (CPU)\n", npu_class,
-	       cpu_class);
-	if (bit_exact)
-		printf("bit-exact: yes (NPU == CPU optimized == CPU reference: all %zu layer outputs and the logits, %u run%s)\n",
-		       network.layer_count, options.runs,
-		       options.runs == 1 ? "" : "s");
-	else
-		printf("bit-exact: no (%u of %u NPU runs differ from the CPU reference; CPU optimized vs reference: %" PRIu64 " bytes differ)\n",
-		       mismatched_runs, options.runs, cpu_differences);
-	exit_code = bit_exact ? 0 : EXIT_MISMATCH;
-	goto out;
-
-fail:
-	fprintf(stderr, "enpu-demo: %s\n", *error ? error : strerror(-status));
-	exit_code = EXIT_MISMATCH;
+	if (strstr(a.backends, "npu") && !split.npu_partitions) {
+		printf("enpu-demo: FAIL: nothing ran on the NPU\n");
+		status = 1;
+	}
+	if ((double)right_fp32 - (double)right_npu >
+	    a.tolerance / 100 * (double)d.count) {
+		printf("enpu-demo: FAIL: int8 accuracy more than %.1f points "
+		       "below fp32\n", a.tolerance);
+		status = 1;
+	}
+	printf("enpu-demo: %s\n", status ? "FAIL" : "ok");
 out:
-	host_run_release(&reference);
-	host_run_release(&optimized);
-	demo_cpu_plan_release(&plan);
-	demo_npu_close(&npu);
-	demo_network_release(&network);
-	enpu_cpu_context_destroy(cpu);
-	return exit_code;
+	enpu_rt_session_destroy(npu);
+	enpu_rt_session_destroy(cpu);
+	enpu_rt_session_destroy(fp32);
+	free(d.x);
+	free(d.y);
+	return status;
 }

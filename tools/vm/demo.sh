@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the VM (`make demo`): shows what the driver sees (the
-# ivshmem device and enpu-info), then runs a small int8 CNN through the
-# driver with enpu-demo, which checks it bit for bit against the CPU.
-# Arguments go to enpu-demo. The exit status is enpu-demo's (0 only when
-# bit-exact), or 1 when a step before it failed.
+# ivshmem device and enpu-info), then runs enpu-demo: a trained int8 CNN
+# classifying held-out handwritten digits through the runtime, on the NPU
+# through the driver with the rest on the CPU, checked bit for bit
+# against the CPU and for accuracy against the float model. Arguments go
+# to enpu-demo. The exit status is enpu-demo's, or 1 when a step before
+# it failed.
 set -u
 
 echo "== ivshmem devices (1af4:1110) =="
