@@ -56,7 +56,7 @@ bench-cpu: bench-deps $(BENCH_GEMM_BIN) $(BENCH_CONV_BIN) $(BENCH_ORT_STAMP)
 		>$(B)/tests/bench/ort-conv.txt
 	$(BENCH_CONV_BIN) --ort $(B)/tests/bench/ort-conv.txt \
 		--ort-version "$$(node -p "require('$(BENCH_ORT_MODULE)/package.json').version")"
-	$(MAKE) --no-print-directory bench-e2e
+	$(MAKE) --no-print-directory bench-e2e-cpu
 	$(MAKE) --no-print-directory bench-float
 
 # The float and int8 end-to-end rows (float_bench.c): three float models

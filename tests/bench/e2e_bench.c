@@ -5,6 +5,7 @@
  * Runtime's numbers (ort_e2e_bench.js, read with --ort).
  *
  *   e2e-bench --write-model PATH [--size N] [--width W] [--classes N]
+ *             [--uint8-input]           (uint8 frame in, no QuantizeLinear)
  *             [--last N]                write the model and exit
  *   e2e-bench --model PATH [--threads LIST] [--runs N] [--warmup N]
  *             [--profile] [--ort FILE --ort-version V] [--compare FILE]
@@ -331,7 +332,7 @@ static int read_ort(const char *path, struct ort_result *ort, int *count)
 
 int main(int argc, char **argv)
 {
-	struct mobilenet_config cfg = { 224, 1.0, 1280, 1000, 0 };
+	struct mobilenet_config cfg = { 224, 1.0, 1280, 1000, 0, 0 };
 	const char *model = NULL, *write = NULL, *ort_path = NULL;
 	const char *ort_version = "?", *thread_list = "1,2", *cmp = NULL;
 	struct ort_result ort[MAX_THREADS];
@@ -342,6 +343,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--profile")) {
 			profile = 1;
+			continue;
+		}
+		if (!strcmp(a, "--uint8-input")) {
+			cfg.uint8_input = 1;
 			continue;
 		}
 		if (!v) {

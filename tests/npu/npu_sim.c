@@ -19,6 +19,7 @@ struct sim_compiled {
 	uint8_t *arena;
 	struct sim_result last;
 	uint32_t last_status;
+	struct sim_bo *pending;		/* deferred: submitted, not run */
 };
 
 static struct npu_sim_config config = {
@@ -57,6 +58,7 @@ static int sim_open(const struct rt_backend_env *env, void **self,
 	/* No round trip to pay: every claimed node is worth placing. */
 	info->dispatch_ns = 0;
 	info->shares_host_memory = 1;
+	info->asynchronous = config.deferred;
 	*self = b;
 	return 0;
 }
@@ -80,6 +82,7 @@ static void sim_release(void *self, void *compiled)
 	if (!s)
 		return;
 	npu_compiled_free_form(&s->c);
+	free(s->pending);
 	free(s->arena);
 	free(s);
 }
@@ -119,6 +122,42 @@ static int sim_compile(void *self, struct rt_graph *g,
 	return 0;
 }
 
+/* Runs the stream of @s over @bos (freed). */
+static int device_run(struct npu_backend *b, struct sim_compiled *s,
+		      struct sim_bo *bos)
+{
+	struct npu_compiled *c = &s->c;
+	uint32_t status;
+
+	status = sim_device_run(c->stream, c->stream_size, bos,
+				NPU_BO_SEAMS + c->boundary_count,
+				config.oracle, &s->last);
+	if (status && getenv("TEST_NPU_VERBOSE"))
+		for (uint32_t i = 0; i < NPU_BO_SEAMS + c->boundary_count; i++)
+			fprintf(stderr, "    bo %u: %llu bytes%s\n", i,
+				(unsigned long long)bos[i].size,
+				bos[i].write ? " written" : "");
+	if (status && getenv("TEST_NPU_VERBOSE")) {
+		const uint8_t *cmd = c->stream + s->last.offset;
+		const uint64_t *q = (const uint64_t *)cmd;
+
+		fprintf(stderr, "    command opcode %u size %u\n",
+			cmd[0] | cmd[1] << 8, cmd[4] | cmd[5] << 8);
+		for (int i = 0; i < 14; i++)
+			fprintf(stderr, "      %016llx\n", (unsigned long long)q[i]);
+	}
+	free(bos);
+	s->pending = NULL;
+	s->last_status = status;
+	c->device_ns = s->last.cycles * 1000000 / config.clock_khz;
+	if (status)
+		return rt_error_set(b->errors, ENPU_RT_RUNTIME_ERROR,
+				    "simulated NPU job failed: status %u at "
+				    "command offset %u", status,
+				    s->last.offset);
+	return 0;
+}
+
 static int sim_run(void *self, void *compiled, const struct rt_exec_host *host,
 		   struct rt_fence *fence)
 {
@@ -127,7 +166,6 @@ static int sim_run(void *self, void *compiled, const struct rt_exec_host *host,
 	struct npu_compiled *c = &s->c;
 	struct sim_bo *bos = calloc(NPU_BO_SEAMS + c->boundary_count,
 				    sizeof(*bos));
-	uint32_t status;
 
 	fence->token = 0;
 	if (!bos)
@@ -147,40 +185,21 @@ static int sim_run(void *self, void *compiled, const struct rt_exec_host *host,
 		bos[NPU_BO_SEAMS + i] = (struct sim_bo){
 			v->tensor.data, nb->bytes, nb->output };
 	}
-	status = sim_device_run(c->stream, c->stream_size, bos,
-				NPU_BO_SEAMS + c->boundary_count,
-				config.oracle, &s->last);
-	if (status && getenv("TEST_NPU_VERBOSE"))
-		for (uint32_t i = 0; i < NPU_BO_SEAMS + c->boundary_count; i++)
-			fprintf(stderr, "    bo %u: %llu bytes%s\n", i,
-				(unsigned long long)bos[i].size,
-				bos[i].write ? " written" : "");
-	if (status && getenv("TEST_NPU_VERBOSE")) {
-		const uint8_t *cmd = c->stream + s->last.offset;
-		const uint64_t *q = (const uint64_t *)cmd;
-
-		fprintf(stderr, "    command opcode %u size %u\n",
-			cmd[0] | cmd[1] << 8, cmd[4] | cmd[5] << 8);
-		for (int i = 0; i < 14; i++)
-			fprintf(stderr, "      %016llx\n", (unsigned long long)q[i]);
+	if (config.deferred) {
+		/* Like a device: the job runs later, its fence is waited on. */
+		s->pending = bos;
+		fence->token = 1;
+		return 0;
 	}
-	free(bos);
-	s->last_status = status;
-	c->device_ns = s->last.cycles * 1000000 / config.clock_khz;
-	if (status)
-		return rt_error_set(b->errors, ENPU_RT_RUNTIME_ERROR,
-				    "simulated NPU job failed: status %u at "
-				    "command offset %u", status,
-				    s->last.offset);
-	return 0;
+	return device_run(b, s, bos);
 }
 
 static int sim_wait(void *self, void *compiled, struct rt_fence *fence)
 {
-	(void)self;
-	(void)compiled;
+	struct sim_compiled *s = compiled;
+
 	fence->token = 0;
-	return 0;
+	return s->pending ? device_run(self, s, s->pending) : 0;
 }
 
 static void sim_stats(void *self, void *compiled,

@@ -15,6 +15,7 @@ struct npu_sim_config {
 	uint64_t sram_bytes;
 	uint32_t bound_ns;		/* 0: the backend's own */
 	int oracle;			/* the vnpu's own loops */
+	int deferred;			/* jobs run at the fence wait */
 };
 
 extern const struct rt_backend_ops npu_sim_backend;

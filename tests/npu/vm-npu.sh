@@ -5,7 +5,11 @@
 # test-npu --write-models) through the real driver on "npu,cpu" next to
 # "cpu", outputs compared element by element (enpu-run --compare, exit 3
 # on any difference), with its plan; then again from the compiled-
-# partition cache, which must hit. Prints "vm-npu: N passed, N failed".
+# partition cache, which must hit. Then: a model the NPU takes nothing of
+# (all on the CPU, --strict refuses naming its nodes), a model too large
+# for single commands (tiled), the input bound as a vgem dma-buf (no copy
+# at the seams, same outputs), and double-buffered runs (--pipeline, each
+# frame equal to the sequential run). Prints "vm-npu: N passed, N failed".
 set -u
 models=$1
 cache=$(mktemp -d /tmp/enpu-rt-cache.XXXXXX)
@@ -24,23 +28,83 @@ check() {
 	fi
 }
 
-# $1 model, $2 log: partitions on the NPU, no difference from the CPU.
+# $1 model, $2 log, the rest extra options: partitions on the NPU, no
+# difference from the CPU.
 npu_run() {
-	enpu-run "$1" --backends npu,cpu --random 3 --compare cpu --plan \
-		--cache-dir "$cache" --iterations 2 --no-cost >"$2" 2>&1
+	model=$1
+	log=$2
+	shift 2
+	enpu-run "$model" --backends npu,cpu --random 3 --compare cpu --plan \
+		--cache-dir "$cache" --iterations 2 --no-cost "$@" >"$log" 2>&1
 	status=$?
-	cat "$2"
-	[ "$status" = 0 ] && grep -q "partition [0-9]* (npu)" "$2"
+	cat "$log"
+	[ "$status" = 0 ] && grep -q "partition [0-9]* (npu)" "$log"
+}
+
+# $1 log: every NPU partition line reports 0 bytes copied at its seams.
+no_copies() {
+	grep "partition [0-9]* (npu)" "$1" | grep -q . &&
+		! grep "partition [0-9]* (npu)" "$1" |
+			grep -v ", 0 bytes copied at seams"
+}
+
+# $1 log: the NPU partition line reports more than $2 commands.
+commands_over() {
+	n=$(sed -n 's/.*partition [0-9]* (npu).* \([0-9][0-9]*\) commands.*/\1/p' \
+		"$1" | head -n 1)
+	echo "  NPU commands: ${n:-none}"
+	[ -n "$n" ] && [ "$n" -gt "$2" ]
+}
+
+cpu_only() {
+	enpu-run "$1" --backends npu,cpu --random 3 --plan --no-cost \
+		>/tmp/cpu-only.log 2>&1
+	status=$?
+	cat /tmp/cpu-only.log
+	[ "$status" = 0 ] && ! grep -q "partition [0-9]* (npu)" /tmp/cpu-only.log &&
+		grep -q "no NPU command for Sigmoid" /tmp/cpu-only.log
+}
+
+strict_refuses() {
+	enpu-run "$1" --backends npu,cpu --random 3 --strict --no-cost \
+		>/tmp/strict.log 2>&1
+	status=$?
+	cat /tmp/strict.log
+	[ "$status" != 0 ] && grep -q "strict: .* would not run on npu" \
+		/tmp/strict.log && grep -q "Sigmoid" /tmp/strict.log
 }
 
 for model in "$models"/*.onnx; do
 	name=$(basename "$model" .onnx)
+	[ "$name" = cpu-only ] && continue
 	check "$name: npu,cpu equals cpu" npu_run "$model" "/tmp/$name.log"
 	check "$name: second load from the cache" sh -c \
 		"enpu-run '$model' --backends npu,cpu --random 3 --no-cost \
 		 --cache-dir '$cache' | tee /tmp/$name.cached.log | \
 		 grep -q 'from cache'"
 done
+
+check "cpu-only: every node on the CPU, with the NPU's reason" \
+	cpu_only "$models/cpu-only.onnx"
+check "cpu-only: --strict refuses, naming the nodes" \
+	strict_refuses "$models/cpu-only.onnx"
+check "large-tiles: layers cut into many commands" \
+	commands_over /tmp/large-tiles.log 8
+
+# mixed-ops reads its uint8 input on the NPU: from host memory the input
+# is staged (copied), from a dma-buf it is imported (0 bytes).
+check "mixed-ops: a host-memory input is copied at the seam" sh -c \
+	"grep 'partition [0-9]* (npu)' /tmp/mixed-ops.log | \
+	 grep -v ', 0 bytes copied at seams' | grep -q ."
+check "mixed-ops: a dma-buf input equals cpu" \
+	npu_run "$models/mixed-ops.onnx" /tmp/mixed-ops.dmabuf.log --dmabuf-input
+check "mixed-ops: a dma-buf input is not copied" \
+	no_copies /tmp/mixed-ops.dmabuf.log
+check "mobilenet-96: double-buffered frames equal the sequential run" sh -c \
+	"enpu-run '$models/mobilenet-96.onnx' --backends npu,cpu --random 3 \
+	 --no-cost --cache-dir '$cache' --iterations 4 --pipeline \
+	 >/tmp/pipeline.log 2>&1; s=\$?; cat /tmp/pipeline.log; [ \$s = 0 ] && \
+	 grep -q 'pipelined outputs equal the sequential run' /tmp/pipeline.log"
 rm -rf "$cache"
 echo "vm-npu: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -260,14 +260,17 @@ void mobilenet_build(struct model_builder *mb,
 	struct act x, t;
 	char xf[64], yf[64], list[256], s[64], z[64];
 
-	mb_input(mb, "input", FLOAT, 4, in_dims);
+	mb_input(mb, "input", cfg->uint8_input ? UINT8 : FLOAT, 4, in_dims);
 	/* input in [-1, 1]: uint8 with zero point 128 */
 	x.scale = 1.0f / 127.0f;
 	x.zero = 128;
 	x.rms = 0.58;
 	x.channels = 3;
 	x.size = cfg->size;
-	quantize(&g, "input", &x);
+	if (cfg->uint8_input)
+		snprintf(x.name, sizeof(x.name), "input");
+	else
+		quantize(&g, "input", &x);
 	x = conv(&g, &x, divisible(32 * cfg->width), 3, 2, 1, 1, 0);
 	for (int b = 0; b < 7; b++) {
 		int64_t c = divisible(blocks[b][1] * cfg->width);

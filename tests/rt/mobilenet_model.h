@@ -29,6 +29,9 @@ struct mobilenet_config {
 	int64_t last_channels;	/* 1280 */
 	int64_t classes;	/* 1000 */
 	uint32_t seed;
+	/* 1: the input is already uint8 (scale 1/127, zero point 128, a
+	 * camera frame's bytes): no QuantizeLinear in front. */
+	int uint8_input;
 };
 
 /* Adds the whole model to @mb (created with mb_init(mb, 13)). */

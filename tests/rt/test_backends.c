@@ -34,7 +34,7 @@ static enpu_rt_session *mobilenet_session(struct test_state *t,
 					  const char *backends, char *error,
 					  size_t error_size)
 {
-	struct mobilenet_config cfg = { 32, 0.35, 64, 10, 3 };
+	struct mobilenet_config cfg = { 32, 0.35, 64, 10, 3, 0 };
 	struct model_builder mb;
 	enpu_rt_options *o;
 	enpu_rt_session *s = NULL;

@@ -751,7 +751,7 @@ static void test_first_layer_becomes_patches(struct test_state *t)
  */
 static void test_mobilenet_small_matches_reference(struct test_state *t)
 {
-	const struct mobilenet_config cfg = { 32, 0.35, 64, 100, 7 };
+	const struct mobilenet_config cfg = { 32, 0.35, 64, 100, 7, 0 };
 	int64_t xd[4] = { 1, 3, 32, 32 };
 	float *x = malloc(3 * 32 * 32 * sizeof(float));
 	double want[100], step = mobilenet_output_scale(), worst = 0;

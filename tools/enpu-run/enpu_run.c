@@ -8,11 +8,16 @@
  *            [--backends npu,cpu] [--strict] [--plan] [--iterations N]
  *            [--compare cpu] [--top K] [--threads N] [--isa NAME]
  *            [--no-optimize] [--profile] [--min-partition N]
- *            [--max-partitions N]
+ *            [--max-partitions N] [--device PATH] [--cache-dir DIR]
+ *            [--no-cost] [--pipeline] [--dmabuf-input]
  *            [--thermal [--thermal-root DIR] [--thermal-poll-ms N]
  *             [--latency-target-ms N] [--prefer latency|balanced|energy]]
  *            [--verbose]
  *
+ * --pipeline runs the iterations again double-buffered on two sessions
+ * (frame N+1's CPU work and submit while the NPU runs frame N) and checks
+ * every frame against the sequential run; --dmabuf-input binds input 0
+ * as a vgem dma-buf (the NPU imports it: no copy at the seam).
  * Inputs without a file are zero-filled, or random with --random (symbolic
  * dims taken as 1). Input files are serialized ONNX TensorProtos, as in
  * the ONNX test suite; --input FILE without a name binds the first input.
@@ -32,6 +37,7 @@ struct args {
 	size_t file_count;
 	unsigned int threads;
 	int iterations, optimize, profile, plan, strict, random, no_cost;
+	int pipeline, dmabuf;
 	uint32_t seed;
 	size_t top_k;
 	long min_partition, max_partitions;
@@ -53,8 +59,8 @@ static void usage(const char *argv0)
 		"[--iterations N] [--compare cpu] [--top K] [--threads N] "
 		"[--isa NAME] [--no-optimize] [--profile] "
 		"[--min-partition N] [--max-partitions N] [--device PATH] "
-		"[--cache-dir DIR] [--no-cost] [--thermal "
-		"[--thermal-root DIR] [--thermal-poll-ms N] "
+		"[--cache-dir DIR] [--no-cost] [--pipeline] [--dmabuf-input] "
+		"[--thermal [--thermal-root DIR] [--thermal-poll-ms N] "
 		"[--latency-target-ms N] [--prefer latency|balanced|energy]] "
 		"[--verbose]\n", argv0);
 }
@@ -134,6 +140,10 @@ static int parse(int argc, char **argv, struct args *a)
 				a->thermal.preference = 2;
 			else
 				return -1;
+		} else if (!strcmp(arg, "--pipeline")) {
+			a->pipeline = 1;
+		} else if (!strcmp(arg, "--dmabuf-input")) {
+			a->dmabuf = 1;
 		} else if (!strcmp(arg, "--no-cost")) {
 			a->no_cost = 1;
 		} else if (!strcmp(arg, "--no-optimize")) {
@@ -205,10 +215,106 @@ static int run_times(enpu_rt_session *s, int iterations, double *best,
 	return 0;
 }
 
+/* Copies of the first outputs of a run, to compare frames with. */
+#define SNAPSHOT_MAX 64
+struct snapshot {
+	size_t count;
+	void *data[SNAPSHOT_MAX];
+	size_t size[SNAPSHOT_MAX];
+};
+
+static void snapshot_free(struct snapshot *snap)
+{
+	for (size_t i = 0; i < snap->count; i++)
+		free(snap->data[i]);
+	snap->count = 0;
+}
+
+static int snapshot_take(const enpu_rt_session *s, struct snapshot *snap)
+{
+	snap->count = 0;
+	for (size_t i = 0; i < enpu_rt_session_output_count(s) &&
+	     i < SNAPSHOT_MAX; i++) {
+		struct enpu_rt_output out;
+
+		if (enpu_rt_session_output(s, i, &out))
+			return -1;
+		snap->data[i] = malloc(out.byte_size ? out.byte_size : 1);
+		if (!snap->data[i])
+			return -1;
+		memcpy(snap->data[i], out.data, out.byte_size);
+		snap->size[i] = out.byte_size;
+		snap->count = i + 1;
+	}
+	return 0;
+}
+
+/* Index of the first output of @s that differs from @snap, or -1. */
+static long snapshot_differs(const enpu_rt_session *s,
+			     const struct snapshot *snap)
+{
+	for (size_t i = 0; i < snap->count; i++) {
+		struct enpu_rt_output out;
+
+		if (enpu_rt_session_output(s, i, &out) ||
+		    out.byte_size != snap->size[i] ||
+		    memcmp(out.data, snap->data[i], out.byte_size))
+			return (long)i;
+	}
+	return -1;
+}
+
+/*
+ * Double buffering on two sessions: frame i's run_async (CPU work before
+ * the NPU, then its submit) on one while the other's NPU job of frame i-1
+ * runs, then frame i-1's run_wait. Every frame's outputs must equal
+ * @want (the same input ran sequentially). ms per frame; the number of
+ * frames that differed in @bad.
+ */
+static int run_pipelined(enpu_rt_session *const s[2], int iterations,
+			 const struct snapshot *want, double *per_frame,
+			 int *bad)
+{
+	double start = now_ms();
+
+	*bad = 0;
+	for (int i = 0; i <= iterations; i++) {
+		enpu_rt_session *prev = s[(i + 1) % 2];
+		long differs;
+
+		if (i < iterations && enpu_rt_session_run_async(s[i % 2])) {
+			fprintf(stderr, "enpu-run: pipelined frame %d: %s\n",
+				i, enpu_rt_session_error(s[i % 2]));
+			if (i)
+				enpu_rt_session_run_wait(prev);
+			return -1;
+		}
+		if (!i)
+			continue;
+		if (enpu_rt_session_run_wait(prev)) {
+			fprintf(stderr, "enpu-run: pipelined frame %d: %s\n",
+				i - 1, enpu_rt_session_error(prev));
+			if (i < iterations)
+				enpu_rt_session_run_wait(s[i % 2]);
+			return -1;
+		}
+		differs = snapshot_differs(prev, want);
+		if (differs >= 0) {
+			fprintf(stderr, "enpu-run: pipelined frame %d: output "
+				"%ld differs from the sequential run\n", i - 1,
+				differs);
+			++*bad;
+		}
+	}
+	*per_frame = (now_ms() - start) / iterations;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct run_inputs inputs = { 0 };
-	enpu_rt_session *session = NULL, *reference = NULL;
+	enpu_rt_session *session = NULL, *reference = NULL, *second = NULL;
+	struct run_dmabuf dmabuf = { .vgem = -1, .fd = -1 };
 	double load_ms, best, mean;
 	struct args a;
 	int rc = 1;
@@ -228,8 +334,12 @@ int main(int argc, char **argv)
 		run_print_plan(session);
 	if (run_inputs_bind(session, a.files, a.file_count, a.random, a.seed,
 			    &inputs) ||
+	    (a.dmabuf && run_inputs_bind_dmabuf(&inputs, session, &dmabuf)) ||
 	    run_times(session, a.iterations, &best, &mean))
 		goto out;
+	if (a.dmabuf)
+		printf("input 0 bound as a dma-buf (vgem, %zu bytes)\n",
+		       inputs.inputs[0].byte_size);
 	run_print_outputs(session, a.top_k);
 	run_print_partition_times(session);
 	if (a.profile)
@@ -239,6 +349,39 @@ int main(int argc, char **argv)
 	       enpu_rt_session_node_count(session),
 	       enpu_rt_session_partition_count(session), best, mean,
 	       a.iterations, a.threads);
+	if (a.pipeline) {
+		enpu_rt_session *pair[2];
+		struct snapshot want = { 0 };
+		double per_frame, sequential = mean;
+		int bad;
+
+		second = load(&a, a.backends, NULL);
+		if (!second || run_inputs_rebind(&inputs, second) ||
+		    (a.dmabuf &&
+		     run_inputs_bind_dmabuf(&inputs, second, &dmabuf)))
+			goto out;
+		pair[0] = session;
+		pair[1] = second;
+		if (snapshot_take(session, &want) ||
+		    run_pipelined(pair, a.iterations, &want, &per_frame,
+				  &bad)) {
+			snapshot_free(&want);
+			goto out;
+		}
+		snapshot_free(&want);
+		printf("pipeline (2 sessions, %d frames): %.3f ms per frame, "
+		       "sequential %.3f ms: %.2fx the throughput\n",
+		       a.iterations, per_frame, sequential,
+		       per_frame > 0 ? sequential / per_frame : 0.0);
+		if (bad) {
+			printf("pipelined outputs: %d of %d frames differ from "
+			       "the sequential run\n", bad, a.iterations);
+			rc = 3;
+			goto out;
+		}
+		printf("pipelined outputs equal the sequential run (%d "
+		       "frames)\n", a.iterations);
+	}
 	rc = 0;
 	if (a.compare) {
 		struct args ref = a;
@@ -264,8 +407,10 @@ int main(int argc, char **argv)
 		}
 	}
 out:
+	enpu_rt_session_destroy(second);
 	enpu_rt_session_destroy(reference);
 	enpu_rt_session_destroy(session);
 	run_inputs_free(&inputs);
+	run_dmabuf_destroy(&dmabuf);
 	return rc;
 }

@@ -42,6 +42,22 @@ int run_inputs_bind(enpu_rt_session *session,
 int run_inputs_rebind(const struct run_inputs *inputs, enpu_rt_session *to);
 void run_inputs_free(struct run_inputs *inputs);
 
+/* run_dmabuf.c: a vgem buffer exported as a dma-buf (a camera frame). */
+struct run_dmabuf {
+	int vgem, fd;
+	uint32_t handle;
+	uint64_t size;
+	size_t bytes;
+};
+
+/* A dma-buf of @bytes holding @data; 0, or -1 with a message. */
+int run_dmabuf_create(struct run_dmabuf *d, const void *data, size_t bytes);
+void run_dmabuf_destroy(struct run_dmabuf *d);
+/* Input 0 of @s bound as a dma-buf holding @in's bytes (made on first use,
+ * @d initialised with fd -1). */
+int run_inputs_bind_dmabuf(const struct run_inputs *in, enpu_rt_session *s,
+			   struct run_dmabuf *d);
+
 /* The backends asked for and why any is missing. */
 void run_print_backends(const enpu_rt_session *session);
 /* Each node's placement and reason; partitions; the MAC share. */

@@ -142,6 +142,14 @@ struct rt_backend_ops {
 	 */
 	void *(*seam_alloc)(void *self, size_t bytes);
 	void (*seam_free)(void *self, void *data);
+	/*
+	 * A dma-buf the caller bound to a graph input or output, mapped by
+	 * the engine at @map (optional): the backend makes it its own seam
+	 * memory (the NPU imports it), so a partition reading or writing
+	 * @map copies nothing. seam_forget() undoes it before the unmap.
+	 */
+	int (*seam_import)(void *self, int dmabuf_fd, void *map, size_t bytes);
+	void (*seam_forget)(void *self, void *map);
 	/* What the last run of @compiled cost (optional). */
 	void (*stats)(void *self, void *compiled,
 		      struct rt_partition_stats *stats);

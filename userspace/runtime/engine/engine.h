@@ -37,6 +37,13 @@ struct rt_binding {
 	size_t byte_size;
 };
 
+/* A dma-buf bound to a graph input or output (engine/dmabuf.c). */
+struct rt_dmabuf {
+	int fd;			/* the session's dup, -1: none */
+	void *map;
+	size_t size;
+};
+
 /*
  * What the engine keeps per graph node for load-time inference and
  * folding, beside the IR: the op's view (struct rt_kernel) and whether its
@@ -87,6 +94,10 @@ struct enpu_rt_session {
 	struct rt_binding *bindings;	/* per graph input */
 	int ran;
 	uint64_t model_hash;		/* model bytes + graph options */
+	struct rt_dmabuf *in_dmabufs;	/* per graph input */
+	struct rt_dmabuf *out_dmabufs;	/* per graph output */
+	size_t run_next;		/* run_async: next partition */
+	int running;			/* run_async returned, wait owed */
 	const struct rt_backend_ops *extra[2];
 	size_t extra_count;
 	char device_path[RT_PATH_MAX];
@@ -137,8 +148,17 @@ void rt_engine_release_compiled(struct enpu_rt_session *session);
 /* backend/cpu: per-node time of the last run of a CPU partition. */
 int rt_cpu_node_time(const void *compiled, size_t node, uint64_t *ns);
 
-/* engine/run.c: runs the partitions in order; releases them. */
+/* engine/run.c: runs the partitions in order; releases them. run_async
+ * stops before the first partition that must wait for a fence; finish
+ * runs the rest and waits for every fence. run is both. */
 int rt_engine_run(struct enpu_rt_session *session);
+int rt_engine_run_async(struct enpu_rt_session *session);
+int rt_engine_run_finish(struct enpu_rt_session *session);
+/* engine/dmabuf.c: drops every dma-buf binding. */
+void rt_engine_release_dmabufs(struct enpu_rt_session *session);
+/* The mapping of the dma-buf bound to @value as a graph output, or NULL. */
+void *rt_engine_output_dmabuf(struct enpu_rt_session *session, int value,
+			      size_t bytes);
 void rt_engine_release(struct enpu_rt_session *session);
 
 #endif /* ENPU_RT_ENGINE_H */

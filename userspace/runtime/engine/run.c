@@ -93,6 +93,15 @@ static int provide(void *ctx, int value)
 		s->seam_count = s->graph.value_count;
 	}
 	seam = &s->seams[value];
+	{
+		/* A graph output bound to a dma-buf is written in place. */
+		void *bound = rt_engine_output_dmabuf(s, value, size);
+
+		if (bound) {
+			v->tensor.data = bound;
+			return 0;
+		}
+	}
 	if (seam->capacity < size) {
 		seam_free(s, seam);
 		seam->owner = seam_owner(s, value);
@@ -108,6 +117,23 @@ static int provide(void *ctx, int value)
 		seam->capacity = size;
 	}
 	v->tensor.data = seam->data;
+	return 0;
+}
+
+/* Whether an asynchronous partition producing @p's inputs is in flight. */
+static int inputs_pending(const struct enpu_rt_session *s,
+			  const struct rt_partition *p)
+{
+	for (size_t i = 0; i < p->input_count; i++) {
+		int producer = s->graph.values[p->inputs[i]].producer;
+		int from;
+
+		if (producer < 0)
+			continue;
+		from = s->plan.nodes[producer].partition;
+		if (from >= 0 && s->fences[from].token)
+			return 1;
+	}
 	return 0;
 }
 
@@ -134,19 +160,20 @@ static int wait_inputs(struct enpu_rt_session *s, const struct rt_partition *p)
 	return 0;
 }
 
-int rt_engine_run(struct enpu_rt_session *s)
+/* Partitions from s->run_next on; with @stop_at_wait, only until one
+ * would have to wait for a fence. */
+static int run_partitions(struct enpu_rt_session *s, int stop_at_wait)
 {
 	struct rt_exec_host host = { .ctx = s, .provide = provide };
-	int status;
+	int status = 0;
 
-	s->ran = 0;
-	s->errors.status = 0;
-	s->errors.message[0] = 0;
-	status = bind_graph_inputs(s);
-	for (size_t p = 0; p < s->plan.partition_count && !status; p++) {
+	for (; s->run_next < s->plan.partition_count && !status; s->run_next++) {
+		size_t p = s->run_next;
 		const struct rt_partition *part = &s->plan.partitions[p];
 		const struct rt_placement_backend *b = &s->active[part->backend];
 
+		if (stop_at_wait && inputs_pending(s, part))
+			break;
 		status = wait_inputs(s, part);
 		if (!status)
 			status = b->ops->run(b->self, s->compiled[p], &host,
@@ -155,6 +182,15 @@ int rt_engine_run(struct enpu_rt_session *s)
 			rt_error_set(&s->errors, status, "%s partition %zu "
 				     "failed", b->ops->name, p);
 	}
+	return status;
+}
+
+/* The rest of a run, unless @status says it already failed; then waits
+ * for every fence. */
+static int finish(struct enpu_rt_session *s, int status)
+{
+	if (!status)
+		status = run_partitions(s, 0);
 	/* Everything, also after a failure: no work may outlive the run. */
 	for (size_t p = 0; p < s->plan.partition_count; p++) {
 		const struct rt_placement_backend *b =
@@ -170,7 +206,46 @@ int rt_engine_run(struct enpu_rt_session *s)
 	}
 	if (!status)
 		s->ran = 1;
+	s->running = 0;
 	return status;
+}
+
+int rt_engine_run_finish(struct enpu_rt_session *s)
+{
+	if (!s->running)
+		return rt_error_set(&s->errors, ENPU_RT_NOT_READY,
+				    "no run in flight");
+	/* A call refused while the run was in flight left its message. */
+	s->errors.status = 0;
+	s->errors.message[0] = 0;
+	return finish(s, 0);
+}
+
+int rt_engine_run_async(struct enpu_rt_session *s)
+{
+	int status;
+
+	if (s->running)
+		return rt_error_set(&s->errors, ENPU_RT_NOT_READY,
+				    "a run is in flight: run_wait first");
+	s->ran = 0;
+	s->errors.status = 0;
+	s->errors.message[0] = 0;
+	s->run_next = 0;
+	s->running = 1;
+	status = bind_graph_inputs(s);
+	if (!status)
+		status = run_partitions(s, 1);
+	if (status)
+		finish(s, status);
+	return status;
+}
+
+int rt_engine_run(struct enpu_rt_session *s)
+{
+	int status = rt_engine_run_async(s);
+
+	return status ? status : rt_engine_run_finish(s);
 }
 
 void rt_engine_release(struct enpu_rt_session *s)

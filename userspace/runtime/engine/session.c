@@ -327,6 +327,9 @@ void enpu_rt_session_destroy(enpu_rt_session *session)
 {
 	if (!session)
 		return;
+	if (session->running)
+		rt_engine_run_finish(session);
+	rt_engine_release_dmabufs(session);
 	rt_engine_release(session);	/* releases op state: graph first */
 	rt_graph_destroy(&session->graph);
 	enpu_cpu_context_destroy(session->cpu);
@@ -430,6 +433,10 @@ enum enpu_rt_status enpu_rt_session_bind_input(enpu_rt_session *session,
 
 	if (!session)
 		return ENPU_RT_INVALID_ARGUMENT;
+	if (session->running)
+		return rt_error_set(&session->errors, ENPU_RT_NOT_READY,
+				    "a run is in flight: run_wait before "
+				    "binding");
 	if (index >= session->graph.input_count)
 		return rt_error_set(&session->errors, ENPU_RT_INVALID_ARGUMENT,
 				    "input index %zu out of range (%zu inputs)",
@@ -492,6 +499,20 @@ enum enpu_rt_status enpu_rt_session_run(enpu_rt_session *session)
 	if (!session)
 		return ENPU_RT_INVALID_ARGUMENT;
 	return rt_engine_run(session);
+}
+
+enum enpu_rt_status enpu_rt_session_run_async(enpu_rt_session *session)
+{
+	if (!session)
+		return ENPU_RT_INVALID_ARGUMENT;
+	return rt_engine_run_async(session);
+}
+
+enum enpu_rt_status enpu_rt_session_run_wait(enpu_rt_session *session)
+{
+	if (!session)
+		return ENPU_RT_INVALID_ARGUMENT;
+	return rt_engine_run_finish(session);
 }
 
 enum enpu_rt_status enpu_rt_session_output(const enpu_rt_session *session,

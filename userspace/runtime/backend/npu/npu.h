@@ -47,6 +47,7 @@ struct npu_seam_bo {
 	enpu_bo *bo;
 	void *map;
 	uint64_t size;
+	int imported;		/* a caller's dma-buf: mapped by the engine */
 };
 
 struct npu_backend {

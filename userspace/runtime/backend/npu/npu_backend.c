@@ -96,7 +96,8 @@ static void npu_close(void *self)
 	if (!b)
 		return;
 	for (size_t i = 0; i < b->seam_count; i++) {
-		enpu_bo_unmap(b->seams[i].bo);
+		if (!b->seams[i].imported)
+			enpu_bo_unmap(b->seams[i].bo);
 		enpu_bo_destroy(b->seams[i].bo);
 	}
 	free(b->seams);
@@ -207,11 +208,35 @@ static void npu_seam_free(void *self, void *data)
 
 	for (size_t i = 0; i < b->seam_count; i++)
 		if (b->seams[i].map == data) {
-			enpu_bo_unmap(b->seams[i].bo);
+			if (!b->seams[i].imported)
+				enpu_bo_unmap(b->seams[i].bo);
 			enpu_bo_destroy(b->seams[i].bo);
 			b->seams[i] = b->seams[--b->seam_count];
 			return;
 		}
+}
+
+/* A dma-buf bound by the caller: imported, found again by its mapping. */
+static int npu_seam_import(void *self, int fd, void *map, size_t bytes)
+{
+	struct npu_backend *b = self;
+	struct npu_seam_bo *grown;
+	enpu_bo *bo;
+	uint64_t size = 0;
+
+	grown = realloc(b->seams, (b->seam_count + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	b->seams = grown;
+	if (enpu_bo_import(b->device, fd, &bo))
+		return -EINVAL;
+	enpu_bo_size(bo, &size);
+	if (size < bytes) {
+		enpu_bo_destroy(bo);
+		return -EINVAL;
+	}
+	b->seams[b->seam_count++] = (struct npu_seam_bo){ bo, map, bytes, 1 };
+	return 0;
 }
 
 static void npu_release(void *self, void *compiled)
@@ -464,5 +489,7 @@ const struct rt_backend_ops rt_backend_npu = {
 	.release = npu_release,
 	.seam_alloc = npu_seam_alloc,
 	.seam_free = npu_seam_free,
+	.seam_import = npu_seam_import,
+	.seam_forget = npu_seam_free,
 	.stats = npu_stats,
 };

@@ -187,8 +187,38 @@ enum enpu_rt_status enpu_rt_session_bind_input(enpu_rt_session *session,
 					       const void *data,
 					       size_t byte_size);
 
+/*
+ * Binds a dma-buf (e.g. a vgem or udmabuf camera frame) to input @index:
+ * the session maps it for the CPU and the NPU imports it, so neither
+ * copies it (enpu_rt_partition_info.copied_bytes stays 0). The session
+ * keeps its own dup of the fd until the next bind of that input or its
+ * destruction; the caller keeps @dmabuf_fd. The buffer's contents must not
+ * change while a run reads it.
+ */
+enum enpu_rt_status enpu_rt_session_bind_input_dmabuf(
+	enpu_rt_session *session, size_t index, int32_t dtype, size_t rank,
+	const int64_t *dims, int dmabuf_fd, size_t byte_size);
+/*
+ * Output @index is written straight into a dma-buf of at least the
+ * output's bytes (enpu_rt_session_output() then points into its mapping).
+ */
+enum enpu_rt_status enpu_rt_session_bind_output_dmabuf(
+	enpu_rt_session *session, size_t index, int dmabuf_fd,
+	size_t byte_size);
+
 /* Runs the graph on the bound inputs. */
 enum enpu_rt_status enpu_rt_session_run(enpu_rt_session *session);
+/*
+ * The same in two halves, for pipelining: run_async runs the partitions in
+ * order until one must wait for an NPU job still in flight (typically
+ * the CPU work before the NPU's partition, then its submit) and returns;
+ * run_wait runs the rest and waits for every job. Between them the
+ * session's inputs must stay unchanged, and nothing else may be done
+ * with the session; other sessions may run (double buffering: frame N+1's
+ * run_async on a second session while the NPU runs frame N).
+ */
+enum enpu_rt_status enpu_rt_session_run_async(enpu_rt_session *session);
+enum enpu_rt_status enpu_rt_session_run_wait(enpu_rt_session *session);
 
 /*
  * The output of the last successful run: its shape and a pointer to
