@@ -87,7 +87,9 @@ const struct drm_driver enpu_drm_driver = {
 	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,
 	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,
 	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
+#ifdef ENPU_HAVE_DRM_DRIVER_GEM_PRIME_MMAP
 	.gem_prime_mmap = drm_gem_prime_mmap,
+#endif
 #ifndef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
 	.debugfs_init = enpu_debugfs_init_minor,
 #endif
