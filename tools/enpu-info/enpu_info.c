@@ -39,12 +39,13 @@ static void print_usage(FILE *stream)
 static int print_device(size_t index, enpu_device *device)
 {
 	struct enpu_device_params params;
-	const char *path, *version, *message;
+	const char *path, *version, *message, *node_type;
 	char hw[32], fw[32], caps[128], clock_min[32], clock_max[32];
 	char clock_cur[32], sram[64], temperature[32];
 	int status;
 
 	enpu_device_path(device, &path);
+	enpu_device_node_type(device, &node_type);
 	enpu_device_driver_version(device, &version);
 	status = enpu_device_query_params(device, sizeof(params), &params);
 	if (status) {
@@ -67,6 +68,7 @@ static int print_device(size_t index, enpu_device *device)
 				     sizeof(temperature), temperature);
 
 	printf("device %zu: %s\n", index, path);
+	printf("  node:            %s\n", node_type);
 	printf("  driver:          %s\n", version);
 	printf("  device id:       0x%04" PRIx64 "\n", params.device_id);
 	printf("  hardware:        %s\n", hw);

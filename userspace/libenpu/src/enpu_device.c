@@ -33,7 +33,8 @@ int enpu_device_open_path(const char *path, enpu_device **device_out,
 				 path);
 	}
 	status = enpu_node_open(path, sizeof(device->driver_version),
-				device->driver_version, &device->fd, error);
+				device->driver_version, &device->node_type,
+				&device->fd, error);
 	if (status) {
 		free(device->path);
 		free(device);
@@ -102,6 +103,14 @@ int enpu_device_path(const enpu_device *device, const char **path)
 	if (!device || !path)
 		return -EINVAL;
 	*path = device->path;
+	return 0;
+}
+
+int enpu_device_node_type(const enpu_device *device, const char **type)
+{
+	if (!device || !type)
+		return -EINVAL;
+	*type = device->node_type;
 	return 0;
 }
 

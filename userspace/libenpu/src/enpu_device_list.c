@@ -109,7 +109,7 @@ static int add_nodes(enpu_device_list *list, const char *directory,
 		int fd;
 
 		/* Nodes we cannot open or that are not ENPUs are not listed. */
-		if (enpu_node_open(nodes[i].path, 0, NULL, &fd, NULL))
+		if (enpu_node_open(nodes[i].path, 0, NULL, NULL, &fd, NULL))
 			continue;
 		close(fd);
 		grown = realloc(list->paths,

@@ -11,6 +11,8 @@
 struct enpu_device {
 	int fd;
 	char *path;
+	/* "accel" (/dev/accel, CONFIG_DRM_ACCEL kernels) or "render". */
+	const char *node_type;
 	char driver_version[ENPU_DRIVER_VERSION_SIZE];
 	char last_error[ENPU_ERROR_MESSAGE_SIZE];
 	/*
@@ -73,9 +75,10 @@ int enpu_device_fail(enpu_device *device, int status, const char *format, ...)
 
 /*
  * Opens path read-write if and only if it is an ENPU node; on success fills
- * version (may be NULL) with "enpu X.Y.Z (date)".
+ * version (may be NULL) with "enpu X.Y.Z (date)" and node_type (may be
+ * NULL) with "accel", "render" or "primary" (a static string).
  */
 int enpu_node_open(const char *path, size_t version_size, char *version,
-		   int *fd, struct enpu_error *error);
+		   const char **node_type, int *fd, struct enpu_error *error);
 
 #endif /* ENPU_INTERNAL_H */

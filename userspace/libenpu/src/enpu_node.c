@@ -19,10 +19,11 @@
 
 /*
  * Returns 0 if the char device's sysfs class is drm or accel, or if sysfs
- * cannot tell (not mounted: the DRM_IOCTL_VERSION check still follows).
+ * cannot tell (not mounted: the DRM_IOCTL_VERSION check still follows);
+ * *is_accel says which.
  */
 static int check_device_class(const struct stat *st, const char *path,
-			      struct enpu_error *error)
+			      int *is_accel, struct enpu_error *error)
 {
 	char link_path[64], target[256];
 	const char *class_name;
@@ -30,6 +31,7 @@ static int check_device_class(const struct stat *st, const char *path,
 
 	snprintf(link_path, sizeof(link_path), "/sys/dev/char/%u:%u/subsystem",
 		 major(st->st_rdev), minor(st->st_rdev));
+	*is_accel = 0;
 	length = readlink(link_path, target, sizeof(target) - 1);
 	if (length < 0)
 		return 0;
@@ -40,7 +42,26 @@ static int check_device_class(const struct stat *st, const char *path,
 		return enpu_fail(error, -ENODEV,
 				 "%s is not an ENPU: it is a '%s' device, not a DRM or accel node",
 				 path, class_name);
+	*is_accel = !strcmp(class_name, "accel");
 	return 0;
+}
+
+/*
+ * The accel class has its own major; libdrm 2.4.114 does not know it, so
+ * only DRM nodes are asked for their type.
+ */
+static const char *node_type_of(int fd, int is_accel, const char *path)
+{
+	if (is_accel || !strncmp(path, "/dev/accel/", 11))
+		return "accel";
+	switch (drmGetNodeTypeFromFd(fd)) {
+	case DRM_NODE_RENDER:
+		return "render";
+	case DRM_NODE_PRIMARY:
+		return "primary";
+	default:
+		return "unknown";
+	}
 }
 
 static int identify_driver(int fd, const char *path, size_t version_size,
@@ -77,10 +98,10 @@ static int identify_driver(int fd, const char *path, size_t version_size,
 }
 
 int enpu_node_open(const char *path, size_t version_size, char *version,
-		   int *fd_out, struct enpu_error *error)
+		   const char **node_type, int *fd_out, struct enpu_error *error)
 {
 	struct stat before, after;
-	int fd, status;
+	int fd, status, is_accel = 0;
 
 	if (stat(path, &before))
 		return enpu_fail(error, -errno, "cannot open %s: %s", path,
@@ -89,7 +110,7 @@ int enpu_node_open(const char *path, size_t version_size, char *version,
 		return enpu_fail(error, -ENODEV,
 				 "%s is not an ENPU: not a character device",
 				 path);
-	status = check_device_class(&before, path, error);
+	status = check_device_class(&before, path, &is_accel, error);
 	if (status)
 		return status;
 
@@ -109,6 +130,8 @@ int enpu_node_open(const char *path, size_t version_size, char *version,
 		close(fd);
 		return status;
 	}
+	if (node_type)
+		*node_type = node_type_of(fd, is_accel, path);
 	*fd_out = fd;
 	return 0;
 }

@@ -110,6 +110,13 @@ ENPU_PUBLIC int enpu_device_close(enpu_device *device);
 ENPU_PUBLIC int enpu_device_last_error(const enpu_device *device,
 				       const char **message);
 ENPU_PUBLIC int enpu_device_path(const enpu_device *device, const char **path);
+/*
+ * The kind of node the device was opened through: "accel" (/dev/accel/accelN,
+ * kernels with CONFIG_DRM_ACCEL), "render" (/dev/dri/renderDN, 6.1) or
+ * "primary" (/dev/dri/cardN, opened by path). A static string.
+ */
+ENPU_PUBLIC int enpu_device_node_type(const enpu_device *device,
+				      const char **type);
 /* The DRM file descriptor, owned by the device; for poll() and libdrm. */
 ENPU_PUBLIC int enpu_device_fd(const enpu_device *device, int *fd);
 /* "enpu X.Y.Z (date)" from DRM_IOCTL_VERSION, owned by the device. */
