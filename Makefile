@@ -6,6 +6,9 @@
 # kernel module is built by Kbuild (see ./Kbuild).
 
 SHELL := /bin/bash
+# Plain `make` builds everything: the first rule below would otherwise be
+# the kernel-pin file's.
+.DEFAULT_GOAL := all
 
 ENPU_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/enpu
 export ENPU_CACHE
