@@ -76,7 +76,7 @@ static int enpu_debugfs_nop_locked(struct seq_file *m,
 	/* QUIET: it gives up after a timeout, a late entry is no error. */
 	desc.tag = enpu_queue_tag(&waiter, ENPU_TAG_COOKIE_QUIET |
 				  (lower_32_bits(++edev->nop_seq) &
-				   ~ENPU_TAG_COOKIE_QUIET));
+				   ENPU_TAG_COOKIE_MASK));
 	enpu_queue_add_waiter(edev, &waiter, desc.tag);
 	submitted = ktime_get();
 	ret = enpu_queue_submit(edev, 0, &desc, NULL);

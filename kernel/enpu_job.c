@@ -163,7 +163,7 @@ struct enpu_job_dep {
  * @ring_index: the SQ_TAIL value its descriptor was written at.
  * @node: in enpu_job_queue.fifo or .inflight.
  * @waiter: completion-ring waiter, registered for the job's life; tag =
- *	its id and the low 31 bits of the fence seqno.
+ *	its id and the low 24 bits of the fence seqno.
  * @buf: the stream + BO table + segments, empty for a job without
  *	either.
  * @waiter_registered: @waiter has its id (enpu_queue_register_waiter()).
@@ -905,7 +905,7 @@ static void enpu_job_fill_desc(struct enpu_job *job, struct enpu_job_desc *desc)
 	/* The id finds the waiter; the seqno tells a stale entry apart. */
 	desc->tag = enpu_queue_tag(&job->waiter,
 				   lower_32_bits(job->fence->seqno) &
-				   ~ENPU_TAG_COOKIE_QUIET);
+				   ENPU_TAG_COOKIE_MASK);
 	/* Run nothing, but in order (see @error). */
 	if (READ_ONCE(job->error))
 		return;

@@ -224,11 +224,11 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
 	dev_warn_ratelimited(edev->dev,
 			     "completion for unknown tag 0x%llx dropped\n", tag);
 	/*
-	 * The job it belonged to would never complete. ENPU_TAG_QUIET
-	 * waiters (the debugfs NOP) give up after a timeout; their late
-	 * completion is harmless.
+	 * The job it belonged to would never complete. Quiet waiters (the
+	 * debugfs NOP) give up after a timeout; their late completion is
+	 * harmless.
 	 */
-	if (!(tag & ENPU_TAG_QUIET))
+	if (!enpu_tag_quiet(tag))
 		enpu_recovery_trigger(edev, ENPU_RECOVERY_UNKNOWN_TAG);
 }
 

@@ -4,6 +4,7 @@
 #define ENPU_QUEUE_H
 
 #include <linux/bits.h>
+#include <linux/kernel.h>
 #include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -37,13 +38,21 @@ struct enpu_cq_waiter;
  * A completion tag: the waiter's id (from enpu_queue_register_waiter())
  * in the low 32 bits, which is what the completion is looked up by, and
  * a caller-chosen cookie above it that tells a stale or corrupted entry
- * from the waiter's own. A cookie with bit 31 set (ENPU_TAG_QUIET) marks
- * a waiter that may give up waiting (the debugfs NOP): its late
- * completion is dropped without asking for recovery.
+ * from the waiter's own. A cookie whose top byte is exactly
+ * ENPU_TAG_COOKIE_QUIET marks a waiter that may give up waiting (the
+ * debugfs NOP): its late completion is dropped without asking for
+ * recovery. Other cookies keep their top byte 0 (ENPU_TAG_COOKIE_MASK),
+ * so that a corrupted tag (bits flipped) never looks quiet.
  */
 #define ENPU_TAG_ID_MASK	GENMASK_ULL(31, 0)
-#define ENPU_TAG_COOKIE_QUIET	BIT(31)
-#define ENPU_TAG_QUIET		((u64)ENPU_TAG_COOKIE_QUIET << 32)
+#define ENPU_TAG_COOKIE_MASK	GENMASK(23, 0)
+#define ENPU_TAG_COOKIE_QUIET	0x80000000u
+
+/* Was @tag's waiter one that may have given up? */
+static inline bool enpu_tag_quiet(u64 tag)
+{
+	return upper_32_bits(tag) >> 24 == ENPU_TAG_COOKIE_QUIET >> 24;
+}
 
 /* Completion entries consumed per call before the caller looks again. */
 #define ENPU_CQ_BATCH		32
@@ -89,7 +98,8 @@ struct enpu_cq_waiter {
 /**
  * enpu_queue_tag() - the tag of a registered waiter with a cookie
  * @waiter: registered with enpu_queue_register_waiter().
- * @cookie: anything; bit 31 is ENPU_TAG_QUIET.
+ * @cookie: ENPU_TAG_COOKIE_QUIET, or any value in ENPU_TAG_COOKIE_MASK,
+ *	optionally ORed into ENPU_TAG_COOKIE_QUIET.
  *
  * Return: the tag to put into the descriptor and enpu_queue_add_waiter().
  */

@@ -257,4 +257,31 @@ TEST_F_TIMEOUT(recovery, kill_9_with_100_jobs_queued, 120)
 	EXPECT_EQ(before.resets, after.resets);
 }
 
+/*
+ * The vnpu writes the bitwise NOT of the job's tag into its completion
+ * entry: the driver must see a completion for no job, recover without
+ * blaming anyone, and run the job again; it completes, nobody hangs.
+ */
+TEST_F_TIMEOUT(recovery, a_corrupted_completion_is_recovered_without_blame, 60)
+{
+	struct enpu_recovery_counters before, after;
+	int job_status = 1;
+	int64_t start;
+
+	ASSERT_EQ(0, enpu_recovery_counters(&before));
+	ASSERT_EQ(0, enpu_fault("corrupt-completion", 0, NULL));
+	memset(self->bos.map[self->dst], 0, 8192);
+	start = enpu_now_ns();
+	ASSERT_EQ(0, enpu_job_run(&self->bos, self->fill, 0,
+				  30 * ENPU_SECOND_NS, &job_status));
+	TH_LOG("completed after %lld ms",
+	       (long long)((enpu_now_ns() - start) / 1000000));
+	EXPECT_EQ(0, job_status);
+	EXPECT_EQ(0x3c, self->bos.map[self->dst][8191]);
+	ASSERT_EQ(0, enpu_recovery_counters(&after));
+	EXPECT_EQ(before.resets + 1, after.resets);
+	EXPECT_EQ(before.hangs, after.hangs);
+	device_still_works(_metadata, self);
+}
+
 TEST_HARNESS_MAIN
