@@ -1050,7 +1050,8 @@ static void enpu_job_enqueue(struct enpu_job *job)
 	spin_lock_irqsave(&queue->lock, flags);
 	enpu_fence_init(job->fence, queue->timeline);
 	job->fence_live = true;
-	dead = queue->dead;
+	/* Pairs with recovery setting wedged before failing what it holds. */
+	dead = queue->dead || READ_ONCE(job->edev->recovery.wedged);
 	/* Pairs with the flag writes before enpu_job_cancel_context(). */
 	if (READ_ONCE(job->ctx->banned) || READ_ONCE(job->ctx->closed)) {
 		cmpxchg(&job->error, 0, -ECANCELED);
@@ -1343,7 +1344,8 @@ static void enpu_job_requeue_queue(struct enpu_job_queue *queue, u32 sq_head,
  *	completed is guilty.
  *
  * Every job that was on a ring goes back to the front of its FIFO in
- * order and runs again, except the guilty one, which gets -ETIMEDOUT (as
+ * order to run again once enpu_job_restart_queues() is called, except
+ * the guilty one, which gets -ETIMEDOUT (as
  * an empty job, so fences still signal in order). The guilty job's
  * context counts a hang and is banned at ENPU_CONTEXT_BAN_HANGS, which
  * cancels its queued jobs. The device runs one job at a time, so at most
@@ -1380,6 +1382,17 @@ void enpu_job_requeue_after_reset(struct enpu_device *edev,
 			enpu_job_cancel_queued(guilty->queue, ctx);
 		}
 	}
+}
+
+/**
+ * enpu_job_restart_queues() - write to the rings again, after recovery
+ * @edev: the device, rebooted with interrupts enabled.
+ */
+void enpu_job_restart_queues(struct enpu_device *edev)
+{
+	unsigned long flags;
+	unsigned int q;
+
 	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
 		struct enpu_job_queue *queue = &edev->job_queues[q];
 
@@ -1390,48 +1403,119 @@ void enpu_job_requeue_after_reset(struct enpu_device *edev,
 	}
 }
 
-/**
- * enpu_job_fail_all() - fail every job the driver holds, for good
- * @edev: the device, gone or beyond recovery.
- * @error: the fence error, -ENODEV.
- *
- * The queues are marked dead (nothing is written to a ring again) and
- * every job still held is signalled with @error in seqno order, per
- * queue. A job whose completion entry was consumed meanwhile is left to
- * its completion callback.
+/*
+ * Fails every job of @queue the driver holds with @error, in seqno order:
+ * those on the ring first (a job whose completion entry was consumed
+ * meanwhile is left to its completion callback), then the FIFO. Ring
+ * jobs go to @queue->parked instead of being freed when @park: the device
+ * was never reset, so it may still read their buffers.
  */
-void enpu_job_fail_all(struct enpu_device *edev, int error)
+static void enpu_job_fail_queue(struct enpu_job_queue *queue, int error,
+				bool dead, bool park)
+{
+	struct enpu_device *edev = queue->edev;
+	struct enpu_job *job, *next;
+	LIST_HEAD(ring);
+	LIST_HEAD(jobs);
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&queue->lock, flags);
+	if (dead)
+		queue->dead = true;
+	list_for_each_entry_safe(job, next, &queue->inflight, node) {
+		if (!enpu_queue_remove_waiter(edev, &job->waiter))
+			continue;
+		list_move_tail(&job->node, &ring);
+		WRITE_ONCE(queue->inflight_count, queue->inflight_count - 1);
+	}
+	list_splice_tail_init(&queue->fifo, &jobs);
+	spin_unlock_irqrestore(&queue->lock, flags);
+
+	/* A job's own reason (guilty, cancelled) wins over @error. */
+	list_for_each_entry_safe(job, next, &ring, node) {
+		enpu_job_signal(job, READ_ONCE(job->error) ?: error);
+		if (!park) {
+			list_del_init(&job->node);
+			queue_work(edev->job_wq, &job->free_work);
+		}
+	}
+	if (park) {
+		spin_lock_irqsave(&queue->lock, flags);
+		list_splice_tail(&ring, &queue->parked);
+		spin_unlock_irqrestore(&queue->lock, flags);
+	}
+	list_for_each_entry_safe(job, next, &jobs, node) {
+		list_del_init(&job->node);
+		/* Returns once a concurrent callback has finished. */
+		for (i = 0; i < job->dep_count; i++)
+			dma_fence_remove_callback(job->deps[i].fence,
+						  &job->deps[i].cb);
+		enpu_job_signal(job, READ_ONCE(job->error) ?: error);
+		queue_work(edev->job_wq, &job->free_work);
+	}
+}
+
+/**
+ * enpu_job_free_parked() - free the jobs kept for a device not yet reset
+ * @edev: the device, reset since they were parked.
+ */
+void enpu_job_free_parked(struct enpu_device *edev)
 {
 	struct enpu_job *job, *next;
 	unsigned long flags;
 	unsigned int q;
-	u32 i;
+	LIST_HEAD(jobs);
 
 	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
 		struct enpu_job_queue *queue = &edev->job_queues[q];
-		LIST_HEAD(jobs);
 
 		spin_lock_irqsave(&queue->lock, flags);
-		queue->dead = true;
-		list_for_each_entry_safe(job, next, &queue->inflight, node) {
-			if (!enpu_queue_remove_waiter(edev, &job->waiter))
-				continue;
-			list_move_tail(&job->node, &jobs);
-			WRITE_ONCE(queue->inflight_count, queue->inflight_count - 1);
-		}
-		list_splice_tail_init(&queue->fifo, &jobs);
+		list_splice_tail_init(&queue->parked, &jobs);
 		spin_unlock_irqrestore(&queue->lock, flags);
-
-		list_for_each_entry_safe(job, next, &jobs, node) {
-			list_del_init(&job->node);
-			/* Returns once a concurrent callback has finished. */
-			for (i = 0; i < job->dep_count; i++)
-				dma_fence_remove_callback(job->deps[i].fence,
-							  &job->deps[i].cb);
-			enpu_job_signal(job, error);
-			queue_work(edev->job_wq, &job->free_work);
-		}
 	}
+	list_for_each_entry_safe(job, next, &jobs, node) {
+		list_del_init(&job->node);
+		queue_work(edev->job_wq, &job->free_work);
+	}
+}
+
+/**
+ * enpu_job_fail_held() - recovery gave up waiting: fail what it holds
+ * @edev: the device, down (queues stopped) for longer than its hold time.
+ * @error: the fence error, -ENODEV.
+ * @reset: the device was reset since the recovery began, so every job
+ *	that was on a ring is back in its FIFO. Otherwise the jobs still on
+ *	the rings are signalled but kept (parked) until a later reset
+ *	succeeds or the device is removed: the device may still read them.
+ *
+ * The queues stay usable: once recovery succeeds they run again.
+ */
+void enpu_job_fail_held(struct enpu_device *edev, int error, bool reset)
+{
+	unsigned int q;
+
+	for (q = 0; q < ENPU_MAX_QUEUES; q++)
+		enpu_job_fail_queue(&edev->job_queues[q], error, false,
+				    !reset);
+}
+
+/**
+ * enpu_job_fail_all() - fail every job the driver holds, for good
+ * @edev: the device, gone, reset, its interrupts quiesced.
+ * @error: the fence error, -ENODEV.
+ *
+ * The queues are marked dead (nothing is written to a ring again) and
+ * every job still held is signalled with @error in seqno order, per
+ * queue, and freed, parked ones included.
+ */
+void enpu_job_fail_all(struct enpu_device *edev, int error)
+{
+	unsigned int q;
+
+	for (q = 0; q < ENPU_MAX_QUEUES; q++)
+		enpu_job_fail_queue(&edev->job_queues[q], error, true, false);
+	enpu_job_free_parked(edev);
 }
 
 static void enpu_job_release_device(struct drm_device *drm, void *data)
@@ -1467,6 +1551,7 @@ int enpu_job_init(struct enpu_device *edev)
 		spin_lock_init(&queue->lock);
 		INIT_LIST_HEAD(&queue->fifo);
 		INIT_LIST_HEAD(&queue->inflight);
+		INIT_LIST_HEAD(&queue->parked);
 		INIT_WORK(&queue->pump_work, enpu_job_pump_work);
 		queue->edev = edev;
 		queue->index = q;

@@ -26,7 +26,7 @@ struct seq_file;
 
 /**
  * struct enpu_job_queue - the jobs of one hardware queue
- * @lock: protects @fifo, @inflight, @stopped and @dead, and orders seqno
+ * @lock: protects @fifo, @inflight, @parked, @stopped and @dead, and orders seqno
  *	assignment with FIFO insertion; IRQ-safe.
  * @fifo: submitted jobs not yet written to the ring, in seqno order. Only
  *	the head may go to the ring, once its dependencies have signalled
@@ -36,6 +36,9 @@ struct seq_file;
  * @inflight_count: entries in @inflight; read without the lock by the
  *	watchdog.
  * @pump_work: continues a pump that stopped at its batch limit.
+ * @parked: jobs that were on the ring of a device recovery could not
+ *	reset: signalled, but kept until a reset succeeds (the device may
+ *	still read their buffers).
  * @timeline: the fence context of the queue.
  * @edev: the device.
  * @index: hardware queue number.
@@ -50,6 +53,7 @@ struct enpu_job_queue {
 	struct list_head inflight;
 	unsigned int inflight_count;
 	struct work_struct pump_work;
+	struct list_head parked;
 	struct enpu_timeline *timeline;
 	struct enpu_device *edev;
 	unsigned int index;
@@ -73,6 +77,9 @@ void enpu_job_stop_queues(struct enpu_device *edev);
 void enpu_job_requeue_after_reset(struct enpu_device *edev,
 				  const u32 sq_head[ENPU_MAX_QUEUES],
 				  bool blame);
+void enpu_job_restart_queues(struct enpu_device *edev);
+void enpu_job_fail_held(struct enpu_device *edev, int error, bool reset);
+void enpu_job_free_parked(struct enpu_device *edev);
 void enpu_job_fail_all(struct enpu_device *edev, int error);
 
 #endif /* ENPU_JOB_H */

@@ -58,6 +58,11 @@
  */
 #define ENPU_HEARTBEAT_STALL_TICKS	8
 #define ENPU_HEARTBEAT_STALL_MIN_MS	300
+/* Delays between recovery attempts: doubling from the first to the last. */
+#define ENPU_RECOVERY_RETRY_MIN_MS	50u
+#define ENPU_RECOVERY_RETRY_MAX_MS	2000u
+/* After a thermal halt, boot only once this far below the critical trip. */
+#define ENPU_THERMAL_RESUME_MARGIN_MC	5000
 
 /* enpu_recovery.flags */
 #define ENPU_RECOVERY_ARMED		0	/* timer running or work will re-arm */
@@ -69,6 +74,11 @@ static unsigned int job_timeout_ms = 10000;
 module_param(job_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(job_timeout_ms,
 		 "device ms (heartbeat ticks) without any job completing, while jobs are on the device, before the watchdog declares a hang (0: heartbeat only)");
+
+static unsigned int recovery_hold_ms = 30000;
+module_param(recovery_hold_ms, uint, 0644);
+MODULE_PARM_DESC(recovery_hold_ms,
+		 "ms a device that cannot be recovered holds its jobs (retrying) before they fail with -ENODEV; retries go on");
 
 static struct enpu_device *to_edev(struct enpu_recovery *rec)
 {
@@ -83,8 +93,35 @@ static bool enpu_recovery_error_blames_job(struct enpu_device *edev)
 	return code != ENPU_ERR_THERMAL && code != ENPU_ERR_RING;
 }
 
-static void enpu_recovery_reset(struct enpu_device *edev, bool blame,
-				const char *why)
+/* Reboots a device that was just reset: firmware, priorities, interrupts. */
+static int enpu_recovery_restart(struct enpu_device *edev)
+{
+	s32 temp = (s32)enpu_read(edev, ENPU_REG_TEMP_MC);
+	u32 crit = enpu_read(edev, ENPU_REG_TEMP_CRIT_MC);
+	int ret;
+
+	/* Booting a device that is still too hot only trips it again. */
+	if (crit && (s64)temp >= (s64)crit - ENPU_THERMAL_RESUME_MARGIN_MC) {
+		dev_info_ratelimited(edev->dev,
+				     "%d mC, waiting for the device to cool below %lld mC\n",
+				     temp,
+				     (s64)crit - ENPU_THERMAL_RESUME_MARGIN_MC);
+		return -EAGAIN;
+	}
+	ret = enpu_fw_boot(edev);
+	if (ret)
+		return ret;
+	enpu_hw_set_queue_priorities(edev);
+	return enpu_mailbox_set_irq_mask(edev, ENPU_IRQ_MASK_ALL);
+}
+
+/*
+ * One attempt: RESET (reading what the device consumed first), hand the
+ * jobs that were on the rings back to their FIFOs once the device is
+ * known to be reset (it no longer reads their buffers), then reboot. A
+ * failed RESET leaves the jobs on the rings for the next attempt.
+ */
+static int enpu_recovery_attempt(struct enpu_device *edev)
 {
 	struct enpu_recovery *rec = &edev->recovery;
 	u32 sq_head[ENPU_MAX_QUEUES];
@@ -92,39 +129,122 @@ static void enpu_recovery_reset(struct enpu_device *edev, bool blame,
 	int ret;
 
 	lockdep_assert_held(&rec->lock);
-	dev_err(edev->dev, "%s: resetting the device (status %u, error %u)\n",
-		why, enpu_read(edev, ENPU_REG_STATUS),
-		enpu_read(edev, ENPU_REG_ERROR_CODE));
 	atomic64_inc(&rec->resets);
-
-	enpu_job_stop_queues(edev);
 	/* RESET zeroes SQ_HEAD: what the device consumed must be read first. */
 	for (q = 0; q < ENPU_MAX_QUEUES; q++)
 		sq_head[q] = enpu_read(edev, ENPU_REG_SQ_HEAD(q));
 	/* Jobs that did complete are signalled, not run twice. */
 	enpu_queue_drain_all(edev);
-
 	/* The reset masks every vector, the mailbox's included. */
 	enpu_mailbox_use_polling(edev);
 	ret = enpu_hw_reset(edev);
 	/* A job-done handler still running must finish before requeueing. */
 	synchronize_irq(edev->irqs[ENPU_VEC_JOB_DONE]);
-	if (!ret)
-		ret = enpu_fw_boot(edev);
-	if (!ret) {
-		enpu_hw_set_queue_priorities(edev);
-		ret = enpu_mailbox_set_irq_mask(edev, ENPU_IRQ_MASK_ALL);
+	if (ret)
+		return ret;
+	if (!rec->requeued) {
+		enpu_job_requeue_after_reset(edev, sq_head, rec->blame);
+		rec->requeued = true;
 	}
-	if (ret) {
-		dev_err(edev->dev, "recovery failed (%d); failing every job\n",
-			ret);
-		rec->wedged = true;
-		enpu_job_fail_all(edev, -ENODEV);
-		return;
-	}
+	enpu_job_free_parked(edev);
+	return enpu_recovery_restart(edev);
+}
+
+static void enpu_recovery_recovered(struct enpu_device *edev)
+{
+	struct enpu_recovery *rec = &edev->recovery;
+
+	if (rec->down)
+		dev_info(edev->dev, "device recovered after %u attempts\n",
+			 rec->attempts);
+	else
+		dev_info(edev->dev, "device recovered\n");
+	rec->down = false;
+	rec->requeued = false;
 	rec->tick_valid = false;
-	enpu_job_requeue_after_reset(edev, sq_head, blame);
-	dev_info(edev->dev, "device recovered\n");
+	rec->attempts = 0;
+	WRITE_ONCE(rec->wedged, false);
+	enpu_job_restart_queues(edev);
+}
+
+/*
+ * An attempt failed: the device is down. Jobs are held (queues stopped,
+ * new submits queue behind them) while attempts continue with a doubling
+ * delay; once recovery_hold_ms have passed since the device went down,
+ * the held jobs get -ENODEV and SUBMIT fails (wedged), but attempts go on
+ * at the longest delay, and the device comes back when one succeeds.
+ */
+static void enpu_recovery_failed(struct enpu_device *edev, int ret)
+{
+	struct enpu_recovery *rec = &edev->recovery;
+	unsigned int delay;
+
+	if (!rec->down) {
+		rec->down = true;
+		rec->down_since = ktime_get();
+		rec->retry_ms = ENPU_RECOVERY_RETRY_MIN_MS;
+	}
+	delay = rec->retry_ms;
+	rec->retry_ms = min(rec->retry_ms * 2, ENPU_RECOVERY_RETRY_MAX_MS);
+	if (!READ_ONCE(rec->wedged) &&
+	    ktime_ms_delta(ktime_get(), rec->down_since) >=
+	    READ_ONCE(recovery_hold_ms)) {
+		dev_err(edev->dev, "device down for %lld ms (%d); failing the jobs it holds\n",
+			ktime_ms_delta(ktime_get(), rec->down_since), ret);
+		WRITE_ONCE(rec->wedged, true);
+		enpu_job_fail_held(edev, -ENODEV, rec->requeued);
+	}
+	dev_err_ratelimited(edev->dev,
+			    "recovery attempt %u failed (%d); next in %u ms\n",
+			    rec->attempts, ret, delay);
+	if (!test_bit(ENPU_RECOVERY_DEAD, &rec->flags))
+		queue_delayed_work(rec->wq, &rec->retry,
+				   msecs_to_jiffies(delay));
+}
+
+static void enpu_recovery_try(struct enpu_device *edev)
+{
+	struct enpu_recovery *rec = &edev->recovery;
+	int ret;
+
+	lockdep_assert_held(&rec->lock);
+	rec->attempts++;
+	if (rec->attempts > 1)
+		atomic64_inc(&rec->retries);
+	ret = enpu_recovery_attempt(edev);
+	if (ret)
+		enpu_recovery_failed(edev, ret);
+	else
+		enpu_recovery_recovered(edev);
+}
+
+static void enpu_recovery_reset(struct enpu_device *edev, bool blame,
+				const char *why)
+{
+	struct enpu_recovery *rec = &edev->recovery;
+
+	lockdep_assert_held(&rec->lock);
+	dev_err(edev->dev, "%s: resetting the device (status %u, error %u)\n",
+		why, enpu_read(edev, ENPU_REG_STATUS),
+		enpu_read(edev, ENPU_REG_ERROR_CODE));
+	enpu_job_stop_queues(edev);
+	rec->blame = blame;
+	rec->requeued = false;
+	rec->attempts = 0;
+	enpu_recovery_try(edev);
+}
+
+static void enpu_recovery_retry_work(struct work_struct *work)
+{
+	struct enpu_recovery *rec =
+		container_of(to_delayed_work(work), struct enpu_recovery,
+			     retry);
+	struct enpu_device *edev = to_edev(rec);
+
+	mutex_lock(&rec->lock);
+	if (!test_bit(ENPU_RECOVERY_DEAD, &rec->flags) && rec->down)
+		enpu_recovery_try(edev);
+	mutex_unlock(&rec->lock);
 }
 
 static void enpu_recovery_hang(struct enpu_device *edev, const char *why)
@@ -219,7 +339,10 @@ static void enpu_recovery_work(struct work_struct *work)
 	struct enpu_device *edev = to_edev(rec);
 
 	mutex_lock(&rec->lock);
-	if (test_bit(ENPU_RECOVERY_DEAD, &rec->flags) || rec->wedged) {
+	/* While down, the retry work owns the device. */
+	if (test_bit(ENPU_RECOVERY_DEAD, &rec->flags) || rec->down) {
+		clear_bit(ENPU_RECOVERY_REQ_ERROR, &rec->flags);
+		clear_bit(ENPU_RECOVERY_REQ_UNKNOWN_TAG, &rec->flags);
 		mutex_unlock(&rec->lock);
 		return;
 	}
@@ -298,10 +421,12 @@ void enpu_recovery_show(struct seq_file *m, struct enpu_device *edev)
 {
 	struct enpu_recovery *rec = &edev->recovery;
 
-	seq_printf(m, "resets=%lld hangs=%lld lost_irqs=%lld\n",
+	seq_printf(m, "resets=%lld hangs=%lld lost_irqs=%lld retries=%lld down=%d wedged=%d\n",
 		   (long long)atomic64_read(&rec->resets),
 		   (long long)atomic64_read(&rec->hangs),
-		   (long long)atomic64_read(&rec->lost_irqs));
+		   (long long)atomic64_read(&rec->lost_irqs),
+		   (long long)atomic64_read(&rec->retries),
+		   READ_ONCE(rec->down), READ_ONCE(rec->wedged));
 }
 
 static void enpu_recovery_release(struct drm_device *drm, void *data)
@@ -329,6 +454,7 @@ int enpu_recovery_init(struct enpu_device *edev)
 	hrtimer_init(&rec->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	rec->timer.function = enpu_recovery_tick;
 	INIT_WORK(&rec->work, enpu_recovery_work);
+	INIT_DELAYED_WORK(&rec->retry, enpu_recovery_retry_work);
 	ret = drmm_add_action_or_reset(&edev->drm, enpu_recovery_release, rec);
 	if (ret)
 		return ret;
@@ -347,6 +473,7 @@ void enpu_recovery_fini(struct enpu_device *edev)
 	set_bit(ENPU_RECOVERY_DEAD, &rec->flags);
 	hrtimer_cancel(&rec->timer);
 	cancel_work_sync(&rec->work);
+	cancel_delayed_work_sync(&rec->retry);
 	/* The work may have re-armed the timer before it saw DEAD. */
 	hrtimer_cancel(&rec->timer);
 }

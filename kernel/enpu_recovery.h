@@ -42,7 +42,18 @@ enum enpu_recovery_reason {
  * @resets: device resets done by recovery.
  * @hangs: hangs detected (heartbeat stopped, HUNG, or no progress).
  * @lost_irqs: watchdog ticks that found completions nobody drained.
- * @wedged: recovery failed; every job was failed with -ENODEV.
+ * @retries: recovery attempts after the first of a recovery.
+ * @retry: the next recovery attempt while the device is down.
+ * @blame: the recovery in progress was asked for by a hang.
+ * @requeued: the device was reset since the recovery began and the jobs
+ *	that were on its rings are back in their FIFOs.
+ * @down: an attempt failed; jobs are held, @retry is scheduled.
+ * @down_since: when the device went down.
+ * @retry_ms: the delay before the attempt after the next one.
+ * @attempts: attempts of the recovery in progress.
+ * @wedged: down for longer than recovery_hold_ms: the held jobs were
+ *	failed with -ENODEV and SUBMIT fails with -ENODEV until an attempt
+ *	succeeds.
  */
 struct enpu_recovery {
 	struct mutex lock;	/* one pass at a time */
@@ -59,6 +70,14 @@ struct enpu_recovery {
 	atomic64_t resets;
 	atomic64_t hangs;
 	atomic64_t lost_irqs;
+	atomic64_t retries;
+	struct delayed_work retry;
+	bool blame;
+	bool requeued;
+	bool down;
+	ktime_t down_since;
+	unsigned int retry_ms;
+	unsigned int attempts;
 	bool wedged;
 };
 

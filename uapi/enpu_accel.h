@@ -236,7 +236,9 @@ struct drm_enpu_fence {
  * inherited, so a BO that a failed job touched stays usable (its contents
  * are whatever the failed job left). Otherwise the fence error follows the
  * job-status table below (-EIO for a device answer outside that table).
- * Every job still queued when the device goes away gets -ENODEV.
+ * Every job still queued when the device goes away, or still held when
+ * recovery has not brought the device back within its hold time
+ * (docs/jobs.md), gets -ENODEV.
  *
  * Limits (docs/jobs.md "Limits"; enpu module parameters, changeable by
  * root): a job counts from SUBMIT until its fence signals against its
@@ -382,7 +384,8 @@ struct drm_enpu_context_query {
  *   -ETIMEDOUT   the job hung the device and was killed by the watchdog
  *   -ECANCELED   aborted: dropped by a reset it did not cause, or its
  *                context was banned or destroyed before it ran
- *   -ENODEV      the device went away
+ *   -ENODEV      the device went away, or stayed down past recovery's
+ *                hold time
  */
 
 #define DRM_IOCTL_ENPU_GET_PARAM \

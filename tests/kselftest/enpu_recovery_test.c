@@ -5,7 +5,10 @@
  * innocent job queued behind it from another context completes; three
  * hangs ban a context; a lost interrupt is recovered by the watchdog; and
  * a process killed with 100 jobs queued leaves a working device and no
- * leaked buffers. Skipped when the VM runs without the relay.
+ * leaked buffers; a thermal trip and failing firmware reboots are
+ * retried until the device comes back (held jobs run, or after
+ * recovery_hold_ms fail with -ENODEV). Skipped when the VM runs without
+ * the relay.
  */
 #include <errno.h>
 #include <signal.h>
@@ -282,6 +285,159 @@ TEST_F_TIMEOUT(recovery, a_corrupted_completion_is_recovered_without_blame, 60)
 	EXPECT_EQ(before.resets + 1, after.resets);
 	EXPECT_EQ(before.hangs, after.hangs);
 	device_still_works(_metadata, self);
+}
+
+/* debugfs recovery's key, or -1. */
+static long long recovery_value(const char *key)
+{
+	char dir[256], text[256];
+	long long value = -1;
+
+	if (enpu_debugfs_dir(sizeof(dir), dir) ||
+	    enpu_debugfs_read(dir, "recovery", sizeof(text), text) ||
+	    enpu_text_value(text, key, &value))
+		return -1;
+	return value;
+}
+
+/* Waits up to ms for debugfs recovery's key to read value. */
+static int recovery_reaches(const char *key, long long value, int ms)
+{
+	for (int waited = 0; waited <= ms; waited += 10) {
+		if (recovery_value(key) == value)
+			return 1;
+		enpu_sleep_ms(10);
+	}
+	return 0;
+}
+
+/*
+ * Runs cmdbuf (its commands, then a 4 s NOP) and halts the device with a
+ * thermal trip 200 ms in, long after those commands ran: a reset the job
+ * did not cause interrupts it once it has written its outputs. The NOP
+ * leaves the fault relay seconds to deliver the trip while the job is
+ * still running; once the device is down the vnpu runs 50 times faster,
+ * so cooling and the rerun take a fraction of a second. Returns the
+ * job's fence status.
+ */
+static int run_interrupted(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(recovery) *self, enpu_cmdbuf *cmdbuf)
+{
+	struct enpu_recovery_counters before, after;
+	int job_status = 1;
+	uint32_t syncobj;
+
+	EXPECT_EQ(0, enpu_recovery_counters(&before));
+	EXPECT_EQ(0, enpu_cmdbuf_nop(cmdbuf, 4000u * 1000 * 1000));
+	EXPECT_EQ(0, enpu_syncobj_create(self->device, &syncobj));
+	EXPECT_EQ(0, enpu_job_submit(&self->bos, cmdbuf, 0, syncobj, NULL));
+	enpu_sleep_ms(200);
+	EXPECT_EQ(0, enpu_fault("thermal-spike 80000", 0, NULL));
+	EXPECT_TRUE(recovery_reaches("down", 1, 3000))
+		TH_LOG("no failed attempt: booted while still too hot?");
+	EXPECT_EQ(0, enpu_fault("speed 50", 0, NULL));
+	EXPECT_EQ(0, enpu_job_wait(self->device, syncobj, 60 * ENPU_SECOND_NS,
+				   0, &job_status));
+	EXPECT_EQ(0, enpu_fault("speed 1", 0, NULL));
+	EXPECT_EQ(0, enpu_recovery_counters(&after));
+	EXPECT_LT(before.resets, after.resets) TH_LOG("no reset happened");
+	EXPECT_EQ(before.hangs, after.hangs);
+	enpu_syncobj_destroy(self->device, syncobj);
+	return job_status;
+}
+
+/*
+ * A thermal trip halts the device mid-job. Recovery resets it, finds it
+ * still above its critical temperature less the resume margin, and
+ * retries with backoff until it has cooled; then it boots, and the job
+ * the trip interrupted (not its fault) runs again and completes. Before
+ * issue 8 (defect 5) the first failed reboot wedged the device for good.
+ */
+TEST_F_TIMEOUT(recovery, a_thermal_trip_recovers_once_cooled, 120)
+{
+	long long retries_before = recovery_value("retries");
+	enpu_cmdbuf *cmdbuf;
+
+	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
+	ASSERT_EQ(0, enpu_cmdbuf_dma_fill(cmdbuf, self->dst, 0, 8192, 0x3c));
+	memset(self->bos.map[self->dst], 0, 8192);
+	EXPECT_EQ(0, run_interrupted(_metadata, self, cmdbuf));
+	EXPECT_EQ(0x3c, self->bos.map[self->dst][8191]);
+	EXPECT_LT(retries_before, recovery_value("retries"))
+		TH_LOG("the device booted while still too hot");
+	EXPECT_EQ(0, recovery_value("down"));
+	device_still_works(_metadata, self);
+	enpu_cmdbuf_destroy(cmdbuf);
+}
+
+/* A short job whose completion entry the vnpu corrupts: recovery, no blame. */
+static void corrupt_and_submit(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(recovery) *self, uint32_t syncobj)
+{
+	ASSERT_EQ(0, enpu_fault("corrupt-completion", 0, NULL));
+	ASSERT_EQ(0, enpu_job_submit(&self->bos, self->fill, 0, syncobj,
+				     NULL));
+}
+
+/*
+ * Firmware boot fails three times during a recovery: the device is down,
+ * a job submitted meanwhile is held (accepted, not run), and the fourth
+ * attempt brings the device back; both jobs then complete.
+ */
+TEST_F_TIMEOUT(recovery, failed_reboots_are_retried_and_held_jobs_run, 120)
+{
+	long long retries_before = recovery_value("retries");
+	uint32_t first, held;
+	int job_status = 1;
+
+	ASSERT_EQ(0, enpu_syncobj_create(self->device, &first));
+	ASSERT_EQ(0, enpu_syncobj_create(self->device, &held));
+	ASSERT_EQ(0, enpu_fault("fail-boot 3", 0, NULL));
+	corrupt_and_submit(_metadata, self, first);
+	ASSERT_TRUE(recovery_reaches("down", 1, 5000))
+		TH_LOG("the device never went down");
+	ASSERT_EQ(0, enpu_job_submit(&self->bos, self->fill, 0, held, NULL))
+		TH_LOG("a submit while recovering must be held, not refused");
+	ASSERT_EQ(0, enpu_job_wait(self->device, first, 30 * ENPU_SECOND_NS,
+				   0, &job_status));
+	EXPECT_EQ(0, job_status);
+	ASSERT_EQ(0, enpu_job_wait(self->device, held, 30 * ENPU_SECOND_NS, 0,
+				   &job_status));
+	EXPECT_EQ(0, job_status);
+	EXPECT_LE(retries_before + 3, recovery_value("retries"));
+	EXPECT_EQ(0, recovery_value("down"));
+	device_still_works(_metadata, self);
+	enpu_syncobj_destroy(self->device, first);
+	enpu_syncobj_destroy(self->device, held);
+}
+
+/*
+ * A device that stays down longer than recovery_hold_ms fails the jobs it
+ * holds with -ENODEV and refuses submits, but recovery keeps trying: once
+ * the fault is gone, the device works again without a reload.
+ */
+TEST_F_TIMEOUT(recovery, a_long_outage_fails_held_jobs_then_comes_back, 120)
+{
+	unsigned int hold = 0;
+	uint32_t first;
+	int job_status = 1;
+
+	ASSERT_EQ(0, enpu_param_read("recovery_hold_ms", &hold));
+	ASSERT_EQ(0, enpu_param_write("recovery_hold_ms", 300));
+	ASSERT_EQ(0, enpu_syncobj_create(self->device, &first));
+	ASSERT_EQ(0, enpu_fault("fail-boot 1000000", 0, NULL));
+	corrupt_and_submit(_metadata, self, first);
+	ASSERT_EQ(0, enpu_job_wait(self->device, first, 30 * ENPU_SECOND_NS,
+				   0, &job_status));
+	EXPECT_EQ(-ENODEV, job_status);
+	EXPECT_TRUE(recovery_reaches("wedged", 1, 5000));
+	EXPECT_EQ(-ENODEV, enpu_job_submit(&self->bos, self->fill, 0, 0, NULL));
+	ASSERT_EQ(0, enpu_fault("fail-boot 0", 0, NULL));
+	EXPECT_TRUE(recovery_reaches("wedged", 0, 10000))
+		TH_LOG("recovery gave up for good");
+	enpu_param_write("recovery_hold_ms", hold);
+	device_still_works(_metadata, self);
+	enpu_syncobj_destroy(self->device, first);
 }
 
 TEST_HARNESS_MAIN

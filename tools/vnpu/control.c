@@ -94,6 +94,12 @@ static int command(struct vnpu *v, struct control_client *c, char *line)
 				     UINT32_MAX);
 		v->lose_irqs = (uint32_t)n;
 		reply(c, "ok lose-irq=%u", v->lose_irqs);
+	} else if (!strcmp(verb, "fail-boot")) {
+		if (!parse_long(arg, 0, UINT32_MAX, &n))
+			return reply(c, "error fail-boot needs a count 0..%u",
+				     UINT32_MAX);
+		v->fail_boots = (uint32_t)n;
+		reply(c, "ok fail-boot=%u", v->fail_boots);
 	} else if (!strcmp(verb, "corrupt-completion")) {
 		v->corrupt_next_cqe = true;
 		reply(c, "ok");

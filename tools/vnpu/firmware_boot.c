@@ -31,6 +31,11 @@ uint32_t firmware_boot(struct vnpu *v, uint64_t addr, uint32_t size,
 	int ret;
 
 	regs_set_status(v, ENPU_STATUS_BOOTING);
+	if (v->fail_boots) {
+		v->fail_boots--;
+		return boot_failed(v, ENPU_ERR_INJECTED,
+				   "injected boot failure (fail-boot)");
+	}
 	if (!guest_ram_range_ok(&v->ram, addr, size)) {
 		snprintf(why, sizeof(why),
 			 "image at 0x%llx+%u is outside guest RAM (%llu bytes)",

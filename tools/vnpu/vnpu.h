@@ -255,6 +255,7 @@ struct vnpu {
 
 	/* host fault injection */
 	uint32_t lose_irqs;
+	uint32_t fail_boots;		/* BOOTs still to refuse */
 	bool corrupt_next_cqe;
 };
 
