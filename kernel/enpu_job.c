@@ -76,6 +76,7 @@
 #include "enpu_limits.h"
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
+#include "enpu_rerun.h"
 #include "enpu_validate.h"
 
 /* The device's view of the BO table and segment lists (docs/hw/vnpu.md). */
@@ -172,6 +173,10 @@ struct enpu_job_dep {
  * @cmd_size: bytes of command stream at the start of @buf.
  * @table_offset: offset of the BO table in @buf.
  * @free_work: drops the queue's reference in process context.
+ * @consumed: the device had consumed the job (SQ_HEAD past it) when a
+ *	reset dropped it: it may have run, partly or wholly; under the queue
+ *	lock.
+ * @rerun_node: on recovery's private list of such jobs.
  */
 struct enpu_job {
 	struct kref ref;
@@ -199,6 +204,8 @@ struct enpu_job {
 	u32 cmd_size;
 	u32 table_offset;
 	struct work_struct free_work;
+	bool consumed;
+	struct list_head rerun_node;
 };
 
 /**
@@ -1326,13 +1333,76 @@ static void enpu_job_requeue_queue(struct enpu_job_queue *queue, u32 sq_head,
 	list_for_each_entry_safe(job, next, &queue->inflight, node) {
 		if (!enpu_queue_remove_waiter(edev, &job->waiter))
 			continue;
-		if ((s32)(job->ring_index - sq_head) < 0)
+		if ((s32)(job->ring_index - sq_head) < 0) {
+			/* Started, maybe finished: may have written. */
+			job->consumed = true;
 			*guilty = job;
+		}
 		list_move_tail(&job->node, &back);
 		WRITE_ONCE(queue->inflight_count, queue->inflight_count - 1);
 	}
 	list_splice(&back, &queue->fifo);
 	spin_unlock_irqrestore(&queue->lock, flags);
+}
+
+/* Would running @job again from its first command give one run's result? */
+static bool enpu_job_rerun_safe(struct enpu_job *job)
+{
+	struct enpu_validate_bo *vbos;
+	bool safe;
+	u32 i;
+
+	if (!job->cmd_size || !job->bo_count)
+		return true;
+	vbos = kvmalloc_array(job->bo_count, sizeof(*vbos), GFP_KERNEL);
+	if (!vbos)
+		return false;
+	for (i = 0; i < job->bo_count; i++) {
+		vbos[i].size = job->bos[i].size;
+		vbos[i].access = job->bos[i].access;
+	}
+	safe = enpu_rerun_safe(job->buf.vaddr, job->cmd_size, vbos,
+			       job->bo_count);
+	kvfree(vbos);
+	return safe;
+}
+
+/*
+ * The jobs of @queue the device had started (or finished, its completion
+ * lost) before a reset they did not cause run again only if that is safe
+ * (enpu_rerun.c); the others get -EIO, as empty jobs in order. Sleeps: the
+ * queue is stopped, so the jobs stay in its FIFO meanwhile.
+ */
+static void enpu_job_check_reruns(struct enpu_job_queue *queue)
+{
+	struct enpu_job *job, *next;
+	unsigned long flags;
+	LIST_HEAD(started);
+
+	spin_lock_irqsave(&queue->lock, flags);
+	list_for_each_entry(job, &queue->fifo, node) {
+		if (!job->consumed)
+			continue;
+		job->consumed = false;
+		if (READ_ONCE(job->error))
+			continue;
+		kref_get(&job->ref);
+		list_add_tail(&job->rerun_node, &started);
+	}
+	spin_unlock_irqrestore(&queue->lock, flags);
+
+	list_for_each_entry_safe(job, next, &started, rerun_node) {
+		list_del(&job->rerun_node);
+		if (!enpu_job_rerun_safe(job)) {
+			dev_warn(job->edev->dev,
+				 "job %u:%llu was interrupted by a reset and writes what it read; failing it (-EIO) instead of running it twice\n",
+				 queue->index, job->fence->seqno);
+			spin_lock_irqsave(&queue->lock, flags);
+			cmpxchg(&job->error, 0, -EIO);
+			spin_unlock_irqrestore(&queue->lock, flags);
+		}
+		enpu_job_put(job);
+	}
 }
 
 /**
@@ -1382,6 +1452,8 @@ void enpu_job_requeue_after_reset(struct enpu_device *edev,
 			enpu_job_cancel_queued(guilty->queue, ctx);
 		}
 	}
+	for (q = 0; q < ENPU_MAX_QUEUES; q++)
+		enpu_job_check_reruns(&edev->job_queues[q]);
 }
 
 /**

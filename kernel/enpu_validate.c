@@ -58,11 +58,20 @@ static u64 enpu_val_le64(const u8 *p)
  * @bos: the submit's BOs.
  * @bo_count: entries in @bos.
  * @rule: the enum enpu_cmd_rule the first bad command broke.
+ * @ref_fn: if set, told about every buffer range a checked command
+ *	touches (enpu_validate_stream_refs()).
+ * @ref_priv: its argument.
+ * @cmd_offset: offset of the command being checked.
+ * @sparse: the next range is a tensor extent with pixel_stride gaps.
  */
 struct enpu_val {
 	const struct enpu_validate_bo *bos;
 	u32 bo_count;
 	u32 rule;
+	enpu_validate_ref_fn ref_fn;
+	void *ref_priv;
+	u32 cmd_offset;
+	bool sparse;
 };
 
 static int enpu_val_fail(struct enpu_val *v, enum enpu_cmd_rule rule)
@@ -113,6 +122,19 @@ static int enpu_val_ref(struct enpu_val *v, const u8 *ref, u64 size,
 		range->start = offset;
 		range->end = offset + size;
 	}
+	if (v->ref_fn) {
+		struct enpu_validate_ref out = {
+			.cmd_offset = v->cmd_offset,
+			.bo_index = index,
+			.start = offset,
+			.end = offset + size,
+			.access = access,
+			.dense = !v->sparse,
+		};
+
+		v->ref_fn(v->ref_priv, &out);
+	}
+	v->sparse = false;
 	return 0;
 }
 
@@ -279,6 +301,7 @@ static int enpu_val_tensor_extent(struct enpu_val *v,
 	    check_mul_overflow(elems, (u64)enpu_val_elem_size(t->dtype),
 			       &bytes))
 		return enpu_val_fail(v, ENPU_RULE_TENSOR_SIZE);
+	v->sparse = pixels > 1 && t->stride != t->dims[ENPU_VAL_C];
 	return enpu_val_ref(v, t->buf, bytes, access, NULL);
 }
 
@@ -731,7 +754,34 @@ int enpu_validate_stream(const void *stream, u32 size,
 			 const struct enpu_validate_bo *bos, u32 bo_count,
 			 u32 *bad_offset, u32 *rule)
 {
-	struct enpu_val v = { .bos = bos, .bo_count = bo_count };
+	return enpu_validate_stream_refs(stream, size, bos, bo_count,
+					 bad_offset, rule, NULL, NULL);
+}
+
+/**
+ * enpu_validate_stream_refs() - enpu_validate_stream(), naming every range
+ * @stream: as for enpu_validate_stream().
+ * @size: as for enpu_validate_stream().
+ * @bos: as for enpu_validate_stream().
+ * @bo_count: as for enpu_validate_stream().
+ * @bad_offset: as for enpu_validate_stream().
+ * @rule: as for enpu_validate_stream().
+ * @fn: called, in stream order, for every buffer range of every command
+ *	the validator accepted (inputs, weights, bias and tables as READ,
+ *	outputs as WRITE); only meaningful if the stream is valid.
+ * @priv: @fn's argument.
+ *
+ * Return: as enpu_validate_stream().
+ */
+int enpu_validate_stream_refs(const void *stream, u32 size,
+			      const struct enpu_validate_bo *bos, u32 bo_count,
+			      u32 *bad_offset, u32 *rule,
+			      enpu_validate_ref_fn fn, void *priv)
+{
+	struct enpu_val v = {
+		.bos = bos, .bo_count = bo_count,
+		.ref_fn = fn, .ref_priv = priv,
+	};
 	const u8 *base = stream;
 	u32 offset = 0;
 
@@ -753,6 +803,7 @@ int enpu_validate_stream(const void *stream, u32 size,
 						     flags));
 		cmd_size = enpu_val_le32(cmd + offsetof(struct enpu_cmd_header,
 							size));
+		v.cmd_offset = offset;
 		if (flags)
 			ret = enpu_val_fail(&v, ENPU_RULE_HEADER_FLAGS);
 		else if (cmd_size < ENPU_VAL_HDR_BYTES ||

@@ -44,8 +44,34 @@ struct enpu_validate_bo {
 	u32 access;
 };
 
+/**
+ * struct enpu_validate_ref - one byte range a command reads or writes
+ * @cmd_offset: byte offset of the command in the stream.
+ * @bo_index: the BO.
+ * @start: first byte.
+ * @end: one past the last byte.
+ * @access: ENPU_BO_ACCESS_READ or ENPU_BO_ACCESS_WRITE (one of them).
+ * @dense: every byte of the range is read or written; false for a tensor
+ *	with a pixel_stride gap, whose range is only its extent.
+ */
+struct enpu_validate_ref {
+	u32 cmd_offset;
+	u32 bo_index;
+	u64 start;
+	u64 end;
+	u32 access;
+	bool dense;
+};
+
+typedef void (*enpu_validate_ref_fn)(void *priv,
+				     const struct enpu_validate_ref *ref);
+
 int enpu_validate_stream(const void *stream, u32 size,
 			 const struct enpu_validate_bo *bos, u32 bo_count,
 			 u32 *bad_offset, u32 *rule);
+int enpu_validate_stream_refs(const void *stream, u32 size,
+			      const struct enpu_validate_bo *bos, u32 bo_count,
+			      u32 *bad_offset, u32 *rule,
+			      enpu_validate_ref_fn fn, void *priv);
 
 #endif /* ENPU_VALIDATE_H */

@@ -382,6 +382,10 @@ struct drm_enpu_context_query {
  *                cannot check, e.g. out-of-range per-channel parameters)
  *   -EFAULT      the device faulted on a buffer access
  *   -ETIMEDOUT   the job hung the device and was killed by the watchdog
+ *   -EIO         a reset it did not cause interrupted it after it had
+ *                started, and it is not safe to run again (it writes
+ *                memory it read earlier, e.g. a layer in place): its
+ *                outputs are undefined (docs/jobs.md)
  *   -ECANCELED   aborted: dropped by a reset it did not cause, or its
  *                context was banned or destroyed before it ran
  *   -ENODEV      the device went away, or stayed down past recovery's

@@ -440,4 +440,89 @@ TEST_F_TIMEOUT(recovery, a_long_outage_fails_held_jobs_then_comes_back, 120)
 	enpu_syncobj_destroy(self->device, first);
 }
 
+/* A 1x1x1024x4 uint8 tensor at the start of a BO. */
+static struct enpu_layer_tensor add_tensor(uint32_t bo)
+{
+	return (struct enpu_layer_tensor){
+		.buf = { bo, 0, 0 }, .batch = 1, .height = 1, .width = 1024,
+		.channels = 4, .dtype = ENPU_DTYPE_UINT8,
+	};
+}
+
+#define ADD_BYTES 4096
+
+/* out = a + b exactly: Ma = Mb = 2^20, S = 20, zero points 0. */
+static int append_add(enpu_cmdbuf *cmdbuf, uint32_t a, uint32_t b,
+		      uint32_t out)
+{
+	struct enpu_add_layer add = {
+		.a = add_tensor(a), .b = add_tensor(b),
+		.output = add_tensor(out),
+		.a_multiplier = 1 << 20, .b_multiplier = 1 << 20,
+		.shift = 20, .min = 0, .max = 255,
+	};
+
+	return enpu_cmdbuf_add(cmdbuf, &add);
+}
+
+/*
+ * An in-place layer (A = A + A) ran, then a reset interrupted its job.
+ * Running it again would apply the layer twice (A would end 4x, not 2x),
+ * so the job is not re-run: its fence gets -EIO (docs/jobs.md "Re-running
+ * after a reset") and A holds what the one run wrote.
+ */
+TEST_F_TIMEOUT(recovery, an_interrupted_in_place_layer_is_not_applied_twice,
+	       120)
+{
+	enpu_cmdbuf *cmdbuf;
+	uint32_t a;
+
+	ASSERT_EQ(0, enpu_job_bo_add(&self->bos, ADD_BYTES,
+				     DRM_ENPU_SUBMIT_BO_READ |
+				     DRM_ENPU_SUBMIT_BO_WRITE, NULL, 3, &a));
+	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
+	ASSERT_EQ(0, append_add(cmdbuf, a, a, a));
+	EXPECT_EQ(-EIO, run_interrupted(_metadata, self, cmdbuf));
+	EXPECT_EQ(6, self->bos.map[a][0]) TH_LOG("the layer ran %s",
+		self->bos.map[a][0] == 12 ? "twice" : "not once");
+	EXPECT_EQ(6, self->bos.map[a][ADD_BYTES - 1]);
+	device_still_works(_metadata, self);
+	enpu_cmdbuf_destroy(cmdbuf);
+}
+
+/*
+ * The same interruption for jobs that are safe to run again: C = A + A
+ * into another BO, and a scratch tensor written densely by one layer and
+ * then updated in place by the next (T = A + A; T = T + T), which a rerun
+ * writes afresh before updating. Both run again and end as one
+ * uninterrupted run would.
+ */
+TEST_F_TIMEOUT(recovery, an_interrupted_safe_job_runs_again_to_the_same_result,
+	       180)
+{
+	enpu_cmdbuf *cmdbuf;
+	uint32_t a, c;
+
+	ASSERT_EQ(0, enpu_job_bo_add(&self->bos, ADD_BYTES,
+				     DRM_ENPU_SUBMIT_BO_READ, NULL, 3, &a));
+	ASSERT_EQ(0, enpu_job_bo_add(&self->bos, ADD_BYTES,
+				     DRM_ENPU_SUBMIT_BO_READ |
+				     DRM_ENPU_SUBMIT_BO_WRITE, NULL, 0, &c));
+	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
+	ASSERT_EQ(0, append_add(cmdbuf, a, a, c));
+	EXPECT_EQ(0, run_interrupted(_metadata, self, cmdbuf));
+	EXPECT_EQ(6, self->bos.map[c][0]);
+	EXPECT_EQ(6, self->bos.map[c][ADD_BYTES - 1]);
+
+	memset(self->bos.map[c], 0, ADD_BYTES);
+	ASSERT_EQ(0, enpu_cmdbuf_reset(cmdbuf));
+	ASSERT_EQ(0, append_add(cmdbuf, a, a, c));
+	ASSERT_EQ(0, append_add(cmdbuf, c, c, c));
+	EXPECT_EQ(0, run_interrupted(_metadata, self, cmdbuf));
+	EXPECT_EQ(12, self->bos.map[c][0]);
+	EXPECT_EQ(12, self->bos.map[c][ADD_BYTES - 1]);
+	device_still_works(_metadata, self);
+	enpu_cmdbuf_destroy(cmdbuf);
+}
+
 TEST_HARNESS_MAIN
