@@ -9,6 +9,7 @@
  *         CPU (zero-copy: stays 0)
  *   last_job_sg     BO table and segments of the last submitted job
  *   recovery        "resets=<n> hangs=<n> lost_irqs=<n>" since probe
+ *   dmabuf_moves    move_notify calls from exporters of imported buffers
  *   irq_stats       the most work the completion path did at once
  *                   (struct enpu_irq_stats) and its batch limits
  *
@@ -218,6 +219,13 @@ static int enpu_debugfs_recovery(struct seq_file *m, struct enpu_device *edev)
 	return 0;
 }
 
+static int enpu_debugfs_dmabuf_moves(struct seq_file *m,
+				     struct enpu_device *edev)
+{
+	seq_printf(m, "%lld\n", (long long)atomic64_read(&edev->import_moves));
+	return 0;
+}
+
 static int enpu_debugfs_irq_stats(struct seq_file *m, struct enpu_device *edev)
 {
 	struct enpu_irq_stats *stats = &edev->irq_stats;
@@ -263,6 +271,7 @@ ENPU_DEBUGFS_SHOW(cpu_copy_bytes, enpu_debugfs_cpu_copy_bytes)
 ENPU_DEBUGFS_SHOW(last_job_sg, enpu_debugfs_last_job_sg)
 ENPU_DEBUGFS_SHOW(recovery, enpu_debugfs_recovery)
 ENPU_DEBUGFS_SHOW(irq_stats, enpu_debugfs_irq_stats)
+ENPU_DEBUGFS_SHOW(dmabuf_moves, enpu_debugfs_dmabuf_moves)
 
 #ifdef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
 
@@ -281,6 +290,7 @@ static const struct drm_debugfs_info enpu_debugfs_files[] = {
 	{ "last_job_sg", enpu_debugfs_last_job_sg_show },
 	{ "recovery", enpu_debugfs_recovery_show },
 	{ "irq_stats", enpu_debugfs_irq_stats_show },
+	{ "dmabuf_moves", enpu_debugfs_dmabuf_moves_show },
 };
 
 #else
@@ -300,6 +310,7 @@ static const struct drm_info_list enpu_debugfs_files[] = {
 	{ "last_job_sg", enpu_debugfs_last_job_sg_show },
 	{ "recovery", enpu_debugfs_recovery_show },
 	{ "irq_stats", enpu_debugfs_irq_stats_show },
+	{ "dmabuf_moves", enpu_debugfs_dmabuf_moves_show },
 };
 
 /**

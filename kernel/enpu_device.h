@@ -178,6 +178,7 @@ static inline void enpu_stat_max64(atomic64_t *stat, s64 value)
  *	debugfs last_job_sg; NULL before the first job.
  * @jobs: jobs whose fence has not signalled, against ENPU_LIMIT_JOBS.
  * @contexts: created contexts not yet freed, against ENPU_LIMIT_CONTEXTS.
+ * @import_moves: move_notify calls of imported buffers' exporters.
  */
 struct enpu_device {
 	struct drm_device drm;
@@ -217,6 +218,7 @@ struct enpu_device {
 	struct enpu_job_sg_snapshot *last_job_sg;
 	struct enpu_quota jobs;
 	struct enpu_quota contexts;
+	atomic64_t import_moves;
 };
 
 static inline struct enpu_device *to_enpu_device(struct drm_device *drm)

@@ -86,6 +86,7 @@ const struct drm_driver enpu_drm_driver = {
 	.gem_create_object = enpu_gem_create_object,
 	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,
 	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,
+	.gem_prime_import = enpu_gem_prime_import,
 	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
 #ifdef ENPU_HAVE_DRM_DRIVER_GEM_PRIME_MMAP
 	.gem_prime_mmap = drm_gem_prime_mmap,

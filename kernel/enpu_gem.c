@@ -11,9 +11,25 @@
  * as the device uses them (enpu_job.c), a CPU mapping holds the pages
  * while it exists, and otherwise shmem pages may be swapped out.
  *
+ * Imports are dynamic (dma_buf_dynamic_attach() with move_notify): the
+ * import maps nothing; each job maps the buffer under its reservation
+ * lock (enpu_gem_import_map(), from SUBMIT with the job's reservations
+ * held) and unmaps it when the job is freed, so an exporter that can move
+ * its buffers (one with pin/unpin ops) may move them between jobs and
+ * never while a job may use them: the job's fence is in the same
+ * reservation, which the exporter waits for before moving. move_notify
+ * therefore has nothing to tear down and only counts. With
+ * CONFIG_DMABUF_MOVE_NOTIFY off (Debian's 6.1) the dma-buf core pins
+ * such a buffer for as long as a mapping exists, so: for the duration of
+ * a job, instead of from import to close. A pinned exporter (vgem,
+ * udmabuf, our own BOs in another driver) is mapped once by the core at
+ * attach and gets the same table every time: still zero copy.
+ *
  * No driver lock is taken here; BO_WAIT waits on the BO's dma_resv.
  */
+#include <linux/dma-buf.h>
 #include <linux/dma-resv.h>
+#include <linux/module.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
@@ -21,11 +37,15 @@
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_prime.h>
 #include <drm/drm_print.h>
 #include <drm/drm_utils.h>
 
 #include "enpu_accel.h"
+#include "enpu_device.h"
 #include "enpu_gem.h"
+
+MODULE_IMPORT_NS(DMA_BUF);
 
 /* The device addresses a BO through u64 fields; this is a memory limit. */
 #define ENPU_GEM_MAX_SIZE	SZ_4G
@@ -254,4 +274,83 @@ int enpu_gem_wait_ioctl(struct drm_device *drm, void *data,
 	if (ret == 0)
 		return -ETIME;
 	return ret < 0 ? ret : 0;
+}
+
+/* The exporter moved the buffer: jobs map it afresh; count it. */
+static void enpu_gem_move_notify(struct dma_buf_attachment *attach)
+{
+	struct drm_gem_object *obj = attach->importer_priv;
+
+	atomic64_inc(&to_enpu_device(obj->dev)->import_moves);
+}
+
+static const struct dma_buf_attach_ops enpu_gem_importer_ops = {
+	.allow_peer2peer = false,
+	.move_notify = enpu_gem_move_notify,
+};
+
+/**
+ * enpu_gem_prime_import() - drm_driver.gem_prime_import, a dynamic importer
+ * @drm: the DRM device.
+ * @dma_buf: the buffer to import.
+ *
+ * A dma-buf this device exported comes back as its own BO (the DRM
+ * core's rule). Any other is attached dynamically and not mapped: see the
+ * comment at the top of this file.
+ *
+ * Return: the BO, or an ERR_PTR().
+ */
+struct drm_gem_object *enpu_gem_prime_import(struct drm_device *drm,
+					     struct dma_buf *dma_buf)
+{
+	struct dma_buf_attachment *attach;
+	struct drm_gem_object *obj;
+
+	/* Our exports are drm_gem_prime_export()'s, owned by this module. */
+	if (dma_buf->owner == THIS_MODULE &&
+	    ((struct drm_gem_object *)dma_buf->priv)->dev == drm)
+		return drm_gem_prime_import(drm, dma_buf);
+
+	attach = dma_buf_dynamic_attach(dma_buf, drm->dev,
+					&enpu_gem_importer_ops, NULL);
+	if (IS_ERR(attach))
+		return ERR_CAST(attach);
+	get_dma_buf(dma_buf);
+	obj = drm_gem_shmem_prime_import_sg_table(drm, attach, NULL);
+	if (IS_ERR(obj)) {
+		dma_buf_detach(dma_buf, attach);
+		dma_buf_put(dma_buf);
+		return obj;
+	}
+	obj->import_attach = attach;
+	obj->resv = dma_buf->resv;
+	attach->importer_priv = obj;
+	return obj;
+}
+
+/**
+ * enpu_gem_import_map() - map an imported BO for one job
+ * @obj: an imported BO whose reservation the caller holds.
+ *
+ * Return: the exporter's table for where the buffer is now, or an
+ * ERR_PTR(); undo with enpu_gem_import_unmap().
+ */
+struct sg_table *enpu_gem_import_map(struct drm_gem_object *obj)
+{
+	dma_resv_assert_held(obj->resv);
+	return dma_buf_map_attachment(obj->import_attach, DMA_BIDIRECTIONAL);
+}
+
+/**
+ * enpu_gem_import_unmap() - undo enpu_gem_import_map()
+ * @obj: the BO.
+ * @sgt: its table; the device no longer uses it.
+ *
+ * Process context, no reservation held: it takes @obj's.
+ */
+void enpu_gem_import_unmap(struct drm_gem_object *obj, struct sg_table *sgt)
+{
+	dma_resv_lock(obj->resv, NULL);
+	dma_buf_unmap_attachment(obj->import_attach, sgt, DMA_BIDIRECTIONAL);
+	dma_resv_unlock(obj->resv);
 }

@@ -6,13 +6,16 @@
 #include <linux/types.h>
 #include <drm/drm_gem_shmem_helper.h>
 
+struct dma_buf;
 struct drm_device;
 struct drm_file;
+struct sg_table;
 
 /**
  * struct enpu_bo - an ENPU buffer object
  * @base: the shmem object; imported dma-bufs are shmem objects too, with
- *	@base.base.import_attach set and @base.sgt the exporter's mapping.
+ *	@base.base.import_attach set (a dynamic attachment) and no @base.sgt:
+ *	they are mapped per job (enpu_gem_import_map()).
  * @flags: DRM_ENPU_BO_CREATE_FLAGS given at creation (0 for imports).
  */
 struct enpu_bo {
@@ -34,5 +37,9 @@ int enpu_gem_info_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
 int enpu_gem_wait_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
+struct drm_gem_object *enpu_gem_prime_import(struct drm_device *drm,
+					     struct dma_buf *dma_buf);
+struct sg_table *enpu_gem_import_map(struct drm_gem_object *obj);
+void enpu_gem_import_unmap(struct drm_gem_object *obj, struct sg_table *sgt);
 
 #endif /* ENPU_GEM_H */

@@ -101,9 +101,12 @@ static_assert(sizeof(struct enpu_hw_sg_entry) == ENPU_SG_ENTRY_SIZE);
 
 /**
  * struct enpu_job_bo - one BO of a job
- * @sgt: the segments the device gets: mapped for this job (@own_sgt) for
- *	our shmem BOs, the import attachment's mapping for imported ones.
+ * @sgt: the segments the device gets: mapped for this job, either by us
+ *	(@own_sgt, shmem BOs) or by the exporter (@import_sgt, imported BOs,
+ *	mapped under the reservation lock for this job only).
  * @own_sgt: @sgt was created and DMA-mapped for this job.
+ * @import_sgt: @sgt is the exporter's dma_buf_map_attachment() for this
+ *	job; unmapped under the reservation lock when the job is freed.
  * @pinned: the shmem pages are pinned for this job.
  * @access: ENPU_BO_ACCESS_* declared by the submit.
  * @size: bytes the device may address.
@@ -111,6 +114,7 @@ static_assert(sizeof(struct enpu_hw_sg_entry) == ENPU_SG_ENTRY_SIZE);
 struct enpu_job_bo {
 	struct sg_table *sgt;
 	bool own_sgt;
+	bool import_sgt;
 	bool pinned;
 	u32 access;
 	u64 size;
@@ -165,13 +169,14 @@ struct enpu_job_dep {
  * @node: in enpu_job_queue.fifo or .inflight.
  * @waiter: completion-ring waiter, registered for the job's life; tag =
  *	its id and the low 24 bits of the fence seqno.
- * @buf: the stream + BO table + segments, empty for a job without
- *	either.
+ * @buf: the command stream, empty for a job without one.
+ * @table_buf: the BO table and segment lists, empty for a job without
+ *	BOs; written under the reservation locks, once the imports are
+ *	mapped.
  * @waiter_registered: @waiter has its id (enpu_queue_register_waiter()).
  * @charged: holds a unit of its context's, file's and device's job
  *	quotas; given back when the fence signals (or the submit fails).
- * @cmd_size: bytes of command stream at the start of @buf.
- * @table_offset: offset of the BO table in @buf.
+ * @cmd_size: bytes of command stream in @buf.
  * @free_work: drops the queue's reference in process context.
  * @consumed: the device had consumed the job (SQ_HEAD past it) when a
  *	reset dropped it: it may have run, partly or wholly; under the queue
@@ -200,9 +205,9 @@ struct enpu_job {
 	struct enpu_cq_waiter waiter;
 	bool waiter_registered;
 	struct enpu_job_buf buf;
+	struct enpu_job_buf table_buf;
 	bool charged;
 	u32 cmd_size;
-	u32 table_offset;
 	struct work_struct free_work;
 	bool consumed;
 	struct list_head rerun_node;
@@ -252,6 +257,8 @@ static void enpu_job_release(struct kref *ref)
 			sg_free_table(bo->sgt);
 			kfree(bo->sgt);
 		}
+		if (bo->import_sgt)
+			enpu_gem_import_unmap(job->objs[i], bo->sgt);
 		if (bo->pinned)
 			drm_gem_shmem_unpin(to_drm_gem_shmem_obj(job->objs[i]));
 	}
@@ -273,6 +280,7 @@ static void enpu_job_release(struct kref *ref)
 		enpu_queue_unregister_waiter(job->edev, &job->waiter);
 
 	enpu_job_buf_free(dev, &job->buf);
+	enpu_job_buf_free(dev, &job->table_buf);
 	enpu_job_uncharge(job);
 	/* Before enpu_fence_init() the fence is plain memory (enpu_fence.c). */
 	if (job->fence_live)
@@ -583,8 +591,9 @@ static struct sg_table *enpu_job_pages_to_sgt(struct device *dev,
 
 /*
  * Pins a shmem BO and maps its pages for this job only, so pages stay
- * pinned just while the device may use them; an imported BO uses the
- * mapping its attachment made at import (the exporter keeps it resident).
+ * pinned just while the device may use them. An imported BO is mapped
+ * later, under its reservation lock (enpu_job_map_imports()); until then
+ * the validator takes its size to be the object's.
  */
 static int enpu_job_map_bo(struct enpu_job *job, u32 index)
 {
@@ -597,68 +606,71 @@ static int enpu_job_map_bo(struct enpu_job *job, u32 index)
 	int ret;
 
 	if (obj->import_attach) {
-		bo->sgt = shmem->sgt;
-	} else {
-		ret = drm_gem_shmem_pin(shmem);
-		if (ret)
-			return ret;
-		bo->pinned = true;
-		bo->sgt = enpu_job_pages_to_sgt(job->edev->dev, shmem->pages,
-						obj->size >> PAGE_SHIFT);
-		if (IS_ERR(bo->sgt)) {
-			ret = PTR_ERR(bo->sgt);
-			bo->sgt = NULL;
-			return ret;
-		}
-		ret = dma_map_sgtable(job->edev->dev, bo->sgt,
-				      DMA_BIDIRECTIONAL, 0);
-		if (ret) {
-			sg_free_table(bo->sgt);
-			kfree(bo->sgt);
-			bo->sgt = NULL;
-			return ret;
-		}
-		bo->own_sgt = true;
+		bo->size = obj->size;
+		return 0;
 	}
-	if (!bo->sgt)
-		return -EINVAL;
+	ret = drm_gem_shmem_pin(shmem);
+	if (ret)
+		return ret;
+	bo->pinned = true;
+	bo->sgt = enpu_job_pages_to_sgt(job->edev->dev, shmem->pages,
+					obj->size >> PAGE_SHIFT);
+	if (IS_ERR(bo->sgt)) {
+		ret = PTR_ERR(bo->sgt);
+		bo->sgt = NULL;
+		return ret;
+	}
+	ret = dma_map_sgtable(job->edev->dev, bo->sgt, DMA_BIDIRECTIONAL, 0);
+	if (ret) {
+		sg_free_table(bo->sgt);
+		kfree(bo->sgt);
+		bo->sgt = NULL;
+		return ret;
+	}
+	bo->own_sgt = true;
 	for_each_sgtable_dma_sg(bo->sgt, sg, i)
 		mapped += sg_dma_len(sg);
-	/* An exporter's table may be shorter than the page-rounded object. */
 	bo->size = min_t(u64, obj->size, mapped);
 	if (!bo->size)
 		return -EINVAL;
 	return 0;
 }
 
+/* The stream buffer; -E2BIG above one job buffer (never, for a valid size). */
+static int enpu_job_alloc_stream(struct enpu_job *job, u32 cmd_size)
+{
+	job->cmd_size = cmd_size;
+	if (!cmd_size)
+		return 0;
+	return enpu_job_buf_alloc(job->edev->dev, cmd_size, &job->buf);
+}
+
 /*
- * Sizes and allocates [stream | BO table | segments]; -E2BIG when that is
- * more than one job buffer can hold (ENPU_JOB_BUF_MAX_SIZE).
+ * The BO table and segment lists, once every BO is mapped; -E2BIG when
+ * they need more than one job buffer (ENPU_JOB_BUF_MAX_SIZE).
  */
-static int enpu_job_alloc_buffer(struct enpu_job *job, u32 cmd_size)
+static int enpu_job_alloc_table(struct enpu_job *job)
 {
 	u64 size, segs = 0;
 	u32 i;
 
+	if (!job->bo_count)
+		return 0;
 	for (i = 0; i < job->bo_count; i++)
 		segs += job->bos[i].sgt->nents;
-	job->cmd_size = cmd_size;
-	job->table_offset = ALIGN(cmd_size, ENPU_BO_ENTRY_SIZE);
-	size = job->table_offset + (u64)job->bo_count * ENPU_BO_ENTRY_SIZE +
+	size = (u64)job->bo_count * ENPU_BO_ENTRY_SIZE +
 	       segs * ENPU_SG_ENTRY_SIZE;
-	if (size == 0)
-		return 0;	/* an empty job touching no BO */
 	if (size > ENPU_JOB_BUF_MAX_SIZE) {
 		drm_dbg(&job->edev->drm,
-			"SUBMIT: stream, BO table and %llu segments need %llu bytes, more than %u\n",
+			"SUBMIT: BO table and %llu segments need %llu bytes, more than %u\n",
 			segs, size, ENPU_JOB_BUF_MAX_SIZE);
 		return -E2BIG;
 	}
-	return enpu_job_buf_alloc(job->edev->dev, size, &job->buf);
+	return enpu_job_buf_alloc(job->edev->dev, size, &job->table_buf);
 }
 
-static int enpu_job_copy_and_validate(struct enpu_job *job,
-				      const struct drm_enpu_submit *args)
+/* Validates the stream in the job buffer against the BOs' current sizes. */
+static int enpu_job_validate(struct enpu_job *job)
 {
 	/* A fuzzer or a broken compiler must not flood the log. */
 	static DEFINE_RATELIMIT_STATE(reject_log, 5 * HZ, 10);
@@ -667,12 +679,6 @@ static int enpu_job_copy_and_validate(struct enpu_job *job,
 	u32 i, bad_offset, rule;
 	int ret;
 
-	if (!job->cmd_size)
-		return 0;
-	/* The validator's private copy; not a buffer copy (cpu_copy_bytes). */
-	if (copy_from_user(job->buf.vaddr, u64_to_user_ptr(args->commands),
-			   job->cmd_size))
-		return -EFAULT;
 	if (job->bo_count) {
 		vbos = kvmalloc_array(job->bo_count, sizeof(*vbos),
 				      GFP_KERNEL_ACCOUNT);
@@ -692,6 +698,65 @@ static int enpu_job_copy_and_validate(struct enpu_job *job,
 	return ret;
 }
 
+static int enpu_job_copy_and_validate(struct enpu_job *job,
+				      const struct drm_enpu_submit *args)
+{
+	if (!job->cmd_size)
+		return 0;
+	/* The validator's private copy; not a buffer copy (cpu_copy_bytes). */
+	if (copy_from_user(job->buf.vaddr, u64_to_user_ptr(args->commands),
+			   job->cmd_size))
+		return -EFAULT;
+	return enpu_job_validate(job);
+}
+
+/*
+ * Maps the imported BOs for this job, with their reservations held: the
+ * dynamic-importer protocol (enpu_gem.c). An exporter may have moved the
+ * buffer since the last job; this mapping is where it is now, and the
+ * job's fence, added to the same reservation before it is unlocked, keeps
+ * the exporter from moving it again before the job is done. A mapping
+ * shorter than the object (an exporter's odd size) shrinks what the job
+ * may address, and the stream is validated again against it.
+ */
+static int enpu_job_map_imports(struct enpu_job *job)
+{
+	bool shrunk = false;
+	struct scatterlist *sg;
+	unsigned int k;
+	u64 mapped;
+	u32 i;
+
+	for (i = 0; i < job->bo_count; i++) {
+		struct drm_gem_object *obj = job->objs[i];
+		struct enpu_job_bo *bo = &job->bos[i];
+		struct sg_table *sgt;
+
+		if (!obj->import_attach)
+			continue;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		sgt = enpu_gem_import_map(obj);
+		if (IS_ERR(sgt)) {
+			drm_dbg(&job->edev->drm, "SUBMIT: bos[%u]: the exporter cannot map it: %ld\n",
+				i, PTR_ERR(sgt));
+			return PTR_ERR(sgt);
+		}
+		bo->sgt = sgt;
+		bo->import_sgt = true;
+		mapped = 0;
+		for_each_sgtable_dma_sg(sgt, sg, k)
+			mapped += sg_dma_len(sg);
+		if (!mapped)
+			return -EINVAL;
+		if (mapped < bo->size) {
+			bo->size = mapped;
+			shrunk = true;
+		}
+	}
+	return shrunk ? enpu_job_validate(job) : 0;
+}
+
 /* Writes the BO table and segments; returns the debugfs snapshot. */
 static struct enpu_job_sg_snapshot *enpu_job_write_bo_table(struct enpu_job *job)
 {
@@ -704,7 +769,7 @@ static struct enpu_job_sg_snapshot *enpu_job_write_bo_table(struct enpu_job *job
 	u32 i;
 
 	if (job->bo_count) {
-		table = job->buf.vaddr + job->table_offset;
+		table = job->table_buf.vaddr;
 		segs = (void *)(table + job->bo_count);
 	}
 	for (i = 0; i < job->bo_count; i++)
@@ -719,8 +784,8 @@ static struct enpu_job_sg_snapshot *enpu_job_write_bo_table(struct enpu_job *job
 
 	for (i = 0; i < job->bo_count; i++) {
 		const struct enpu_job_bo *bo = &job->bos[i];
-		dma_addr_t list = job->buf.dma +
-				  ((void *)&segs[n] - job->buf.vaddr);
+		dma_addr_t list = job->table_buf.dma +
+				  ((void *)&segs[n] - job->table_buf.vaddr);
 
 		table[i].sg_addr = cpu_to_le64(list);
 		table[i].sg_count = cpu_to_le32(bo->sgt->nents);
@@ -921,7 +986,7 @@ static void enpu_job_fill_desc(struct enpu_job *job, struct enpu_job_desc *desc)
 		desc->cmd_size = job->cmd_size;
 	}
 	if (job->bo_count) {
-		desc->bo_table_addr = job->buf.dma + job->table_offset;
+		desc->bo_table_addr = job->table_buf.dma;
 		desc->bo_count = job->bo_count;
 	}
 }
@@ -1083,7 +1148,8 @@ static void enpu_job_enqueue(struct enpu_job *job)
 }
 
 static int enpu_job_lock_and_queue(struct enpu_job *job,
-				   const struct drm_enpu_submit *args)
+				   const struct drm_enpu_submit *args,
+				   struct enpu_job_sg_snapshot **snap)
 {
 	struct ww_acquire_ctx ctx;
 	u32 i;
@@ -1097,6 +1163,15 @@ static int enpu_job_lock_and_queue(struct enpu_job *job,
 		if (ret)
 			goto unlock;
 	}
+	ret = enpu_job_map_imports(job);
+	if (ret)
+		goto unlock;
+	ret = enpu_job_alloc_table(job);
+	if (ret)
+		goto unlock;
+	*snap = enpu_job_write_bo_table(job);
+	if (job->table_buf.vaddr)
+		enpu_job_buf_publish(job->edev->dev, &job->table_buf);
 	if (!(args->flags & DRM_ENPU_SUBMIT_NO_IMPLICIT)) {
 		ret = enpu_job_add_implicit_deps(job);
 		if (ret)
@@ -1145,7 +1220,7 @@ static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
 			   struct drm_enpu_submit *args)
 {
 	struct drm_syncobj *out_syncobj = NULL;
-	struct enpu_job_sg_snapshot *snap;
+	struct enpu_job_sg_snapshot *snap = NULL;
 	struct enpu_job *job;
 	u32 i;
 	int ret;
@@ -1201,17 +1276,16 @@ static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
 			goto out;
 		}
 	}
-	ret = enpu_job_alloc_buffer(job, args->commands_size);
+	ret = enpu_job_alloc_stream(job, args->commands_size);
 	if (ret)
 		goto out;
 	ret = enpu_job_copy_and_validate(job, args);
 	if (ret)
 		goto out;
-	snap = enpu_job_write_bo_table(job);
 	if (job->buf.vaddr)
 		enpu_job_buf_publish(edev->dev, &job->buf);
 
-	ret = enpu_job_lock_and_queue(job, args);
+	ret = enpu_job_lock_and_queue(job, args, &snap);
 	if (ret) {
 		kvfree(snap);
 		goto out;

@@ -16,7 +16,7 @@ ENPU_KERNEL_LOG := $(B)/kernel/logs
 ENPU_SHARED_HEADERS = $(sort $(wildcard uapi/*.h) kernel/enpu_regs.h \
 	firmware-loader/enpu_fw_format.h)
 ENPU_CHECKPATCH_FILES = $(filter-out $(ENPU_SHARED_HEADERS),$(sort $(shell \
-	find kernel scheduler firmware-loader -name '*.[ch]' -not -name '*.mod.c')))
+	find kernel scheduler firmware-loader tests/kselftest/exporter -name '*.[ch]' -not -name '*.mod.c')))
 ENPU_CHECKPATCH := $(ENPU_KSRC)/scripts/checkpatch.pl
 
 .PHONY: module check-kernel-build check-kernel-w1 check-kernel-sparse \

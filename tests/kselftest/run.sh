@@ -12,7 +12,8 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 BIN_DIR=$REPO/build/tests/kselftest
 # The module test reloads the driver, so it runs last.
 TESTS=(enpu_device_test enpu_param_test enpu_debugfs_test enpu_bo_test
-	enpu_submit_test enpu_prime_test enpu_layers_test
+	enpu_submit_test enpu_prime_test enpu_dynamic_import_test
+	enpu_layers_test
 	enpu_layer_validation_test enpu_context_test enpu_limits_test
 	enpu_completion_test enpu_recovery_test enpu_watchdog_test
 	enpu_lifetime_test
