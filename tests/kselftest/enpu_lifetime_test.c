@@ -7,7 +7,8 @@
  * reservation, a job still running — `rmmod enpu` must refuse (the module
  * stays, nothing crashes, the reference still works: a sync_file still
  * reports "enpu" as its driver), and once the reference is gone the
- * module unloads and loads again. Before issue 8 (defect 4) a job fence
+ * module unloads and loads again. Last, rmmod while recovery keeps
+ * retrying a device whose firmware will not boot. Before issue 8 (defect 4) a job fence
  * kept nothing alive: rmmod succeeded and the next use of the fence ran
  * freed module code. Reloads the module, so it runs near the end.
  */
@@ -95,6 +96,7 @@ FIXTURE_TEARDOWN(lifetime)
 	if (self->ref.vgem >= 0)
 		close(self->ref.vgem);
 	/* Leave the driver loaded for whatever runs next. */
+	enpu_fault("fail-boot 0", 0, NULL);
 	if (!module_loaded()) {
 		enpu_run("modprobe enpu");
 		wait_for_device_count(1);
@@ -261,6 +263,61 @@ TEST_F_TIMEOUT(lifetime, a_running_job, 60)
 	enpu_sleep_ms(100);
 	self->ref.wait_ms = 2000;
 	kept_alive(_metadata, self, NULL);
+}
+
+/* debugfs recovery's key, or -1. */
+static long long recovery_value(const char *key)
+{
+	char dir[256], text[256];
+	long long value = -1;
+
+	if (enpu_debugfs_dir(sizeof(dir), dir) ||
+	    enpu_debugfs_read(dir, "recovery", sizeof(text), text) ||
+	    enpu_text_value(text, key, &value))
+		return -1;
+	return value;
+}
+
+/*
+ * rmmod while recovery is retrying a device whose firmware will not boot:
+ * the job it holds keeps the module until recovery_hold_ms fail it, then
+ * the module unloads (the pending retry is cancelled, nothing is left
+ * running) and loads again once the firmware boots.
+ */
+TEST_F_TIMEOUT(lifetime, rmmod_while_recovery_retries, 120)
+{
+	struct drm_enpu_submit_bo bo = { 0, DRM_ENPU_SUBMIT_BO_WRITE };
+	struct enpu_cmd_dma_fill fill = {
+		.hdr = { ENPU_CMD_DMA_FILL, 0, sizeof(fill) },
+		.size = ENPU_PAGE_SIZE, .value = 0x21,
+	};
+	uint32_t syncobj;
+	int down = 0;
+
+	if (enpu_fault("status", 0, NULL) == -ENOSYS)
+		SKIP(return, "VM booted without --fault-relay");
+	ASSERT_EQ(0, enpu_param_write("recovery_hold_ms", 300));
+	ASSERT_EQ(0, enpu_raw_bo_create(self->fd, ENPU_PAGE_SIZE, 0,
+					&bo.handle, NULL));
+	ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobj));
+	ASSERT_EQ(0, enpu_fault("fail-boot 1000000", 0, NULL));
+	ASSERT_EQ(0, enpu_fault("corrupt-completion", 0, NULL));
+	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, &bo, 1, &fill,
+					    sizeof(fill), 0, syncobj));
+	for (int waited = 0; waited < 5000 && !down; waited += 10) {
+		down = recovery_value("down") == 1;
+		if (!down)
+			enpu_sleep_ms(10);
+	}
+	EXPECT_TRUE(down) TH_LOG("the device never went down");
+	enpu_device_close(self->device);
+	self->device = NULL;
+	EXPECT_EQ(0, unload_within(UNLOAD_WAIT_MS))
+		TH_LOG("rmmod refused after the hold time");
+	EXPECT_FALSE(module_loaded());
+	ASSERT_EQ(0, enpu_fault("fail-boot 0", 0, NULL));
+	ASSERT_EQ(0, enpu_run("modprobe enpu"));
+	ASSERT_LE(0, wait_for_device_count(1));
 }
 
 TEST_HARNESS_MAIN

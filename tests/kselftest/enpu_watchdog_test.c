@@ -30,6 +30,7 @@ FIXTURE(watchdog)
 	struct enpu_job_bos bos;
 	int slowed;
 	int oracle;
+	int ready;	/* the harness runs bodies after a SKIP in setup */
 };
 
 FIXTURE_SETUP(watchdog)
@@ -43,6 +44,7 @@ FIXTURE_SETUP(watchdog)
 	ASSERT_EQ(0, enpu_selftest_open(&self->device, sizeof(why), why))
 		TH_LOG("%s", why);
 	self->bos.device = self->device;
+	self->ready = 1;
 }
 
 FIXTURE_TEARDOWN(watchdog)
@@ -83,6 +85,8 @@ TEST_F_TIMEOUT(watchdog, a_slow_device_is_not_hung, 120)
 	int64_t start, took;
 	char reply[256];
 
+	if (!self->ready)
+		SKIP(return, "VM booted without --fault-relay");
 	ASSERT_EQ(0, enpu_recovery_counters(&before));
 	ASSERT_EQ(0, enpu_fault("speed " SLOW_SPEED, sizeof(reply), reply))
 		TH_LOG("%s", reply);
@@ -197,6 +201,8 @@ TEST_F_TIMEOUT(watchdog, a_long_layer_is_not_a_hang, 300)
 	int64_t took = 0;
 	uint32_t cout;
 
+	if (!self->ready)
+		SKIP(return, "VM booted without --fault-relay");
 	ASSERT_EQ(0, enpu_recovery_counters(&before));
 	ASSERT_EQ(0, enpu_fault("layers oracle", 0, NULL));
 	self->oracle = 1;
