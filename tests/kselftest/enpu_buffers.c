@@ -99,6 +99,23 @@ int enpu_raw_submit_simple(int fd, const struct drm_enpu_submit_bo *bos,
 	return enpu_raw_submit(fd, &submit);
 }
 
+int enpu_raw_context_create(int fd, uint32_t priority, uint32_t *id)
+{
+	struct drm_enpu_context_create create = { .priority = priority };
+	int status = ioctl_status(fd, DRM_IOCTL_ENPU_CONTEXT_CREATE, &create);
+
+	if (!status)
+		*id = create.context;
+	return status;
+}
+
+int enpu_raw_context_destroy(int fd, uint32_t id)
+{
+	struct drm_enpu_context_destroy destroy = { .context = id };
+
+	return ioctl_status(fd, DRM_IOCTL_ENPU_CONTEXT_DESTROY, &destroy);
+}
+
 int enpu_prime_export(int fd, uint32_t handle, int *dmabuf_fd)
 {
 	return drmPrimeHandleToFD(fd, handle, DRM_CLOEXEC | DRM_RDWR,
@@ -371,6 +388,20 @@ int enpu_dmabuf_count(long *count)
 	}
 	fclose(file);
 	return status;
+}
+
+int enpu_dmabuf_settle(long expected, int ms, long *count)
+{
+	for (int waited = 0; waited <= ms; waited += 100) {
+		int status = enpu_dmabuf_count(count);
+
+		if (status)
+			return status;
+		if (*count == expected)
+			return 0;
+		enpu_sleep_ms(100);
+	}
+	return 0;
 }
 
 void enpu_sleep_ms(int ms)

@@ -33,6 +33,9 @@ int enpu_raw_submit_simple(int fd, const struct drm_enpu_submit_bo *bos,
 			   uint32_t bo_count, const void *commands,
 			   uint32_t commands_size, uint32_t flags,
 			   uint32_t out_syncobj);
+/* A context of the given priority on fd, and its destruction. */
+int enpu_raw_context_create(int fd, uint32_t priority, uint32_t *id);
+int enpu_raw_context_destroy(int fd, uint32_t id);
 int enpu_prime_export(int fd, uint32_t handle, int *dmabuf_fd);
 int enpu_prime_import(int fd, int dmabuf_fd, uint32_t *handle);
 
@@ -79,6 +82,12 @@ int enpu_physical_read(uint64_t physical, void *buffer, size_t size);
 
 /* Number of live dma-bufs from debugfs dma_buf/bufinfo ("Total N objects"). */
 int enpu_dmabuf_count(long *count);
+/*
+ * Polls for up to ms until the count is back to expected (jobs drop their
+ * references in a worker after their file closed); the last count seen
+ * goes to count.
+ */
+int enpu_dmabuf_settle(long expected, int ms, long *count);
 
 /* Milliseconds of sleep; a CLOCK_MONOTONIC ns timestamp. */
 void enpu_sleep_ms(int ms);

@@ -102,16 +102,6 @@ static int submit_gate(int fd, uint32_t syncobj)
 	return enpu_raw_submit(fd, &gate);
 }
 
-static int create_context(int fd, uint32_t priority, uint32_t *id)
-{
-	struct drm_enpu_context_create create = { .priority = priority };
-
-	if (ioctl(fd, DRM_IOCTL_ENPU_CONTEXT_CREATE, &create))
-		return -errno;
-	*id = create.context;
-	return 0;
-}
-
 /*
  * A 2 s NOP gates BURST_JOBS fills (one 16-byte slot each, over four
  * contexts of every priority, NO_IMPLICIT): the first job of each context
@@ -144,7 +134,7 @@ TEST_F_TIMEOUT(completion, a_burst_of_completions_is_drained_in_batches, 120)
 	ASSERT_NE(NULL, map);
 	memset(map, 0, size);
 	for (int c = 0; c < BURST_CONTEXTS; c++) {
-		ASSERT_EQ(0, create_context(self->fd, (uint32_t)c,
+		ASSERT_EQ(0, enpu_raw_context_create(self->fd, (uint32_t)c,
 					    &contexts[c]));
 		ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &last[c]));
 	}

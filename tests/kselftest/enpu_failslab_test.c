@@ -37,25 +37,13 @@
 #define DEBUGFS "/sys/kernel/debug"
 #define MAX_NTH 400
 
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t written;
-
-	if (fd < 0)
-		return -errno;
-	written = write(fd, text, strlen(text));
-	close(fd);
-	return written == (ssize_t)strlen(text) ? 0 : -errno;
-}
-
 /* Fail the nth allocation of this thread from now on (0: stop). */
 static void arm(int nth)
 {
 	char text[16];
 
 	snprintf(text, sizeof(text), "%d", nth);
-	write_file("/proc/thread-self/fail-nth", text);
+	enpu_write_file("/proc/thread-self/fail-nth", text);
 }
 
 /* 1 if the armed failure was injected (fail-nth counted down to 0). */
@@ -99,15 +87,15 @@ FIXTURE_SETUP(failslab)
 	    access("/proc/thread-self/fail-nth", F_OK))
 		SKIP(return, "kernel without failslab/fail_page_alloc (the debug kernel has them)");
 	/* Only fail-nth injects: no random failures, sleeping allocations too. */
-	ASSERT_EQ(0, write_file(DEBUGFS "/failslab/probability", "0"));
-	ASSERT_EQ(0, write_file(DEBUGFS "/failslab/ignore-gfp-wait", "N"));
-	ASSERT_EQ(0, write_file(DEBUGFS "/failslab/verbose", "0"));
-	ASSERT_EQ(0, write_file(DEBUGFS "/fail_page_alloc/probability", "0"));
-	ASSERT_EQ(0, write_file(DEBUGFS "/fail_page_alloc/ignore-gfp-wait",
+	ASSERT_EQ(0, enpu_write_file(DEBUGFS "/failslab/probability", "0"));
+	ASSERT_EQ(0, enpu_write_file(DEBUGFS "/failslab/ignore-gfp-wait", "N"));
+	ASSERT_EQ(0, enpu_write_file(DEBUGFS "/failslab/verbose", "0"));
+	ASSERT_EQ(0, enpu_write_file(DEBUGFS "/fail_page_alloc/probability", "0"));
+	ASSERT_EQ(0, enpu_write_file(DEBUGFS "/fail_page_alloc/ignore-gfp-wait",
 				"N"));
-	ASSERT_EQ(0, write_file(DEBUGFS "/fail_page_alloc/ignore-gfp-highmem",
+	ASSERT_EQ(0, enpu_write_file(DEBUGFS "/fail_page_alloc/ignore-gfp-highmem",
 				"N"));
-	ASSERT_EQ(0, write_file(DEBUGFS "/fail_page_alloc/verbose", "0"));
+	ASSERT_EQ(0, enpu_write_file(DEBUGFS "/fail_page_alloc/verbose", "0"));
 	ASSERT_EQ(0, enpu_selftest_open(&self->device, sizeof(why), why))
 		TH_LOG("%s", why);
 	ASSERT_EQ(0, enpu_device_fd(self->device, &self->fd));
@@ -316,7 +304,7 @@ static int op_probe(FIXTURE_DATA(failslab) *self, int nth, int *hit)
 	close(fd);
 	if (!status) {
 		status = enpu_selftest_count_devices() == 1 ? 0 : -ENODEV;
-		write_file(DRIVER_DIR "/unbind", self->bdf);
+		enpu_write_file(DRIVER_DIR "/unbind", self->bdf);
 	}
 	return status;
 }
@@ -361,7 +349,7 @@ TEST_F_TIMEOUT(failslab, probe, 900)
 	ASSERT_EQ(0, device_bdf(node, sizeof(self->bdf), self->bdf));
 	enpu_device_close(self->device);
 	self->device = NULL;
-	ASSERT_EQ(0, write_file(DRIVER_DIR "/unbind", self->bdf));
+	ASSERT_EQ(0, enpu_write_file(DRIVER_DIR "/unbind", self->bdf));
 	for (int nth = 1; nth <= MAX_NTH; nth++) {
 		int status, hit = 0;
 
@@ -375,7 +363,7 @@ TEST_F_TIMEOUT(failslab, probe, 900)
 	}
 	TH_LOG("probe: %d allocation failures injected", runs);
 	EXPECT_LT(0, runs);
-	ASSERT_EQ(0, write_file(DRIVER_DIR "/bind", self->bdf));
+	ASSERT_EQ(0, enpu_write_file(DRIVER_DIR "/bind", self->bdf));
 	for (int i = 0; i < 100 && enpu_selftest_count_devices() != 1; i++)
 		enpu_sleep_ms(50);
 	ASSERT_EQ(0, enpu_selftest_open(&self->device, sizeof(self->bdf),
@@ -401,8 +389,8 @@ TEST_F_TIMEOUT(failslab, nothing_leaked, 120)
 		SKIP(return, "kernel without kmemleak");
 	/* Objects younger than about 5 s are not reported: let them age. */
 	enpu_sleep_ms(6000);
-	ASSERT_EQ(0, write_file(DEBUGFS "/kmemleak", "scan"));
-	ASSERT_EQ(0, write_file(DEBUGFS "/kmemleak", "scan"));
+	ASSERT_EQ(0, enpu_write_file(DEBUGFS "/kmemleak", "scan"));
+	ASSERT_EQ(0, enpu_write_file(DEBUGFS "/kmemleak", "scan"));
 	file = fopen(DEBUGFS "/kmemleak", "r");
 	ASSERT_NE(NULL, file);
 	while (fgets(line, sizeof(line), file)) {

@@ -69,18 +69,6 @@ FIXTURE_TEARDOWN(faults)
 		enpu_device_close(self->device);
 }
 
-static int create_context(int fd, uint32_t *id)
-{
-	struct drm_enpu_context_create create = {
-		.priority = DRM_ENPU_PRIORITY_NORMAL,
-	};
-
-	if (ioctl(fd, DRM_IOCTL_ENPU_CONTEXT_CREATE, &create))
-		return -errno;
-	*id = create.context;
-	return 0;
-}
-
 /* Job k: a 20 ms NOP, then fill its slot with k + 1; fence in syncobj. */
 static int submit_train_job(FIXTURE_DATA(faults) *self, uint32_t context,
 			    int k, uint32_t syncobj)
@@ -155,7 +143,7 @@ TEST_F_TIMEOUT(faults, every_vnpu_fault_during_a_workload_ends_cleanly, 600)
 		memset(self->map, 0, TRAIN * SLOT);
 		ASSERT_EQ(0, enpu_recovery_counters(&before));
 		for (int i = 0; i < 2; i++)
-			ASSERT_EQ(0, create_context(self->fd, &contexts[i]));
+			ASSERT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &contexts[i]));
 		for (int k = 0; k < TRAIN; k++) {
 			ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobjs[k]));
 			ASSERT_EQ(0, submit_train_job(self, contexts[k % 2], k,
@@ -226,46 +214,10 @@ TEST_F_TIMEOUT(faults, processes_killed_mid_job_leave_nothing_behind, 300)
 	ASSERT_EQ(0, enpu_recovery_counters(&before));
 	ASSERT_EQ(0, enpu_dmabuf_count(&dmabufs_before));
 	for (int kill_round = 0; kill_round < KILLS; kill_round++) {
-		int ready[2], status = 0;
+		int status = 0;
 		pid_t child;
-		char byte;
 
-		ASSERT_EQ(0, pipe(ready));
-		child = fork();
-		ASSERT_LE(0, child);
-		if (child == 0) {
-			struct enpu_job_bos bos = { 0 };
-			enpu_cmdbuf *cmdbuf;
-			enpu_context *second;
-			uint32_t index, second_id = 0;
-			char why[256];
-			int dmabuf;
-
-			close(ready[0]);
-			if (enpu_selftest_open(&bos.device, sizeof(why), why) ||
-			    enpu_job_bo_add(&bos, 1 << 20,
-					    DRM_ENPU_SUBMIT_BO_WRITE, NULL, 0,
-					    &index) ||
-			    enpu_bo_export(bos.bo[index], &dmabuf) ||
-			    enpu_context_create(bos.device,
-						DRM_ENPU_PRIORITY_NORMAL,
-						&second) ||
-			    enpu_context_id(second, &second_id) ||
-			    enpu_cmdbuf_create(&cmdbuf) ||
-			    enpu_cmdbuf_nop(cmdbuf, JOB_CYCLES) ||
-			    enpu_cmdbuf_dma_fill(cmdbuf, index, 0, 1 << 20, 7))
-				_exit(2);
-			for (int i = 0; i < 20; i++)
-				enpu_job_submit(&bos, cmdbuf,
-						i % 2 ? second_id : 0, 0, NULL);
-			if (write(ready[1], "r", 1) != 1)
-				_exit(3);
-			for (;;)
-				enpu_job_submit(&bos, cmdbuf, 0, 0, NULL);
-		}
-		close(ready[1]);
-		ASSERT_EQ(1, read(ready[0], &byte, 1));
-		close(ready[0]);
+		ASSERT_EQ(0, enpu_job_child(20, 1, &child));
 		enpu_sleep_ms((int)enpu_random_range(&random, 0, 300));
 		ASSERT_EQ(0, kill(child, SIGKILL));
 		for (int waited = 0; waited < 10000; waited += 10) {
@@ -277,12 +229,8 @@ TEST_F_TIMEOUT(faults, processes_killed_mid_job_leave_nothing_behind, 300)
 			TH_LOG("round %d: child not reaped 10 s after SIGKILL",
 			       kill_round);
 	}
-	for (int waited = 0; waited < 30000; waited += 100) {
-		ASSERT_EQ(0, enpu_dmabuf_count(&dmabufs_after));
-		if (dmabufs_after == dmabufs_before)
-			break;
-		enpu_sleep_ms(100);
-	}
+	ASSERT_EQ(0, enpu_dmabuf_settle(dmabufs_before, 30000,
+					&dmabufs_after));
 	EXPECT_EQ(dmabufs_before, dmabufs_after);
 	ASSERT_EQ(0, enpu_recovery_counters(&after));
 	EXPECT_EQ(before.hangs, after.hangs);

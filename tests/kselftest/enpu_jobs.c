@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -218,6 +219,28 @@ int enpu_recovery_counters(struct enpu_recovery_counters *counters)
 	return 0;
 }
 
+long long enpu_recovery_value(const char *key)
+{
+	char dir[256], text[256];
+	long long value = -1;
+
+	if (enpu_debugfs_dir(sizeof(dir), dir) ||
+	    enpu_debugfs_read(dir, "recovery", sizeof(text), text) ||
+	    enpu_text_value(text, key, &value))
+		return -1;
+	return value;
+}
+
+int enpu_recovery_reaches(const char *key, long long value, int ms)
+{
+	for (int waited = 0; waited <= ms; waited += 10) {
+		if (enpu_recovery_value(key) == value)
+			return 1;
+		enpu_sleep_ms(10);
+	}
+	return 0;
+}
+
 int enpu_blocker_create(struct enpu_blocker *blocker)
 {
 	uint64_t size;
@@ -282,6 +305,65 @@ int enpu_blocked_submit(int fd, uint32_t context, uint32_t handle,
 	};
 
 	return enpu_raw_submit(fd, &submit);
+}
+
+static void job_child_run(int ready, int jobs, int keep_submitting)
+{
+	struct enpu_job_bos bos = { 0 };
+	enpu_context *second;
+	enpu_cmdbuf *cmdbuf;
+	uint32_t index, second_id = 0;
+	char why[256];
+	int dmabuf;
+
+	if (enpu_selftest_open(&bos.device, sizeof(why), why) ||
+	    enpu_job_bo_add(&bos, 1 << 20, DRM_ENPU_SUBMIT_BO_WRITE, NULL, 0,
+			    &index) ||
+	    enpu_bo_export(bos.bo[index], &dmabuf) ||
+	    enpu_context_create(bos.device, DRM_ENPU_PRIORITY_NORMAL,
+				&second) ||
+	    enpu_context_id(second, &second_id) ||
+	    enpu_cmdbuf_create(&cmdbuf) ||
+	    enpu_cmdbuf_nop(cmdbuf, 20 * 1000 * 1000) ||
+	    enpu_cmdbuf_dma_fill(cmdbuf, index, 0, 1 << 20, 1))
+		_exit(2);
+	/* Two contexts: one may hold max_jobs_per_context. */
+	for (int i = 0; i < jobs; i++)
+		if (enpu_job_submit(&bos, cmdbuf, i % 2 ? second_id : 0, 0,
+				    NULL))
+			_exit(3);
+	if (write(ready, "r", 1) != 1)
+		_exit(4);
+	for (;;) {
+		if (keep_submitting)
+			enpu_job_submit(&bos, cmdbuf, 0, 0, NULL);
+		else
+			pause();
+	}
+}
+
+int enpu_job_child(int jobs, int keep_submitting, pid_t *pid)
+{
+	int ready[2];
+	char byte;
+
+	if (pipe(ready))
+		return -errno;
+	*pid = fork();
+	if (*pid < 0)
+		return -errno;
+	if (*pid == 0) {
+		close(ready[0]);
+		job_child_run(ready[1], jobs, keep_submitting);
+	}
+	close(ready[1]);
+	if (read(ready[0], &byte, 1) != 1) {
+		close(ready[0]);
+		waitpid(*pid, NULL, 0);
+		return -EIO;
+	}
+	close(ready[0]);
+	return 0;
 }
 
 static void param_path(const char *name, size_t size, char *path)

@@ -77,6 +77,10 @@ struct enpu_recovery_counters {
 
 /* debugfs `recovery`: resets=<n> hangs=<n> lost_irqs=<n>. */
 int enpu_recovery_counters(struct enpu_recovery_counters *counters);
+/* One key of debugfs `recovery` (retries, down, wedged...), or -1. */
+long long enpu_recovery_value(const char *key);
+/* Waits up to ms for that key to read value; 1 if it did. */
+int enpu_recovery_reaches(const char *key, long long value, int ms);
 
 /*
  * A vgem buffer with an unsignalled vgem write fence, exported once so
@@ -101,6 +105,15 @@ void enpu_blocker_destroy(struct enpu_blocker *blocker);
 /* An empty job on context that reads the blocker's BO (imported as handle). */
 int enpu_blocked_submit(int fd, uint32_t context, uint32_t handle,
 			uint32_t out_syncobj);
+
+/*
+ * Forks a child with a file of its own that queues jobs (a 20 ms NOP and a
+ * fill of a 1 MiB BO whose dma-buf it holds, on two contexts) and returns
+ * its pid once `jobs` are queued; the child then waits for its death
+ * (or, with keep_submitting, submits on until killed). -EIO if the child
+ * failed before it was ready.
+ */
+int enpu_job_child(int jobs, int keep_submitting, pid_t *pid);
 
 /* /sys/module/enpu/parameters/<name>. */
 int enpu_param_read(const char *name, unsigned int *value);

@@ -265,19 +265,6 @@ TEST_F_TIMEOUT(lifetime, a_running_job, 60)
 	kept_alive(_metadata, self, NULL);
 }
 
-/* debugfs recovery's key, or -1. */
-static long long recovery_value(const char *key)
-{
-	char dir[256], text[256];
-	long long value = -1;
-
-	if (enpu_debugfs_dir(sizeof(dir), dir) ||
-	    enpu_debugfs_read(dir, "recovery", sizeof(text), text) ||
-	    enpu_text_value(text, key, &value))
-		return -1;
-	return value;
-}
-
 /*
  * rmmod while recovery is retrying a device whose firmware will not boot:
  * the job it holds keeps the module until recovery_hold_ms fail it, then
@@ -305,7 +292,7 @@ TEST_F_TIMEOUT(lifetime, rmmod_while_recovery_retries, 120)
 	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, &bo, 1, &fill,
 					    sizeof(fill), 0, syncobj));
 	for (int waited = 0; waited < 5000 && !down; waited += 10) {
-		down = recovery_value("down") == 1;
+		down = enpu_recovery_value("down") == 1;
 		if (!down)
 			enpu_sleep_ms(10);
 	}

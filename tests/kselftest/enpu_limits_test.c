@@ -68,25 +68,6 @@ FIXTURE_TEARDOWN(limits)
 	enpu_device_close(self->device);
 }
 
-static int create_context(int fd, uint32_t *id)
-{
-	struct drm_enpu_context_create create = {
-		.priority = DRM_ENPU_PRIORITY_NORMAL,
-	};
-
-	if (ioctl(fd, DRM_IOCTL_ENPU_CONTEXT_CREATE, &create))
-		return -errno;
-	*id = create.context;
-	return 0;
-}
-
-static int destroy_context(int fd, uint32_t id)
-{
-	struct drm_enpu_context_destroy destroy = { .context = id };
-
-	return ioctl(fd, DRM_IOCTL_ENPU_CONTEXT_DESTROY, &destroy) ? -errno : 0;
-}
-
 /* Submits n blocked jobs on context; the last one's fence in syncobj. */
 static int submit_blocked(int fd, uint32_t context, uint32_t handle,
 			  unsigned int n, uint32_t syncobj)
@@ -133,7 +114,7 @@ TEST_F_TIMEOUT(limits, jobs_per_context_both_sides, 60)
 	ASSERT_EQ(0, enpu_param_read("max_jobs_per_file", &per_file));
 	ASSERT_LT(limit, per_file) TH_LOG("defaults leave no room to tell them apart");
 	ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobj));
-	ASSERT_EQ(0, create_context(self->fd, &other));
+	ASSERT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &other));
 	ASSERT_EQ(0, submit_blocked(self->fd, 0, self->blocked, limit - 1, 0));
 	ASSERT_EQ(0, enpu_blocked_submit(self->fd, 0, self->blocked, syncobj));
 	EXPECT_EQ(-EAGAIN, enpu_blocked_submit(self->fd, 0, self->blocked, 0));
@@ -156,8 +137,8 @@ TEST_F_TIMEOUT(limits, jobs_per_file_both_sides, 60)
 	ASSERT_EQ(0, set_param("max_jobs_per_context", 4));
 	ASSERT_EQ(0, set_param("max_jobs_per_file", 6));
 	ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobj));
-	ASSERT_EQ(0, create_context(self->fd, &a));
-	ASSERT_EQ(0, create_context(self->fd, &b));
+	ASSERT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &a));
+	ASSERT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &b));
 	ASSERT_EQ(0, submit_blocked(self->fd, a, self->blocked, 4, 0));
 	EXPECT_EQ(-EAGAIN, enpu_blocked_submit(self->fd, a, self->blocked, 0));
 	ASSERT_EQ(0, submit_blocked(self->fd, b, self->blocked, 2, syncobj));
@@ -211,24 +192,24 @@ TEST_F(limits, contexts_per_file_both_sides)
 	ASSERT_EQ(0, enpu_param_read("max_contexts_per_file", &limit));
 	ASSERT_GE(256u, limit);
 	for (unsigned int i = 0; i < limit; i++) {
-		ASSERT_EQ(0, create_context(self->fd, &ids[i])) TH_LOG("%u", i);
+		ASSERT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &ids[i])) TH_LOG("%u", i);
 	}
-	EXPECT_EQ(-EMFILE, create_context(self->fd, &extra));
+	EXPECT_EQ(-EMFILE, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &extra));
 	/* Another file is not affected. */
 	ASSERT_EQ(0, enpu_reopen(self->device, &second));
-	EXPECT_EQ(0, create_context(second, &extra));
-	ASSERT_EQ(0, destroy_context(self->fd, ids[limit / 2]));
-	EXPECT_EQ(0, create_context(self->fd, &ids[limit / 2]));
-	EXPECT_EQ(-EMFILE, create_context(self->fd, &extra));
+	EXPECT_EQ(0, enpu_raw_context_create(second, DRM_ENPU_PRIORITY_NORMAL, &extra));
+	ASSERT_EQ(0, enpu_raw_context_destroy(self->fd, ids[limit / 2]));
+	EXPECT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &ids[limit / 2]));
+	EXPECT_EQ(-EMFILE, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &extra));
 	for (unsigned int i = 0; i < limit; i++)
-		ASSERT_EQ(0, destroy_context(self->fd, ids[i]));
+		ASSERT_EQ(0, enpu_raw_context_destroy(self->fd, ids[i]));
 
 	ASSERT_EQ(0, set_param("max_contexts_per_file", 3));
 	for (unsigned int i = 0; i < 3; i++)
-		ASSERT_EQ(0, create_context(self->fd, &ids[i]));
-	EXPECT_EQ(-EMFILE, create_context(self->fd, &extra));
-	ASSERT_EQ(0, destroy_context(self->fd, ids[0]));
-	EXPECT_EQ(0, create_context(self->fd, &ids[0]));
+		ASSERT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &ids[i]));
+	EXPECT_EQ(-EMFILE, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &extra));
+	ASSERT_EQ(0, enpu_raw_context_destroy(self->fd, ids[0]));
+	EXPECT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &ids[0]));
 	/* Context 0 does not count and still takes jobs. */
 	EXPECT_EQ(0, enpu_blocked_submit(self->fd, 0, self->blocked, 0));
 	close(second);
@@ -266,23 +247,23 @@ TEST_F_TIMEOUT(limits, contexts_per_device_both_sides, 60)
 	ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobj));
 	ASSERT_EQ(0, enpu_reopen(self->device, &second));
 	for (unsigned int i = 0; i < 3; i++)
-		ASSERT_EQ(0, create_context(self->fd, &ids[i]));
-	ASSERT_EQ(0, create_context(second, &extra));
-	EXPECT_EQ(-ENOSPC, create_context(second, &extra));
-	EXPECT_EQ(-ENOSPC, create_context(self->fd, &extra));
+		ASSERT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &ids[i]));
+	ASSERT_EQ(0, enpu_raw_context_create(second, DRM_ENPU_PRIORITY_NORMAL, &extra));
+	EXPECT_EQ(-ENOSPC, enpu_raw_context_create(second, DRM_ENPU_PRIORITY_NORMAL, &extra));
+	EXPECT_EQ(-ENOSPC, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &extra));
 	ASSERT_EQ(0, submit_long_nop(self->fd, ids[0], syncobj));
 	enpu_sleep_ms(100);
-	ASSERT_EQ(0, destroy_context(self->fd, ids[0]));
-	ASSERT_EQ(0, destroy_context(self->fd, ids[1]));
-	ASSERT_EQ(0, create_context(second, &extra));
-	EXPECT_EQ(-ENOSPC, create_context(second, &extra))
+	ASSERT_EQ(0, enpu_raw_context_destroy(self->fd, ids[0]));
+	ASSERT_EQ(0, enpu_raw_context_destroy(self->fd, ids[1]));
+	ASSERT_EQ(0, enpu_raw_context_create(second, DRM_ENPU_PRIORITY_NORMAL, &extra));
+	EXPECT_EQ(-ENOSPC, enpu_raw_context_create(second, DRM_ENPU_PRIORITY_NORMAL, &extra))
 		TH_LOG("the destroyed context with a running job was not counted");
 	ASSERT_EQ(0, drmSyncobjWait(self->fd, &syncobj, 1, INT64_MAX,
 				    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
 				    NULL));
 	/* Its job is signalled; the context is freed just after. */
 	for (int waited = 0; waited < 5000; waited += 10) {
-		int status = create_context(second, &extra);
+		int status = enpu_raw_context_create(second, DRM_ENPU_PRIORITY_NORMAL, &extra);
 
 		if (status != -ENOSPC) {
 			EXPECT_EQ(0, status);
@@ -311,18 +292,6 @@ static long long read_number(const char *path)
 	return value;
 }
 
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t written;
-
-	if (fd < 0)
-		return -errno;
-	written = write(fd, text, strlen(text));
-	close(fd);
-	return written == (ssize_t)strlen(text) ? 0 : -errno;
-}
-
 /*
  * A child in its own memory cgroup queues MEMCG_JOBS jobs with a 1 MiB
  * command stream each (NOPs) behind the blocker and reports the cgroup's
@@ -341,7 +310,7 @@ TEST_F_TIMEOUT(limits, job_memory_is_charged_to_the_submitters_cgroup, 60)
 		ASSERT_EQ(0, mount("cgroup2", CGROUP_ROOT, "cgroup2", 0, NULL))
 			TH_LOG("mounting cgroup2: %s", strerror(errno));
 	}
-	ASSERT_EQ(0, write_text(CGROUP_ROOT "/cgroup.subtree_control",
+	ASSERT_EQ(0, enpu_write_file(CGROUP_ROOT "/cgroup.subtree_control",
 				"+memory"));
 	snprintf(group, sizeof(group), CGROUP_ROOT "/enpu-limits-%d", getpid());
 	ASSERT_EQ(0, mkdir(group, 0755));
@@ -369,7 +338,7 @@ TEST_F_TIMEOUT(limits, job_memory_is_charged_to_the_submitters_cgroup, 60)
 				ENPU_CMD_NOP, 0, sizeof(*stream) };
 		snprintf(path, sizeof(path), "%s/cgroup.procs", group);
 		snprintf(text, sizeof(text), "%d", getpid());
-		if (write_text(path, text))
+		if (enpu_write_file(path, text))
 			_exit(3);
 		snprintf(path, sizeof(path), "%s/memory.current", group);
 		numbers[0] = read_number(path);

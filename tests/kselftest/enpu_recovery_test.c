@@ -199,61 +199,20 @@ TEST_F_TIMEOUT(recovery, kill_9_with_100_jobs_queued, 120)
 {
 	struct enpu_recovery_counters before, after;
 	long dmabufs_before = 0, dmabufs_after = -1;
-	int ready[2];
 	pid_t child;
-	char byte;
 	int status;
 
 	ASSERT_EQ(0, enpu_recovery_counters(&before));
 	ASSERT_EQ(0, enpu_dmabuf_count(&dmabufs_before));
-	ASSERT_EQ(0, pipe(ready));
-	child = fork();
-	ASSERT_LE(0, child);
-	if (child == 0) {
-		struct enpu_job_bos bos = { 0 };
-		enpu_context *second;
-		enpu_cmdbuf *cmdbuf;
-		uint32_t index, second_id = 0;
-		char why[256];
-		int fd;
-
-		close(ready[0]);
-		if (enpu_selftest_open(&bos.device, sizeof(why), why) ||
-		    enpu_job_bo_add(&bos, 1 << 20, DRM_ENPU_SUBMIT_BO_WRITE,
-				    NULL, 0, &index) ||
-		    enpu_bo_export(bos.bo[index], &fd) ||
-		    enpu_context_create(bos.device, DRM_ENPU_PRIORITY_NORMAL,
-					&second) ||
-		    enpu_context_id(second, &second_id) ||
-		    enpu_cmdbuf_create(&cmdbuf) ||
-		    enpu_cmdbuf_nop(cmdbuf, 20 * 1000 * 1000) ||
-		    enpu_cmdbuf_dma_fill(cmdbuf, index, 0, 1 << 20, 1))
-			_exit(2);
-		close(fd);
-		/* Two contexts: one may hold max_jobs_per_context (64). */
-		for (int i = 0; i < 100; i++)
-			if (enpu_job_submit(&bos, cmdbuf, i % 2 ? second_id : 0,
-					    0, NULL))
-				_exit(3);
-		if (write(ready[1], "r", 1) != 1)
-			_exit(4);
-		pause();
-		_exit(5);
-	}
-	close(ready[1]);
-	ASSERT_EQ(1, read(ready[0], &byte, 1)) TH_LOG("child failed to queue");
-	close(ready[0]);
+	ASSERT_EQ(0, enpu_job_child(100, 0, &child))
+		TH_LOG("child failed to queue");
 	ASSERT_EQ(0, kill(child, SIGKILL));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	device_still_works(_metadata, self);
 	/* The file's release finishes or cancels its jobs; give it time. */
-	for (int waited = 0; waited < 20000; waited += 100) {
-		ASSERT_EQ(0, enpu_dmabuf_count(&dmabufs_after));
-		if (dmabufs_after == dmabufs_before)
-			break;
-		enpu_sleep_ms(100);
-	}
+	ASSERT_EQ(0, enpu_dmabuf_settle(dmabufs_before, 20000,
+					&dmabufs_after));
 	EXPECT_EQ(dmabufs_before, dmabufs_after);
 	ASSERT_EQ(0, enpu_recovery_counters(&after));
 	EXPECT_EQ(before.hangs, after.hangs);
@@ -287,30 +246,6 @@ TEST_F_TIMEOUT(recovery, a_corrupted_completion_is_recovered_without_blame, 60)
 	device_still_works(_metadata, self);
 }
 
-/* debugfs recovery's key, or -1. */
-static long long recovery_value(const char *key)
-{
-	char dir[256], text[256];
-	long long value = -1;
-
-	if (enpu_debugfs_dir(sizeof(dir), dir) ||
-	    enpu_debugfs_read(dir, "recovery", sizeof(text), text) ||
-	    enpu_text_value(text, key, &value))
-		return -1;
-	return value;
-}
-
-/* Waits up to ms for debugfs recovery's key to read value. */
-static int recovery_reaches(const char *key, long long value, int ms)
-{
-	for (int waited = 0; waited <= ms; waited += 10) {
-		if (recovery_value(key) == value)
-			return 1;
-		enpu_sleep_ms(10);
-	}
-	return 0;
-}
-
 /*
  * Runs cmdbuf (its commands, then a 4 s NOP) and halts the device with a
  * thermal trip 200 ms in, long after those commands ran: a reset the job
@@ -333,7 +268,7 @@ static int run_interrupted(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, enpu_job_submit(&self->bos, cmdbuf, 0, syncobj, NULL));
 	enpu_sleep_ms(200);
 	EXPECT_EQ(0, enpu_fault("thermal-spike 80000", 0, NULL));
-	EXPECT_TRUE(recovery_reaches("down", 1, 3000))
+	EXPECT_TRUE(enpu_recovery_reaches("down", 1, 3000))
 		TH_LOG("no failed attempt: booted while still too hot?");
 	EXPECT_EQ(0, enpu_fault("speed 50", 0, NULL));
 	EXPECT_EQ(0, enpu_job_wait(self->device, syncobj, 60 * ENPU_SECOND_NS,
@@ -355,7 +290,7 @@ static int run_interrupted(struct __test_metadata *_metadata,
  */
 TEST_F_TIMEOUT(recovery, a_thermal_trip_recovers_once_cooled, 120)
 {
-	long long retries_before = recovery_value("retries");
+	long long retries_before = enpu_recovery_value("retries");
 	enpu_cmdbuf *cmdbuf;
 
 	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
@@ -363,9 +298,9 @@ TEST_F_TIMEOUT(recovery, a_thermal_trip_recovers_once_cooled, 120)
 	memset(self->bos.map[self->dst], 0, 8192);
 	EXPECT_EQ(0, run_interrupted(_metadata, self, cmdbuf));
 	EXPECT_EQ(0x3c, self->bos.map[self->dst][8191]);
-	EXPECT_LT(retries_before, recovery_value("retries"))
+	EXPECT_LT(retries_before, enpu_recovery_value("retries"))
 		TH_LOG("the device booted while still too hot");
-	EXPECT_EQ(0, recovery_value("down"));
+	EXPECT_EQ(0, enpu_recovery_value("down"));
 	device_still_works(_metadata, self);
 	enpu_cmdbuf_destroy(cmdbuf);
 }
@@ -386,7 +321,7 @@ static void corrupt_and_submit(struct __test_metadata *_metadata,
  */
 TEST_F_TIMEOUT(recovery, failed_reboots_are_retried_and_held_jobs_run, 120)
 {
-	long long retries_before = recovery_value("retries");
+	long long retries_before = enpu_recovery_value("retries");
 	uint32_t first, held;
 	int job_status = 1;
 
@@ -394,7 +329,7 @@ TEST_F_TIMEOUT(recovery, failed_reboots_are_retried_and_held_jobs_run, 120)
 	ASSERT_EQ(0, enpu_syncobj_create(self->device, &held));
 	ASSERT_EQ(0, enpu_fault("fail-boot 3", 0, NULL));
 	corrupt_and_submit(_metadata, self, first);
-	ASSERT_TRUE(recovery_reaches("down", 1, 5000))
+	ASSERT_TRUE(enpu_recovery_reaches("down", 1, 5000))
 		TH_LOG("the device never went down");
 	ASSERT_EQ(0, enpu_job_submit(&self->bos, self->fill, 0, held, NULL))
 		TH_LOG("a submit while recovering must be held, not refused");
@@ -404,8 +339,8 @@ TEST_F_TIMEOUT(recovery, failed_reboots_are_retried_and_held_jobs_run, 120)
 	ASSERT_EQ(0, enpu_job_wait(self->device, held, 30 * ENPU_SECOND_NS, 0,
 				   &job_status));
 	EXPECT_EQ(0, job_status);
-	EXPECT_LE(retries_before + 3, recovery_value("retries"));
-	EXPECT_EQ(0, recovery_value("down"));
+	EXPECT_LE(retries_before + 3, enpu_recovery_value("retries"));
+	EXPECT_EQ(0, enpu_recovery_value("down"));
 	device_still_works(_metadata, self);
 	enpu_syncobj_destroy(self->device, first);
 	enpu_syncobj_destroy(self->device, held);
@@ -430,10 +365,10 @@ TEST_F_TIMEOUT(recovery, a_long_outage_fails_held_jobs_then_comes_back, 120)
 	ASSERT_EQ(0, enpu_job_wait(self->device, first, 30 * ENPU_SECOND_NS,
 				   0, &job_status));
 	EXPECT_EQ(-ENODEV, job_status);
-	EXPECT_TRUE(recovery_reaches("wedged", 1, 5000));
+	EXPECT_TRUE(enpu_recovery_reaches("wedged", 1, 5000));
 	EXPECT_EQ(-ENODEV, enpu_job_submit(&self->bos, self->fill, 0, 0, NULL));
 	ASSERT_EQ(0, enpu_fault("fail-boot 0", 0, NULL));
-	EXPECT_TRUE(recovery_reaches("wedged", 0, 10000))
+	EXPECT_TRUE(enpu_recovery_reaches("wedged", 0, 10000))
 		TH_LOG("recovery gave up for good");
 	enpu_param_write("recovery_hold_ms", hold);
 	device_still_works(_metadata, self);

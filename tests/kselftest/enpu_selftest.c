@@ -222,6 +222,24 @@ int enpu_text_value(const char *text, const char *key, long long *value)
 	return -ENOENT;
 }
 
+int enpu_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t written;
+
+	if (fd < 0)
+		return -errno;
+	written = write(fd, text, strlen(text));
+	if (written < 0) {
+		int saved = errno;
+
+		close(fd);
+		return -saved;
+	}
+	close(fd);
+	return written == (ssize_t)strlen(text) ? 0 : -EIO;
+}
+
 int enpu_run(const char *command)
 {
 	int status = system(command);

@@ -49,6 +49,9 @@ int enpu_text_value(const char *text, const char *key, long long *value);
 /* build/bin/<program>, found from this test binary's own location. */
 int enpu_selftest_program(const char *program, size_t size, char *path);
 
+/* Writes text to path (a sysfs, debugfs or cgroup file). */
+int enpu_write_file(const char *path, const char *text);
+
 /* Runs a shell command, returns its exit status or -1. */
 int enpu_run(const char *command);
 

@@ -753,12 +753,7 @@ int main(int argc, char **argv)
 		enpu_fault("fail-boot 0", 0, NULL);
 	usable = device_usable();
 	/* Jobs of closed files finish and drop their dma-buf references. */
-	for (int waited = 0; waited < 20000; waited += 100) {
-		enpu_dmabuf_count(&dmabufs_after);
-		if (dmabufs_after <= dmabufs_before)
-			break;
-		enpu_sleep_ms(100);
-	}
+	enpu_dmabuf_settle(dmabufs_before, 20000, &dmabufs_after);
 	reports = enpu_kreports_collect(&watch, sizeof(first), first);
 	printf("enpu-stress: seed=%" PRIu64 " ioctls=%llu jobs=%llu faults=%llu unexpected=%llu reports=%d dmabufs_left=%ld device=%s\n",
 	       seed, (unsigned long long)atomic_load(&stats->ioctls),
