@@ -10,7 +10,8 @@
 # sources (M=), so building the same sources for two kernels in place would
 # have them overwrite each other. OUTDIR gets a shadow tree instead: a
 # symlink for every kernel-side source (Kbuild, and the .c/.h/Kbuild/
-# Makefile files of kernel/, firmware-loader/, scheduler/ and uapi/), next
+# Makefile files of kernel/, firmware-loader/, scheduler/, uapi/ and
+# tests/kselftest/exporter/, the kselftests' dma-buf exporter), next
 # to which Kbuild writes its objects; the compile probes' header must
 # already be in OUTDIR/build/kernel/enpu_conftest.h (tools/vm/kernels.mk).
 # The module is built with W=1 and -Werror, and any warning (compiler or
@@ -21,7 +22,7 @@ set -euo pipefail
 
 KDIR=$1 OUT=$2 MODE=${3:-}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
-ROOMS=(kernel firmware-loader scheduler uapi)
+ROOMS=(kernel firmware-loader scheduler uapi tests/kselftest/exporter)
 
 [ -f "$KDIR/Makefile" ] || { echo "build-module: no kernel tree at $KDIR (run tools/deps.sh)" >&2; exit 1; }
 [ -f "$OUT/build/kernel/enpu_conftest.h" ] ||
@@ -55,7 +56,7 @@ if [ "$MODE" = sparse ]; then
 	log=$OUT/sparse.log
 	make -C "$KDIR" M="$OUT" W=1 KCFLAGS=-Werror C=2 modules >"$log" 2>&1 ||
 		{ cat "$log" >&2; echo "build-module: sparse run failed" >&2; exit 1; }
-	if grep -E "^($OUT/)?(kernel|firmware-loader|uapi|scheduler)/[^:]*:[0-9]+:[0-9]+: (warning|error)" "$log" >&2; then
+	if grep -E "^($OUT/)?(kernel|firmware-loader|uapi|scheduler|tests/kselftest/exporter)/[^:]*:[0-9]+:[0-9]+: (warning|error)" "$log" >&2; then
 		echo "build-module: sparse reports above ($log)" >&2
 		exit 1
 	fi
