@@ -32,10 +32,16 @@
 #define SIZE (64 * 1024)
 #define EXPORTER_NODE "/dev/enpu_test_exporter"
 
-/* <repo>/enpu_test_exporter.ko, from <repo>/build/tests/kselftest/<me>. */
+/*
+ * The exporter built for the running kernel, next to its enpu.ko
+ * (tools/vm/kernel.sh, ENPU_VM_KO): <repo>/enpu_test_exporter.ko on the
+ * default kernel, <repo>/build/kmod/<kernel>/ on the others. <repo> is
+ * four levels above this binary, <repo>/build/tests/kselftest/<me>.
+ */
 static int exporter_module(size_t size, char *path)
 {
-	char self[PATH_MAX], *slash;
+	const char *kernel = getenv("ENPU_VM_KERNEL");
+	char self[PATH_MAX], dir[64] = "", *slash;
 	ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (length < 0)
@@ -47,8 +53,11 @@ static int exporter_module(size_t size, char *path)
 			return -ENOENT;
 		*slash = '\0';
 	}
-	if ((size_t)snprintf(path, size, "%.*s/enpu_test_exporter.ko",
-			     (int)(size - 32), self) >= size)
+	if (kernel && *kernel && strcmp(kernel, "6.1") && strcmp(kernel, "stock") &&
+	    (size_t)snprintf(dir, sizeof(dir), "/build/kmod/%s", kernel) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	if ((size_t)snprintf(path, size, "%.*s%s/enpu_test_exporter.ko",
+			     (int)(size - 96), self, dir) >= size)
 		return -ENAMETOOLONG;
 	return access(path, R_OK) ? -errno : 0;
 }

@@ -58,9 +58,12 @@ $(B)/tests/kselftest/enpu_layers_test: $(B)/obj/kselftest/enpu_layers_test.o \
 .PHONY: vm-test-kselftest
 VM_TESTS += vm-test-kselftest
 # Slab poisoning on the driver's own caches lets the storm tests see
-# writes to freed objects on the stock kernel too (no KASAN there).
-KSELFTEST_VM_ARGS := --timeout 900 --fault-relay \
-	--kernel-arg slub_debug=FZPU,enpu_context
+# writes to freed objects on the stock kernels too (no KASAN there). The
+# debug kernel debugs every cache already, and slub_debug= would narrow
+# that to ours.
+ENPU_SLAB_POISON_ARG = $(if $(filter debug,$(KERNEL)),,\
+	--kernel-arg slub_debug=FZPU,enpu_context)
+KSELFTEST_VM_ARGS = --timeout 900 --fault-relay $(ENPU_SLAB_POISON_ARG)
 vm-test-kselftest: all
 	tools/vm/run $(KSELFTEST_VM_ARGS) -- \
 		$(CURDIR)/$(KSELFTEST_DIR)/run.sh

@@ -9,12 +9,11 @@ STRESS_OPS ?= 20000
 STRESS_THREADS ?= 4
 STRESS_PROCS ?= 2
 STRESS_SEED ?= $(shell date +%s)
-# stock: the pinned Debian kernel (with slab poisoning on the driver's
-# caches); debug once tools/vm/run --kernel debug exists (KASAN, lockdep,
-# kmemleak, fault injection).
-KERNEL ?= stock
-STRESS_VM_ARGS = --kernel $(KERNEL) --fault-relay \
-	--kernel-arg slub_debug=FZPU,enpu_context
+STRESS_VM_ARGS = --fault-relay $(ENPU_SLAB_POISON_ARG)
+# `make stress` runs on the debug kernel (KASAN, lockdep, kmemleak, fault
+# injection; tools/vm/README.md) unless KERNEL= names another one;
+# vm-test-stress runs on whichever kernel check-vm does.
+STRESS_KERNEL := $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL),debug)
 
 ALL_TARGETS += $(STRESS_BIN)
 
@@ -27,8 +26,11 @@ $(STRESS_BIN): tests/stress/enpu_stress.c $(KSELFTEST_HELPER_OBJECTS) \
 		$(KSELFTEST_HELPER_OBJECTS) $(LIBENPU_LDFLAGS) -pthread \
 		-Wl,-rpath,'$$ORIGIN/../lib'
 
-.PHONY: stress vm-test-stress
-stress: all
+.PHONY: stress stress-run vm-test-stress
+stress:
+	@$(MAKE) --no-print-directory stress-run KERNEL=$(STRESS_KERNEL) \
+		STRESS_SEED=$(STRESS_SEED)
+stress-run: all
 	tools/vm/run $(STRESS_VM_ARGS) --timeout 3600 -- $(CURDIR)/$(STRESS_BIN) \
 		--seed $(STRESS_SEED) --ops $(STRESS_OPS) \
 		--threads $(STRESS_THREADS) --procs $(STRESS_PROCS) --faults
