@@ -415,18 +415,21 @@ void enpu_recovery_trigger(struct enpu_device *edev,
  * @m: the seq_file.
  * @edev: the device.
  *
- * "resets=<n> hangs=<n> lost_irqs=<n>", counted since the driver bound.
+ * "resets=<n> hangs=<n> lost_irqs=<n> ...", counted since the driver bound,
+ * and "on_device=<n>", the jobs on the rings now (those a file close or
+ * CONTEXT_DESTROY no longer cancels).
  */
 void enpu_recovery_show(struct seq_file *m, struct enpu_device *edev)
 {
 	struct enpu_recovery *rec = &edev->recovery;
 
-	seq_printf(m, "resets=%lld hangs=%lld lost_irqs=%lld retries=%lld down=%d wedged=%d\n",
+	seq_printf(m, "resets=%lld hangs=%lld lost_irqs=%lld retries=%lld down=%d wedged=%d on_device=%u\n",
 		   (long long)atomic64_read(&rec->resets),
 		   (long long)atomic64_read(&rec->hangs),
 		   (long long)atomic64_read(&rec->lost_irqs),
 		   (long long)atomic64_read(&rec->retries),
-		   READ_ONCE(rec->down), READ_ONCE(rec->wedged));
+		   READ_ONCE(rec->down), READ_ONCE(rec->wedged),
+		   enpu_job_count_on_device(edev));
 }
 
 static void enpu_recovery_release(struct drm_device *drm, void *data)

@@ -260,7 +260,12 @@ TEST_F_TIMEOUT(lifetime, a_running_job, 60)
 	uint32_t syncobj;
 
 	ASSERT_EQ(0, submit_nop(self->fd, RUNNING_NOP_CYCLES, &syncobj));
-	enpu_sleep_ms(100);
+	/*
+	 * Only a job on a ring outlives the close (a queued one is cancelled);
+	 * after a reload the firmware may still be booting, so wait for it.
+	 */
+	ASSERT_TRUE(enpu_recovery_reaches("on_device", 1, NODE_WAIT_MS))
+		TH_LOG("the job never reached the device");
 	self->ref.wait_ms = 2000;
 	kept_alive(_metadata, self, NULL);
 }
