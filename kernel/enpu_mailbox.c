@@ -20,7 +20,12 @@
 #include "enpu_mailbox.h"
 
 #define ENPU_MBOX_POLL_US		50
-#define ENPU_MBOX_IRQ_MASK_TIMEOUT_MS	100
+/*
+ * A device answers in microseconds, but the vnpu under TCG on a loaded
+ * host took over 100 ms after a module reload, and a late answer here
+ * fails the probe: wait as long as for a reset.
+ */
+#define ENPU_MBOX_IRQ_MASK_TIMEOUT_MS	1000
 
 /**
  * enpu_mailbox_init() - set up the mailbox state, in polling mode
