@@ -29,7 +29,13 @@
 
 #define NODE_WAIT_MS 10000
 #define UNLOAD_WAIT_MS 10000
-#define RUNNING_NOP_CYCLES 1500000000u	/* 1.5 s at 1 GHz */
+/*
+ * The running job: two NOPs of 4 s at 1 GHz (below the 10 s watchdog
+ * timeout). Device time runs with wall time, so the job must outlast a
+ * shell starting rmmod on a loaded host (1.5 s did not).
+ */
+#define RUNNING_NOP_CYCLES 4000000000u
+#define RUNNING_NOPS 2
 
 /* One kind of reference: what was kept, and how to let go of it. */
 struct reference {
@@ -103,20 +109,25 @@ FIXTURE_TEARDOWN(lifetime)
 	}
 }
 
-/* A job on fd's context 0 with its fence in a new syncobj. */
-static int submit_nop(int fd, uint32_t cycles, uint32_t *syncobj)
+/* A job of nops NOPs on fd's context 0, its fence in a new syncobj. */
+static int submit_nops(int fd, unsigned int nops, uint32_t cycles,
+		       uint32_t *syncobj)
 {
-	struct enpu_cmd_nop nop = {
-		.hdr = { ENPU_CMD_NOP, 0, sizeof(nop) },
-		.cycles = cycles,
-	};
+	struct enpu_cmd_nop nop[RUNNING_NOPS];
 	struct drm_enpu_submit submit = {
-		.commands = (uintptr_t)&nop,
-		.commands_size = sizeof(nop),
+		.commands = (uintptr_t)nop,
+		.commands_size = nops * sizeof(nop[0]),
 		.bo_stride = sizeof(struct drm_enpu_submit_bo),
 		.in_fence_stride = sizeof(struct drm_enpu_fence),
 	};
 
+	if (nops > RUNNING_NOPS)
+		return -EINVAL;
+	for (unsigned int i = 0; i < nops; i++)
+		nop[i] = (struct enpu_cmd_nop){
+			.hdr = { ENPU_CMD_NOP, 0, sizeof(nop[0]) },
+			.cycles = cycles,
+		};
 	if (drmSyncobjCreate(fd, 0, syncobj))
 		return -errno;
 	submit.out_syncobj = *syncobj;
@@ -204,7 +215,7 @@ TEST_F_TIMEOUT(lifetime, a_sync_file_of_a_job_fence, 60)
 	uint32_t syncobj;
 	int job_status = 1;
 
-	ASSERT_EQ(0, submit_nop(self->fd, 1000, &syncobj));
+	ASSERT_EQ(0, submit_nops(self->fd, 1, 1000, &syncobj));
 	ASSERT_EQ(0, enpu_job_wait(self->device, syncobj, 10 * ENPU_SECOND_NS,
 				   0, &job_status));
 	EXPECT_EQ(0, job_status);
@@ -217,7 +228,7 @@ TEST_F_TIMEOUT(lifetime, a_syncobj_fd_holding_a_job_fence, 60)
 {
 	uint32_t syncobj;
 
-	ASSERT_EQ(0, submit_nop(self->fd, 1000, &syncobj));
+	ASSERT_EQ(0, submit_nops(self->fd, 1, 1000, &syncobj));
 	ASSERT_EQ(0, drmSyncobjHandleToFD(self->fd, syncobj, &self->ref.fd));
 	kept_alive(_metadata, self, NULL);
 }
@@ -259,14 +270,15 @@ TEST_F_TIMEOUT(lifetime, a_running_job, 60)
 {
 	uint32_t syncobj;
 
-	ASSERT_EQ(0, submit_nop(self->fd, RUNNING_NOP_CYCLES, &syncobj));
+	ASSERT_EQ(0, submit_nops(self->fd, RUNNING_NOPS, RUNNING_NOP_CYCLES,
+				 &syncobj));
 	/*
 	 * Only a job on a ring outlives the close (a queued one is cancelled);
 	 * after a reload the firmware may still be booting, so wait for it.
 	 */
 	ASSERT_TRUE(enpu_recovery_reaches("on_device", 1, NODE_WAIT_MS))
 		TH_LOG("the job never reached the device");
-	self->ref.wait_ms = 2000;
+	self->ref.wait_ms = RUNNING_NOPS * 4000 + 1000;
 	kept_alive(_metadata, self, NULL);
 }
 
