@@ -17,7 +17,13 @@
  * fills and copies of the BOs listed, in-fences from earlier jobs) or
  * random streams. With --faults the first process also injects vnpu
  * faults through the rig's relay (hang, error interrupt, lost interrupt,
- * corrupted completion, thermal spike, failing firmware boots).
+ * corrupted completion, thermal spike, failing firmware boots) and, on a
+ * kernel with failslab and fail_page_alloc (the debug kernel), makes the
+ * N-th fault-injection point (allocation, user copy) of one ioctl in 25
+ * fail (/proc/thread-self/fail-nth, N random in 1..32), in every thread
+ * of that process. Only the ioctl is armed, never the calls around it
+ * (mmap and the page faults of a mapping, opening files), so whatever
+ * fails, fails inside the driver's or the DRM core's ioctl path.
  *
  * Every errno an ioctl returns must be one that ioctl documents;
  * anything else counts as a failure. At the end every worker waits for
@@ -26,7 +32,8 @@
  * the kernel log holds no report (BUG, WARNING, KASAN, slab poison,
  * lockdep, kmemleak...). It prints
  *
- *   enpu-stress: seed=S ioctls=I jobs=J faults=F unexpected=U reports=R device=ok
+ *   enpu-stress: seed=S ioctls=I jobs=J faults=F alloc_faults=A unexpected=U
+ *                reports=R dmabufs_left=D device=ok
  *
  * and exits 0 only if U and R are 0 and the device is usable.
  */
@@ -64,6 +71,7 @@ struct stats {
 	atomic_ullong ioctls;
 	atomic_ullong jobs;
 	atomic_ullong faults;
+	atomic_ullong alloc_faults;	/* fault points made to fail */
 	atomic_ullong unexpected;
 	atomic_ullong submit_errno[160];	/* refused submits by errno */
 	char first_unexpected[256];
@@ -82,6 +90,9 @@ struct worker {
 	struct enpu_random random;
 	unsigned long ops;
 	int inject;
+	int alloc_faults;		/* arm fail-nth before some ioctls */
+	int fail_nth;			/* this thread's fail-nth, or -1 */
+	unsigned int arm;		/* fail the arm-th point of the next ioctl */
 	int fd;				/* the file this session uses */
 	unsigned int session;		/* ops left on it */
 	uint32_t handles[HANDLES];	/* made on @fd (mostly) */
@@ -134,11 +145,53 @@ static bool errno_allowed(const int *allowed, int err)
 	return false;
 }
 
+/*
+ * fail-nth of the calling thread: writing N fails its N-th fault point
+ * from now on; reading gives what is left, 0 once the fault was injected.
+ * Opened once per thread, as an open() while armed would itself count.
+ */
+static void fail_nth_write(struct worker *w, unsigned int nth)
+{
+	char text[16];
+	int length = snprintf(text, sizeof(text), "%u", nth);
+
+	if (pwrite(w->fail_nth, text, (size_t)length, 0) != length)
+		unexpected(w, "fail-nth write", errno);
+}
+
+/* Disarms; 1 if the armed fault was injected. */
+static int fail_nth_injected(struct worker *w)
+{
+	char text[16] = "";
+	ssize_t got = pread(w->fail_nth, text, sizeof(text) - 1, 0);
+
+	fail_nth_write(w, 0);
+	return got > 0 && atoi(text) == 0;
+}
+
+/* One ioctl, with the fault point armed by worker_run() if any. */
+static int do_ioctl(struct worker *w, int fd, unsigned long request,
+		    void *arg)
+{
+	unsigned int arm = w->arm;
+	int ret, err;
+
+	w->arm = 0;
+	atomic_fetch_add(&w->stats->ioctls, 1);
+	if (arm)
+		fail_nth_write(w, arm);
+	ret = ioctl(fd, request, arg);
+	err = errno;
+	if (arm && fail_nth_injected(w))
+		atomic_fetch_add(&w->stats->alloc_faults, 1);
+	errno = err;
+	return ret;
+}
+
 static void call(struct worker *w, int fd, unsigned long request, void *arg,
 		 const int *allowed, const char *what)
 {
-	atomic_fetch_add(&w->stats->ioctls, 1);
-	if (ioctl(fd, request, arg) == 0)
+	if (do_ioctl(w, fd, request, arg) == 0)
 		return;
 	if (!errno_allowed(allowed, errno))
 		unexpected(w, what, errno);
@@ -498,8 +551,7 @@ static void op_submit(struct worker *w, int fd)
 	s.context = rnd(w, 2) ? 0 : w->contexts[rnd(w, CONTEXTS)];
 	s.out_syncobj = rnd(w, 2) ? pick_live(w, w->syncobjs, SYNCOBJS) : 0;
 	s.reserved[0] = rnd(w, 32) ? 0 : 1;
-	atomic_fetch_add(&w->stats->ioctls, 1);
-	if (ioctl(fd, DRM_IOCTL_ENPU_SUBMIT, &s) == 0) {
+	if (do_ioctl(w, fd, DRM_IOCTL_ENPU_SUBMIT, &s) == 0) {
 		atomic_fetch_add(&w->stats->jobs, 1);
 		return;
 	}
@@ -524,6 +576,35 @@ static void op_fault(struct worker *w)
 }
 
 /*
+ * Only fail-nth injects (no random failures anywhere else), sleeping and
+ * single-page allocations included; quiet, since each failure would print
+ * a stack. 0 when the kernel has both failslab and fail_page_alloc.
+ */
+static int alloc_faults_setup(void)
+{
+	static const char *const knobs[][2] = {
+		{ "/sys/kernel/debug/failslab/probability", "0" },
+		{ "/sys/kernel/debug/failslab/ignore-gfp-wait", "N" },
+		{ "/sys/kernel/debug/failslab/verbose", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/probability", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N" },
+		{ "/sys/kernel/debug/fail_page_alloc/min-order", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/verbose", "0" },
+	};
+
+	if (access("/proc/thread-self/fail-nth", W_OK))
+		return -ENOENT;
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		if (enpu_write_file(knobs[i][0], knobs[i][1]))
+			return -ENOENT;
+	/* fail-nth counts user-copy points too (CONFIG_FAULT_INJECTION_USERCOPY). */
+	if (!access("/sys/kernel/debug/fail_usercopy", F_OK) &&
+	    enpu_write_file("/sys/kernel/debug/fail_usercopy/verbose", "0"))
+		return -ENOENT;
+	return 0;
+}
+
+/*
  * Handles, contexts and syncobjs are per file: a worker keeps to one fd
  * of the table for a session of up to 64 operations (its tables then
  * mostly name live objects), and uses a random fd of the table one time
@@ -545,6 +626,10 @@ static void *worker_run(void *arg)
 {
 	struct worker *w = arg;
 
+	w->fail_nth = w->alloc_faults ?
+		open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC) : -1;
+	if (w->alloc_faults && w->fail_nth < 0)
+		unexpected(w, "open fail-nth", errno);
 	for (unsigned long i = 0; i < w->ops; i++) {
 		int fd = session_fd(w);
 		unsigned int what = (unsigned int)rnd(w, 100);
@@ -557,6 +642,9 @@ static void *worker_run(void *arg)
 			op_fault(w);
 			continue;
 		}
+		/* ENOMEM and EFAULT are in every ioctl's allowed set. */
+		if (w->fail_nth >= 0 && rnd(w, 25) == 0)
+			w->arm = 1 + (unsigned int)rnd(w, 32);
 		if (what < 10)
 			op_param(w, fd);
 		else if (what < 25)
@@ -571,12 +659,15 @@ static void *worker_run(void *arg)
 			op_prime(w, fd);
 		else
 			op_submit(w, fd);
+		w->arm = 0;
 	}
+	if (w->fail_nth >= 0)
+		close(w->fail_nth);
 	return NULL;
 }
 
 static int run_process(const char *path, uint64_t seed, unsigned long ops,
-		       unsigned int threads, int inject)
+		       unsigned int threads, int inject, int alloc_faults)
 {
 	struct process_state ps = { .path = path };
 	struct worker workers[MAX_THREADS];
@@ -601,6 +692,7 @@ static int run_process(const char *path, uint64_t seed, unsigned long ops,
 		w->stats = stats;
 		w->ops = ops;
 		w->inject = inject && t == 0;
+		w->alloc_faults = alloc_faults;
 		w->vgem = vgem;
 		w->vgem_handle = vgem_handle;
 		enpu_random_seed(&w->random, seed * 1000 + t);
@@ -674,7 +766,7 @@ int main(int argc, char **argv)
 	uint64_t seed = enpu_random_default_seed();
 	unsigned long ops = 2000;
 	unsigned int threads = 4, procs = 2;
-	int inject = 0, opt, reports, usable, failed = 0;
+	int inject = 0, alloc_faults = 0, opt, reports, usable, failed = 0;
 	long dmabufs_before = -1, dmabufs_after = -1;
 	struct enpu_kreports watch;
 	enpu_device *device;
@@ -724,20 +816,24 @@ int main(int argc, char **argv)
 	}
 	path = strdup(path);
 	enpu_device_close(device);
+	alloc_faults = inject && alloc_faults_setup() == 0;
 	stats = mmap(NULL, sizeof(*stats), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (stats == MAP_FAILED || enpu_kreports_start(&watch))
 		return 2;
 	enpu_dmabuf_count(&dmabufs_before);
-	printf("enpu-stress: seed=%" PRIu64 " ops=%lu threads=%u procs=%u faults=%s\n",
-	       seed, ops, threads, procs, inject ? "on" : "off");
+	printf("enpu-stress: seed=%" PRIu64 " ops=%lu threads=%u procs=%u faults=%s%s\n",
+	       seed, ops, threads, procs, inject ? "on" : "off",
+	       alloc_faults ? " (vnpu and allocations)" :
+	       inject ? " (vnpu; no failslab in this kernel)" : "");
 	fflush(stdout);
 
 	for (unsigned int p = 0; p < procs; p++) {
 		pids[p] = fork();
 		if (pids[p] == 0)
 			_exit(run_process(path, seed + p, ops, threads,
-					  inject && p == 0));
+					  inject && p == 0,
+					  alloc_faults && p == 0));
 	}
 	for (unsigned int p = 0; p < procs; p++) {
 		int status;
@@ -755,10 +851,11 @@ int main(int argc, char **argv)
 	/* Jobs of closed files finish and drop their dma-buf references. */
 	enpu_dmabuf_settle(dmabufs_before, 20000, &dmabufs_after);
 	reports = enpu_kreports_collect(&watch, sizeof(first), first);
-	printf("enpu-stress: seed=%" PRIu64 " ioctls=%llu jobs=%llu faults=%llu unexpected=%llu reports=%d dmabufs_left=%ld device=%s\n",
+	printf("enpu-stress: seed=%" PRIu64 " ioctls=%llu jobs=%llu faults=%llu alloc_faults=%llu unexpected=%llu reports=%d dmabufs_left=%ld device=%s\n",
 	       seed, (unsigned long long)atomic_load(&stats->ioctls),
 	       (unsigned long long)atomic_load(&stats->jobs),
 	       (unsigned long long)atomic_load(&stats->faults),
+	       (unsigned long long)atomic_load(&stats->alloc_faults),
 	       (unsigned long long)atomic_load(&stats->unexpected), reports,
 	       dmabufs_after - dmabufs_before, usable ? "ok" : "BROKEN");
 	printf("enpu-stress: refused submits:");
