@@ -7,6 +7,7 @@
  * (IRQs, DMA buffers, the drm_device) are released after that.
  */
 #include <linux/device.h>
+#include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/interrupt.h>
 #include <drm/drm_drv.h>
@@ -60,6 +61,15 @@ struct enpu_device *enpu_device_probe(const struct enpu_bus_resources *res)
 	unsigned int vec;
 	int ret;
 
+	/*
+	 * A scatter-gather segment is {u64 ADDR; u64 LEN} (docs/hw/vnpu.md),
+	 * so any length a scatterlist entry holds; without this the DMA layer
+	 * assumes 64 KiB and the merged segments of a BO's pages break that
+	 * claim (the DMA-API debug check warns on every such mapping). No
+	 * return value to check: it is void since 6.11, and the scatterlists
+	 * are built with whatever dma_get_max_seg_size() then says.
+	 */
+	dma_set_max_seg_size(res->dev, UINT_MAX);
 	edev = devm_drm_dev_alloc(res->dev, &enpu_drm_driver,
 				  struct enpu_device, drm);
 	if (IS_ERR(edev))

@@ -572,7 +572,7 @@ static struct sg_table *enpu_job_pages_to_sgt(struct device *dev,
 					      unsigned int count)
 {
 	size_t max_segment = min_t(size_t, dma_max_mapping_size(dev),
-				   UINT_MAX);
+				   dma_get_max_seg_size(dev));
 	struct sg_table *sgt;
 	int ret;
 

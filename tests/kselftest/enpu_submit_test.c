@@ -18,6 +18,7 @@
 #include <xf86drm.h>
 
 #include "enpu_buffers.h"
+#include "enpu_kreports.h"
 #include "enpu_selftest.h"
 #include "kselftest_harness.h"
 
@@ -692,6 +693,55 @@ TEST_F(submit, large_multi_page_bos_are_filled_and_copied_whole)
 	EXPECT_EQ(POISON, b[size - 1]);
 	munmap(a, size);
 	munmap(b, size);
+}
+
+/*
+ * A BO's physically adjacent pages are merged into long scatter-gather
+ * segments (fresh memory after boot mostly is adjacent), and the device
+ * takes segments of any length: the driver must say so to the DMA layer,
+ * or the debug kernel's DMA-API checks warn that the mapping breaks the
+ * device's (default, 64 KiB) segment limit. On the stock kernels this
+ * checks the job and prints the longest segment; the report scan is what
+ * fails on the debug kernel.
+ */
+TEST_F(submit, long_segments_map_without_dma_api_reports)
+{
+	const uint64_t size = 8 * 1024 * 1024;
+	uint64_t addresses[4096], lengths[4096], longest = 0;
+	struct enpu_job_sg_bo sg = {
+		.address = addresses, .length = lengths, .capacity = 4096,
+	};
+	struct enpu_kreports reports = { .fd = -1 };
+	struct drm_enpu_submit_bo bo;
+	char debugfs[256], first[512];
+	struct enpu_cmd_dma_fill fill;
+	unsigned char *map;
+	uint32_t handle;
+
+	ASSERT_EQ(0, enpu_debugfs_dir(sizeof(debugfs), debugfs));
+	ASSERT_EQ(0, enpu_kreports_start(&reports));
+	ASSERT_EQ(0, enpu_raw_bo_create(self->fd, size, 0, &handle, NULL));
+	map = enpu_raw_bo_map(self->fd, handle, size);
+	ASSERT_NE(NULL, map);
+	memset(map, UNTOUCHED, size);
+	bo = (struct drm_enpu_submit_bo){ handle, DRM_ENPU_SUBMIT_BO_WRITE };
+	fill = fill_command(0, 0, size);
+	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, &bo, 1, &fill,
+					    sizeof(fill), 0, 0));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, handle, 0, 30 * SECOND));
+	EXPECT_EQ(POISON, map[0]);
+	EXPECT_EQ(POISON, map[size - 1]);
+	ASSERT_EQ(0, enpu_last_job_sg(debugfs, 0, &sg));
+	for (size_t i = 0; i < sg.listed; i++)
+		if (lengths[i] > longest)
+			longest = lengths[i];
+	TH_LOG("%u segments, the longest %llu bytes%s", sg.segments,
+	       (unsigned long long)longest,
+	       longest > 65536 ? "" : " (none above 64 KiB: nothing to check)");
+	EXPECT_EQ(0, enpu_kreports_collect(&reports, sizeof(first), first))
+		TH_LOG("kernel report: %s", first);
+	enpu_kreports_stop(&reports);
+	munmap(map, size);
 }
 
 TEST_F(submit, seqno_rises_and_out_syncobj_signals)
