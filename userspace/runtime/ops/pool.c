@@ -363,6 +363,26 @@ static int global_pool_run(struct rt_kernel *k,
 	size_t plane = planes ? rt_tensor_elements(x) / planes : 0;
 
 	(void)k;
+	if (!take_max && x->dtype == ENPU_RT_FLOAT) {
+		/* Four partial sums in double: no per-element conversion
+		 * call, and the order stays fixed. */
+		const float *xs = x->data;
+		float *ys = out[0]->data;
+
+		for (size_t p = 0; p < planes; p++, xs += plane) {
+			double s[4] = { 0, 0, 0, 0 };
+			size_t i = 0;
+
+			for (; i + 4 <= plane; i += 4)
+				for (int j = 0; j < 4; j++)
+					s[j] += xs[i + j];
+			for (; i < plane; i++)
+				s[0] += xs[i];
+			ys[p] = plane ? (float)((s[0] + s[1] + s[2] + s[3]) /
+					       (double)plane) : 0.0f;
+		}
+		return 0;
+	}
 	for (size_t p = 0; p < planes; p++) {
 		double acc = take_max ? -INFINITY : 0;
 
