@@ -21,6 +21,7 @@
 #include "enpu/enpu_rt.h"
 #include "enpu_quantize.h"
 #include "qtest_model.h"
+#include "quantize_internal.h"
 
 #define QT_TOLERANCE 0.02
 
@@ -551,6 +552,226 @@ static int test_percentile_vs_minmax(void)
 	return 0;
 }
 
+/* The range q_tensor_range() picks for histogram @hist over [min, max]. */
+static void method_range(enum enpu_quantize_method method, double min,
+			 double max, uint64_t *hist, double *lo, double *hi)
+{
+	struct enpu_quantize_options o;
+	struct q_model m = { 0 };
+	struct q_tensor t = { 0 };
+
+	enpu_quantize_options_init(&o);
+	o.method = method;
+	o.percentile = 99.99;
+	m.options = &o;
+	t.seen = 1;
+	t.min = min;
+	t.max = max;
+	t.hist = hist;
+	q_tensor_range(&m, &t, lo, hi);
+}
+
+/*
+ * Entropy and MSE on histograms with known answers: a bell-shaped core
+ * in [-1, 1] (sigma 0.35, about 10^7 values) and one outlier at 100,
+ * where a range that keeps the outlier leaves the core 5 of the 256
+ * levels, so both must clip it but keep the core; and a flat histogram,
+ * where any clipping only loses, so both must keep the full range. Then
+ * through the library on a real model, a triangular core and the same
+ * outlier: entropy clips it, MSE (4096 values: clipping the outlier
+ * costs more than the levels it frees) may only narrow the range.
+ */
+static int test_entropy_and_mse(void)
+{
+	static uint64_t hist[Q_HIST_BINS];
+	const double width = 101.0 / Q_HIST_BINS;
+	const int methods[] = { ENPU_QUANTIZE_ENTROPY, ENPU_QUANTIZE_MSE };
+	const char *names[] = { "entropy", "mse" };
+	struct enpu_quantize_options o;
+	struct enpu_quantize_report r;
+	double lo, hi;
+
+	memset(hist, 0, sizeof(hist));
+	for (size_t b = 0; b < Q_HIST_BINS; b++) {
+		double v = -1 + width * ((double)b + 0.5);
+
+		if (v <= 1.0)
+			hist[b] = (uint64_t)(250000 * exp(-v * v / 0.245));
+	}
+	hist[Q_HIST_BINS - 1] = 1;
+	method_range(ENPU_QUANTIZE_MINMAX, -1, 100, hist, &lo, &hi);
+	CHECK(lo == -1 && hi == 100, "minmax [%g, %g]", lo, hi);
+	for (int i = 0; i < 2; i++) {
+		method_range(methods[i], -1, 100, hist, &lo, &hi);
+		printf("  %s on core + outlier: [%g, %g]\n", names[i], lo, hi);
+		CHECK(lo <= -0.9 && hi >= 0.9, "%s must keep the core: "
+		      "[%g, %g]", names[i], lo, hi);
+		CHECK(hi < 100.0 / 4, "%s must clip the outlier: hi %g",
+		      names[i], hi);
+	}
+	for (size_t b = 0; b < Q_HIST_BINS; b++)
+		hist[b] = 1000;
+	for (int i = 0; i < 2; i++) {
+		method_range(methods[i], -1, 100, hist, &lo, &hi);
+		printf("  %s on a flat histogram: [%g, %g]\n", names[i], lo,
+		       hi);
+		CHECK(lo == -1 && hi == 100, "%s must keep a flat range, got "
+		      "[%g, %g]", names[i], lo, hi);
+	}
+
+	{
+		float x[64];
+
+		mkdir(path_of("outlier_calib_e"), 0755);
+		for (int n = 0; n < 64; n++) {
+			for (int i = 0; i < 64; i++)
+				x[i] = uniform(-0.5f, 0.5f) +
+				       uniform(-0.5f, 0.5f);
+			if (!n)
+				x[32] = 100;
+			mkdir(path_of("outlier_calib_e/sample_%03d", n), 0755);
+			qt_write_tensor(path_of("outlier_calib_e/sample_%03d/"
+						"input_0.pb", n), "", 2,
+					mm_dims, x);
+		}
+	}
+	enpu_quantize_options_init(&o);
+	CHECK(!quantize("mm.onnx", "outlier_calib_e", "mm_mm.onnx", &o, &r),
+	      "minmax");
+	enpu_quantize_report_free(&r);
+	o.method = ENPU_QUANTIZE_ENTROPY;
+	CHECK(!quantize("mm.onnx", "outlier_calib_e", "mm_ent.onnx", &o, &r),
+	      "entropy");
+	enpu_quantize_report_free(&r);
+	o.method = ENPU_QUANTIZE_MSE;
+	CHECK(!quantize("mm.onnx", "outlier_calib_e", "mm_mse.onnx", &o, &r),
+	      "mse");
+	enpu_quantize_report_free(&r);
+	float smm = input_scale("mm_mm.onnx"), sen = input_scale("mm_ent.onnx");
+	float sms = input_scale("mm_mse.onnx");
+	double emm = relative_error("mm.onnx", "mm_mm.onnx", 2, mm_dims, 8,
+				    -1, 1);
+	double een = relative_error("mm.onnx", "mm_ent.onnx", 2, mm_dims, 8,
+				    -1, 1);
+	double ems = relative_error("mm.onnx", "mm_mse.onnx", 2, mm_dims, 8,
+				    -1, 1);
+
+	printf("  4096 values + outlier: input scale minmax %g, entropy %g, "
+	       "mse %g; error minmax %.4f, entropy %.4f, mse %.4f\n", smm, sen,
+	       sms, emm, een, ems);
+	CHECK(sen < smm / 8, "entropy must clip the outlier");
+	CHECK(een < emm / 2, "entropy should be far more accurate here");
+	/* With 4096 values MSE keeps the outlier (its clipping error
+	 * outweighs the levels saved); it may only narrow the range. */
+	CHECK(sms <= smm * 1.0001f, "mse widened the range");
+	return 0;
+}
+
+/*
+ * The accuracy report and mixed precision. x -> MatMul (W1: per-tensor,
+ * one weight of 50 among U(-0.5, 0.5), so its int8 step wipes out the
+ * rest) -> Relu -> MatMul (W2, plain) -> y. The report must list both
+ * layers in graph order with the first adding the most error, hold out a
+ * quarter of the 8 samples, and --keep-float 1 must leave MatMul_0 in
+ * float (no DQ on its weight) and bring the output closer to float.
+ * Unknown float node names and holding out every sample are refused.
+ */
+static int test_report_and_keep_float(void)
+{
+	struct qt_model m;
+	struct enpu_quantize_options o;
+	struct enpu_quantize_report r;
+	const int64_t w1d[] = { 16, 16 }, w2d[] = { 16, 8 };
+	static float w1[256], w2[128];
+	const char *names[] = { "nope" };
+	Onnx__ModelProto *model;
+	double before;
+
+	fill(w1, 256, -0.5f, 0.5f);
+	fill(w2, 128, -0.5f, 0.5f);
+	w1[17] = 50;
+	qt_init(&m, 13);
+	qt_input(&m, "x", ENPU_RT_FLOAT, 2, mm_dims);
+	qt_init_float(&m, "w1", 2, w1d, w1);
+	qt_init_float(&m, "w2", 2, w2d, w2);
+	qt_node(&m, "MatMul", "x,w1", "h0");
+	qt_node(&m, "Relu", "h0", "h");
+	qt_node(&m, "MatMul", "h,w2", "y");
+	qt_output(&m, "y");
+	CHECK(!qt_save(&m, path_of("mp.onnx")), "save");
+	qt_free(&m);
+	write_calib("mp_calib", 2, mm_dims, 8, -1, 1, 0);
+
+	enpu_quantize_options_init(&o);
+	o.per_channel = 0;
+	o.evaluate = 1;
+	CHECK(!quantize("mp.onnx", "mp_calib", "mp_q.onnx", &o, &r), "report");
+	CHECK(r.held_out && r.evaluation_samples == 2 &&
+	      r.calibration_samples == 6 && r.samples == 6,
+	      "samples: held out %d, %zu evaluated, %zu calibrated",
+	      r.held_out, r.evaluation_samples, r.calibration_samples);
+	CHECK(r.output_count == 1 && !strcmp(r.outputs[0].name, "y"),
+	      "outputs");
+	CHECK(r.layer_count == 2 && !strcmp(r.layers[0].name, "MatMul_0") &&
+	      !strcmp(r.layers[1].name, "MatMul_2") &&
+	      !strcmp(r.layers[0].op, "MatMul"), "layers");
+	printf("  all int8: output cosine %.6f, max error %.4g; layers "
+	       "added %.3g (inside %.3g), %.3g (inside %.3g)\n",
+	       r.outputs[0].cosine, r.outputs[0].max_error, r.layers[0].added,
+	       r.layers[0].added_inside, r.layers[1].added,
+	       r.layers[1].added_inside);
+	CHECK(r.outputs[0].cosine > 0 && r.outputs[0].cosine < 1 &&
+	      r.outputs[0].max_error > 0, "output accuracy not measured");
+	CHECK(r.layers[0].added_inside > r.layers[1].added_inside,
+	      "the outlier layer must add the most");
+	before = r.outputs[0].cosine;
+	enpu_quantize_report_free(&r);
+
+	o.evaluate = 0;
+	o.keep_float = 1;
+	CHECK(!quantize("mp.onnx", "mp_calib", "mp_mixed.onnx", &o, &r),
+	      "keep-float");
+	CHECK(r.kept_float_count == 1 &&
+	      !strcmp(r.kept_float[0], "MatMul_0"), "kept %zu: %s",
+	      r.kept_float_count,
+	      r.kept_float_count ? r.kept_float[0] : "-");
+	CHECK(r.outputs_all_int8 && r.outputs_all_int8_count == 1 &&
+	      fabs(r.outputs_all_int8[0].cosine - before) < 1e-12,
+	      "the first pass's accuracy is kept");
+	printf("  keep-float 1: output cosine %.6f -> %.6f\n", before,
+	       r.outputs[0].cosine);
+	CHECK(1 - r.outputs[0].cosine < (1 - before) / 2,
+	      "mixed precision must at least halve the output's loss");
+	CHECK(r.notes && strstr(r.notes, "'MatMul_0' (MatMul): kept in "
+				"float"), "no note for the kept layer");
+	enpu_quantize_report_free(&r);
+	model = qt_load(path_of("mp_mixed.onnx"));
+	CHECK(model, "output does not parse");
+	CHECK(!constant_dq(model->graph,
+			   qt_find_op(model->graph, "MatMul", 0)->input[1]),
+	      "MatMul_0's weight is still quantized");
+	CHECK(constant_dq(model->graph,
+			  qt_find_op(model->graph, "MatMul", 1)->input[1]),
+	      "MatMul_2's weight is no longer quantized");
+	onnx__model_proto__free_unpacked(model, NULL);
+
+	o.keep_float = 0;
+	o.float_nodes = names;
+	o.float_node_count = 1;
+	CHECK(quantize("mp.onnx", "mp_calib", "mp_bad.onnx", &o, &r) ==
+	      ENPU_RT_INVALID_ARGUMENT && strstr(r.error, "float node 'nope'"),
+	      "unknown float node: %s", r.error);
+	enpu_quantize_report_free(&r);
+	o.float_node_count = 0;
+	o.evaluate = 1;
+	o.holdout = 8;
+	CHECK(quantize("mp.onnx", "mp_calib", "mp_bad.onnx", &o, &r) ==
+	      ENPU_RT_INVALID_ARGUMENT && strstr(r.error, "leaves none"),
+	      "holdout of every sample: %s", r.error);
+	enpu_quantize_report_free(&r);
+	return 0;
+}
+
 static int test_float_ops_and_opset(void)
 {
 	struct enpu_quantize_options o;
@@ -585,13 +806,43 @@ static int test_float_ops_and_opset(void)
 	CHECK(model->opset_import[0]->version == 13, "opset not 13");
 	onnx__model_proto__free_unpacked(model, NULL);
 
-	/* Opset 11 Softmax changed meaning at 13: refused. */
+	/*
+	 * Opset 11 Softmax changed meaning at 13: the opset stays, weights
+	 * go per tensor (no DequantizeLinear axis), with a note; the model
+	 * runs and stays accurate. At opset 9 there is no QuantizeLinear:
+	 * refused, naming the op.
+	 */
 	CHECK(!make_matmul(path_of("mm11_sm.onnx"), 11, "Softmax"), "save");
-	status = enpu_quantize_file(path_of("mm11_sm.onnx"),
+	status = quantize("mm11_sm.onnx", "mm_calib", "mm11_sm_q.onnx", &o,
+			  &r);
+	CHECK(!status && r.opset_out == 11 && r.notes &&
+	      strstr(r.notes, "opset 11 kept: node 'Softmax_1' (Softmax)") &&
+	      strstr(r.notes, "per tensor"), "notes: %s", r.notes);
+	enpu_quantize_report_free(&r);
+	model = qt_load(path_of("mm11_sm_q.onnx"));
+	CHECK(model && model->opset_import[0]->version == 11,
+	      "opset not kept");
+	{
+		const Onnx__NodeProto *dq = constant_dq(model->graph,
+			qt_find_op(model->graph, "MatMul", 0)->input[1]);
+
+		CHECK(dq && qt_node_int(dq, "axis", -99) == -99 &&
+		      qt_initializer(model->graph, dq->input[1])->n_dims == 0,
+		      "weights must be per tensor (scalar scale, no axis)");
+	}
+	onnx__model_proto__free_unpacked(model, NULL);
+	double err = relative_error("mm11_sm.onnx", "mm11_sm_q.onnx", 2,
+				    mm_dims, 4, -0.9f, 0.9f);
+
+	printf("  opset 11 + Softmax, per tensor: worst error %.4f\n", err);
+	/* The float Softmax sharpens its dequantized input's step. */
+	CHECK(err <= 2 * QT_TOLERANCE, "error %g", err);
+	CHECK(!make_matmul(path_of("mm9_sm.onnx"), 9, "Softmax"), "save");
+	status = enpu_quantize_file(path_of("mm9_sm.onnx"),
 				    path_of("mm_calib"), path_of("x.onnx"), &o,
 				    &r);
 	CHECK(status == ENPU_RT_UNSUPPORTED && strstr(r.error, "Softmax") &&
-	      strstr(r.error, "opset 13"), "got %d: %s", status, r.error);
+	      strstr(r.error, "below 10"), "got %d: %s", status, r.error);
 	enpu_quantize_report_free(&r);
 	return 0;
 }
@@ -800,6 +1051,8 @@ int main(int argc, char **argv)
 		{ "matmul_per_channel_and_tensor",
 		  test_matmul_per_channel_and_tensor },
 		{ "percentile_vs_minmax", test_percentile_vs_minmax },
+		{ "entropy_and_mse", test_entropy_and_mse },
+		{ "report_and_keep_float", test_report_and_keep_float },
 		{ "float_ops_and_opset", test_float_ops_and_opset },
 		{ "bad_inputs", test_bad_inputs },
 		{ "onnx_test_data_layout", test_onnx_test_data_layout },

@@ -2,9 +2,9 @@
 /*
  * Calibration: the float model runs on every sample with the runtime, as a
  * copy whose graph outputs also list every activation a quantized op
- * touches, and each such tensor keeps its min/max (and, for the percentile
- * method, a histogram over that range filled in a second pass, so the
- * bins never move).
+ * touches, and each such tensor keeps its min/max (and, for the percentile,
+ * entropy and MSE methods, a histogram over that range filled in a second
+ * pass, so the bins never move, from which the method picks the range).
  */
 #include <math.h>
 #include <stdio.h>
@@ -53,21 +53,11 @@ static void observe(struct q_tensor *t, const float *x, size_t n,
 	}
 }
 
-void q_tensor_range(const struct q_model *m, const struct q_tensor *t,
-		    double *lo, double *hi)
+/* Percentile: clip (100 - p)% of the values off each end. */
+static void percentile_range(const struct q_model *m,
+			     const struct q_tensor *t, uint64_t total,
+			     double *lo, double *hi)
 {
-	*lo = t->seen ? t->min : 0;
-	*hi = t->seen ? t->max : 0;
-	if (m->options->method != ENPU_QUANTIZE_PERCENTILE || !t->hist ||
-	    !(t->max > t->min))
-		return;
-	uint64_t total = 0;
-
-	for (size_t b = 0; b < Q_HIST_BINS; b++)
-		total += t->hist[b];
-	if (!total)
-		return;
-	/* Values allowed past each end: (100 - p)% of the total. */
 	double tail = (100.0 - m->options->percentile) / 100.0 *
 		(double)total;
 	double width = (t->max - t->min) / Q_HIST_BINS;
@@ -89,6 +79,137 @@ void q_tensor_range(const struct q_model *m, const struct q_tensor *t,
 	*hi = t->min + width * (double)(b + 1);
 	if (*hi > t->max)
 		*hi = t->max;
+}
+
+/*
+ * MSE: the expected squared error of quantize-dequantize over the
+ * histogram (every bin's values at its centre), with the parameters the
+ * writer would compute from [lo, hi].
+ */
+static double mse_cost(const struct q_model *m, const struct q_tensor *t,
+		       double lo, double hi)
+{
+	int32_t type = m->options->activation_type, qmin, qmax, zp;
+	double width = (t->max - t->min) / Q_HIST_BINS, err = 0;
+	float scale;
+
+	q_act_range(type, &qmin, &qmax);
+	q_asymmetric_params(lo, hi, type, &scale, &zp);
+	for (size_t b = 0; b < Q_HIST_BINS; b++) {
+		double v, d;
+
+		if (!t->hist[b])
+			continue;
+		v = t->min + width * ((double)b + 0.5);
+		d = v - ((double)q_quantize_one((float)v, scale, zp, qmin,
+						qmax) - zp) * scale;
+		err += (double)t->hist[b] * d * d;
+	}
+	return err;
+}
+
+/*
+ * Entropy: KL(P || Q) between the histogram clipped to the candidate's
+ * bins (values outside added to the end bins) and its image through as
+ * many levels as the type has (each level's count spread evenly over the
+ * level's non-empty bins), the TensorRT-style calibration. Candidates
+ * narrower than one bin per level are not judged (HUGE_VAL).
+ */
+static double entropy_cost(const struct q_model *m, const struct q_tensor *t,
+			   double lo, double hi, uint64_t total)
+{
+	int32_t qmin, qmax;
+	double width = (t->max - t->min) / Q_HIST_BINS, kl = 0, inside = 0;
+	ptrdiff_t b0 = (ptrdiff_t)floor((lo - t->min) / width);
+	ptrdiff_t b1 = (ptrdiff_t)ceil((hi - t->min) / width);
+	uint64_t below = 0, above = 0;
+	size_t levels, bins;
+
+	q_act_range(m->options->activation_type, &qmin, &qmax);
+	levels = (size_t)(qmax - qmin + 1);
+	b0 = b0 < 0 ? 0 : b0;
+	b1 = b1 > Q_HIST_BINS ? Q_HIST_BINS : b1;
+	if (b1 <= b0 || (size_t)(b1 - b0) < levels)
+		return HUGE_VAL;
+	bins = (size_t)(b1 - b0);
+	for (ptrdiff_t b = 0; b < b0; b++)
+		below += t->hist[b];
+	for (ptrdiff_t b = b1; b < Q_HIST_BINS; b++)
+		above += t->hist[b];
+	for (ptrdiff_t b = b0; b < b1; b++)
+		inside += (double)t->hist[b];
+	if (inside <= 0)
+		return HUGE_VAL;
+	for (size_t j = 0; j < levels; j++) {
+		size_t s = (size_t)b0 + j * bins / levels;
+		size_t e = (size_t)b0 + (j + 1) * bins / levels;
+		double mass = 0, nonzero = 0;
+
+		for (size_t b = s; b < e; b++) {
+			mass += (double)t->hist[b];
+			nonzero += t->hist[b] != 0;
+		}
+		for (size_t b = s; b < e; b++) {
+			double p = (double)t->hist[b], q;
+
+			if (b == (size_t)b0)
+				p += (double)below;
+			if (b + 1 == (size_t)b1)
+				p += (double)above;
+			if (p <= 0)
+				continue;
+			q = t->hist[b] ? mass / nonzero / inside : 0;
+			/* An outlier end bin the level left empty. */
+			q = q > 1e-12 ? q : 1e-12;
+			p /= (double)total;
+			kl += p * log(p / q);
+		}
+	}
+	return kl;
+}
+
+/*
+ * Candidate ranges: a threshold T on |x| clips both ends, [max(lo, -T),
+ * min(hi, T)] of the observed range extended to 0; T runs from the
+ * largest magnitude down to 1/256 of it in steps of 2^(1/16).
+ */
+#define Q_SEARCH_STEPS 128
+#define Q_SEARCH_PER_OCTAVE 16
+void q_tensor_range(const struct q_model *m, const struct q_tensor *t,
+		    double *lo, double *hi)
+{
+	enum enpu_quantize_method method = m->options->method;
+	double best = HUGE_VAL, lo0, hi0, top;
+	uint64_t total = 0;
+
+	*lo = t->seen ? t->min : 0;
+	*hi = t->seen ? t->max : 0;
+	if (method == ENPU_QUANTIZE_MINMAX || !t->hist || !(t->max > t->min))
+		return;
+	for (size_t b = 0; b < Q_HIST_BINS; b++)
+		total += t->hist[b];
+	if (!total)
+		return;
+	if (method == ENPU_QUANTIZE_PERCENTILE) {
+		percentile_range(m, t, total, lo, hi);
+		return;
+	}
+	lo0 = t->min < 0 ? t->min : 0;
+	hi0 = t->max > 0 ? t->max : 0;
+	top = -lo0 > hi0 ? -lo0 : hi0;
+	/* Largest first: a tie keeps the wider range. */
+	for (int k = 0; k <= Q_SEARCH_STEPS; k++) {
+		double th = top * exp2(-(double)k / Q_SEARCH_PER_OCTAVE);
+		double a = lo0 > -th ? lo0 : -th, b = hi0 < th ? hi0 : th;
+		double cost = method == ENPU_QUANTIZE_MSE ?
+			mse_cost(m, t, a, b) : entropy_cost(m, t, a, b, total);
+
+		if (cost < best) {
+			best = cost;
+			*lo = a;
+			*hi = b;
+		}
+	}
 }
 
 static int build_calibration_model(struct q_model *m, void **bytes,
@@ -188,14 +309,15 @@ static int open_session(struct q_model *m, struct calib_run *run)
 	return 0;
 }
 
-/* Binds one sample's inputs; the tensors live in @arena. */
-static int bind_sample(struct q_model *m, struct calib_run *run,
-		       const char *dir, struct rt_arena *arena,
-		       struct rt_tensor *bound)
+int q_bind_sample(struct q_model *m, enpu_rt_session *session,
+		  const char *dir, struct rt_arena *arena,
+		  struct rt_tensor *bound)
 {
-	for (size_t i = 0; i < run->input_count; i++)
+	size_t input_count = enpu_rt_session_input_count(session);
+
+	for (size_t i = 0; i < input_count; i++)
 		bound[i].data = NULL;
-	for (size_t i = 0; i < run->input_count; i++) {
+	for (size_t i = 0; i < input_count; i++) {
 		struct rt_error_sink errors = { .status = 0 };
 		struct enpu_rt_tensor_info info;
 		char path[4096];
@@ -204,7 +326,7 @@ static int bind_sample(struct q_model *m, struct calib_run *run,
 		void *data;
 		int status;
 
-		enpu_rt_session_input_info(run->session, i, &info);
+		enpu_rt_session_input_info(session, i, &info);
 		snprintf(path, sizeof(path), "%s/input_%zu.pb", dir, i);
 		if (rt_read_file(path, (size_t)1 << 31, &data, &size,
 				 &errors))
@@ -218,18 +340,18 @@ static int bind_sample(struct q_model *m, struct calib_run *run,
 			return q_fail(m, status, "%s: %s", path,
 				      errors.message);
 		if (t.name && *t.name &&
-		    enpu_rt_session_find_input(run->session, t.name, &index))
+		    enpu_rt_session_find_input(session, t.name, &index))
 			index = i;
 		if (bound[index].data)
 			return q_fail(m, ENPU_RT_INVALID_ARGUMENT,
 				      "%s: input '%s' is given twice", path,
 				      t.name);
-		if (enpu_rt_session_bind_input(run->session, index, t.dtype,
+		if (enpu_rt_session_bind_input(session, index, t.dtype,
 					       (size_t)t.rank, t.dims, t.data,
 					       t.byte_size))
 			return q_fail(m, ENPU_RT_INVALID_ARGUMENT, "%s: %s",
 				      path,
-				      enpu_rt_session_error(run->session));
+				      enpu_rt_session_error(session));
 		bound[index] = t;
 	}
 	return 0;
@@ -247,7 +369,8 @@ static int run_pass(struct q_model *m, struct calib_run *run,
 	for (size_t s = 0; s < samples->count && !status; s++) {
 		struct rt_arena arena = { .limit = (size_t)4 << 30 };
 
-		status = bind_sample(m, run, samples->dirs[s], &arena, bound);
+		status = q_bind_sample(m, run->session, samples->dirs[s], &arena,
+				       bound);
 		if (!status && enpu_rt_session_run(run->session))
 			status = q_fail(m, ENPU_RT_RUNTIME_ERROR,
 					"calibration sample '%s': %s",
@@ -296,7 +419,7 @@ int q_calibrate(struct q_model *m, const struct q_sample_list *samples)
 
 	if (!status)
 		status = run_pass(m, &run, samples, 0);
-	if (!status && m->options->method == ENPU_QUANTIZE_PERCENTILE) {
+	if (!status && m->options->method != ENPU_QUANTIZE_MINMAX) {
 		for (size_t t = 0; t < m->tensor_count && !status; t++) {
 			if (!m->tensors[t].wanted || !m->tensors[t].seen)
 				continue;

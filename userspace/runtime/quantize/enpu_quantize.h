@@ -27,6 +27,8 @@ extern "C" {
 enum enpu_quantize_method {
 	ENPU_QUANTIZE_MINMAX = 0,	/* observed min and max */
 	ENPU_QUANTIZE_PERCENTILE,	/* clip both tails at a percentile */
+	ENPU_QUANTIZE_ENTROPY,		/* least KL divergence (histogram) */
+	ENPU_QUANTIZE_MSE,		/* least quantization MSE (histogram) */
 };
 
 struct enpu_quantize_options {
@@ -35,6 +37,43 @@ struct enpu_quantize_options {
 	int per_channel;		/* 1 (default): weights per channel */
 	int32_t activation_type;	/* ENPU_RT_UINT8 (default), INT8 */
 	unsigned int threads;		/* runtime threads for calibration */
+	/*
+	 * Accuracy report: run the float and the int8 model on evaluation
+	 * samples and fill the report's outputs[] and layers[]. The last
+	 * @holdout samples (0: a quarter, at least one, when there are two
+	 * or more) are kept out of calibration for it; with one sample the
+	 * evaluation reuses it (report->held_out = 0).
+	 */
+	int evaluate;
+	size_t holdout;
+	/*
+	 * Mixed precision: quantize, evaluate, then quantize again with
+	 * the @keep_float layers that add the most error left in float
+	 * (implies evaluate), plus any node named in float_nodes[].
+	 */
+	size_t keep_float;
+	const char *const *float_nodes;
+	size_t float_node_count;
+};
+
+/*
+ * Float model against int8 model over the evaluation samples, one tensor:
+ * a graph output, or a quantized layer's output activation (as the next
+ * layer reads it, dequantized).
+ */
+struct enpu_quantize_accuracy {
+	char *name;			/* output tensor; layer: node name */
+	char *op;			/* layer: op type; output: NULL */
+	double cosine;			/* over every element of every sample */
+	double max_error;		/* largest |int8 - float| */
+	double max_float;		/* largest |float|, for scale */
+	/* Layers: (1 - cosine) minus the largest (1 - cosine) of its
+	 * quantized inputs, the error this layer adds; outputs: 0. */
+	double added;
+	/* The part of it from the layer's quantized inputs and weights
+	 * (its result before the output's Q/DQ): what keeping the layer in
+	 * float removes, and how keep_float ranks layers. */
+	double added_inside;
 };
 
 /* What happened; filled by every call, free with _report_free(). */
@@ -47,6 +86,17 @@ struct enpu_quantize_report {
 	size_t float_nodes;		/* ops left in float */
 	size_t folded_activations;	/* Relu/Clip folded into ranges */
 	int64_t opset_in, opset_out;	/* default domain */
+	/* options->evaluate: */
+	size_t calibration_samples, evaluation_samples;
+	int held_out;			/* evaluation samples not calibrated on */
+	struct enpu_quantize_accuracy *outputs, *layers;
+	size_t output_count, layer_count;	/* layers in graph order */
+	/* options->keep_float: the output accuracy before it, and the nodes
+	 * it left in float (names owned by the report). */
+	struct enpu_quantize_accuracy *outputs_all_int8;
+	size_t outputs_all_int8_count;
+	char **kept_float;
+	size_t kept_float_count;
 };
 
 void enpu_quantize_options_init(struct enpu_quantize_options *options);

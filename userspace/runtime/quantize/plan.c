@@ -53,12 +53,23 @@ static int op_is(const Onnx__NodeProto *node, const char *op)
 	return default_domain(node) && !strcmp(or_empty(node->op_type), op);
 }
 
+/*
+ * Below opset 13: raise the model to 13 when every op keeps its meaning
+ * there (per-channel weights need DequantizeLinear's axis); otherwise, or
+ * when weights are per tensor anyway, keep the opset (QuantizeLinear and
+ * DequantizeLinear exist since 10) with per-tensor weights. Below 10
+ * there is no QDQ form without the upgrade.
+ */
 int q_check_opset(struct q_model *m)
 {
+	const Onnx__NodeProto *blocker = NULL;
+	int unknown = 0;
+
 	m->out_opset = m->opset;
+	m->per_channel = m->options->per_channel;
 	if (m->opset >= 13)
 		return 0;
-	for (size_t n = 0; n < m->graph->n_node; n++) {
+	for (size_t n = 0; n < m->graph->n_node && !blocker; n++) {
 		const Onnx__NodeProto *node = m->graph->node[n];
 		size_t i, count = sizeof(same_as_opset_13) /
 			sizeof(same_as_opset_13[0]);
@@ -69,19 +80,32 @@ int q_check_opset(struct q_model *m)
 			if (!strcmp(same_as_opset_13[i].op,
 				    or_empty(node->op_type)))
 				break;
-		if (i == count || same_as_opset_13[i].since > m->opset)
-			return q_fail(m, ENPU_RT_UNSUPPORTED,
-				      "node '%s' (%s): the model's opset %lld "
-				      "is below 13, which per-channel "
-				      "DequantizeLinear needs, and this op "
-				      "%s; re-export the model with opset 13 "
-				      "or later", q_node_label(node),
-				      or_empty(node->op_type),
-				      (long long)m->opset,
-				      i == count ? "is not known to keep its "
-				      "meaning at opset 13" :
-				      "changed meaning before opset 13");
+		if (i == count || same_as_opset_13[i].since > m->opset) {
+			blocker = node;
+			unknown = i == count;
+		}
 	}
+	if (m->opset >= 10 && (blocker || !m->per_channel)) {
+		if (blocker)
+			q_note(m, "opset %lld kept: node '%s' (%s) %s at "
+			       "opset 13, which per-channel weights need; "
+			       "weights quantized per tensor",
+			       (long long)m->opset, q_node_label(blocker),
+			       or_empty(blocker->op_type),
+			       unknown ? "is not known to keep its meaning" :
+			       "changes meaning");
+		m->per_channel = 0;
+		return 0;
+	}
+	if (blocker)
+		return q_fail(m, ENPU_RT_UNSUPPORTED,
+			      "node '%s' (%s): the model's opset %lld is "
+			      "below 10, which QuantizeLinear needs, and "
+			      "this op %s; re-export the model with opset 13 "
+			      "or later", q_node_label(blocker),
+			      or_empty(blocker->op_type), (long long)m->opset,
+			      unknown ? "is not known to keep its meaning at "
+			      "opset 13" : "changed meaning before opset 13");
 	m->out_opset = 13;
 	q_note(m, "opset raised from %lld to 13 (every op keeps its "
 	       "meaning)", (long long)m->opset);
@@ -394,6 +418,15 @@ static int computes_float_op(struct q_model *m, size_t n)
 	return 0;
 }
 
+static int is_forced_float(const struct q_model *m,
+			   const Onnx__NodeProto *node)
+{
+	for (size_t i = 0; i < m->forced_count; i++)
+		if (!strcmp(m->forced[i], q_node_label(node)))
+			return 1;
+	return 0;
+}
+
 int q_plan_finish(struct q_model *m)
 {
 	Onnx__GraphProto *g = m->graph;
@@ -405,6 +438,12 @@ int q_plan_finish(struct q_model *m)
 
 		if (!qn->candidate)
 			continue;
+		if (is_forced_float(m, node)) {
+			q_note(m, "node '%s' (%s): kept in float (mixed "
+			       "precision)", q_node_label(node),
+			       or_empty(node->op_type));
+			continue;
+		}
 		qn->quantize = 1;
 		for (size_t i = 0; i < node->n_input; i++) {
 			int t = input_tensor(m, node, i);

@@ -36,14 +36,14 @@ static const char *or_empty(const char *s)
 	return s ? s : "";
 }
 
-static void act_range(int32_t type, int32_t *lo, int32_t *hi)
+void q_act_range(int32_t type, int32_t *lo, int32_t *hi)
 {
 	*lo = type == ENPU_RT_INT8 ? -128 : 0;
 	*hi = type == ENPU_RT_INT8 ? 127 : 255;
 }
 
 /* ONNX QuantizeLinear: saturate(rint(x / scale) + zero_point). */
-static int32_t quantize_one(float x, float scale, int32_t zero_point,
+int32_t q_quantize_one(float x, float scale, int32_t zero_point,
 			    int32_t lo, int32_t hi)
 {
 	float q = nearbyintf(x / scale);
@@ -56,13 +56,13 @@ static int32_t quantize_one(float x, float scale, int32_t zero_point,
 }
 
 /* Asymmetric parameters whose range always holds an exact zero. */
-static void asymmetric_params(double lo, double hi, int32_t type,
-			      float *scale, int32_t *zero_point)
+void q_asymmetric_params(double lo, double hi, int32_t type,
+			 float *scale, int32_t *zero_point)
 {
 	int32_t qmin, qmax;
 	double zp;
 
-	act_range(type, &qmin, &qmax);
+	q_act_range(type, &qmin, &qmax);
 	lo = lo < 0 ? lo : 0;
 	hi = hi > 0 ? hi : 0;
 	*scale = (float)((hi - lo) / (qmax - qmin));
@@ -98,7 +98,7 @@ static int resolve_params(struct q_model *m, int t, int depth)
 			      "calibration saw no finite value of '%s'",
 			      qt->name);
 	q_tensor_range(m, qt, &lo, &hi);
-	asymmetric_params(lo, hi, m->options->activation_type, &qt->scale,
+	q_asymmetric_params(lo, hi, m->options->activation_type, &qt->scale,
 			  &qt->zero_point);
 	return 0;
 }
@@ -356,7 +356,7 @@ static int emit_weight(struct writer *w, int t, int axis)
 
 	if (status)
 		return status;
-	if (axis >= v.rank || !m->options->per_channel)
+	if (axis >= v.rank || !m->per_channel)
 		axis = -1;
 	size_t n = elements(&v), channels = axis >= 0 ?
 		(size_t)v.dims[axis] : 1;
@@ -383,7 +383,7 @@ static int emit_weight(struct writer *w, int t, int axis)
 	for (size_t i = 0; i < n; i++) {
 		size_t c = axis >= 0 ? channel_of(&v, axis, i) : 0;
 
-		q[i] = (int8_t)quantize_one(x[i], scales[c], 0, -127, 127);
+		q[i] = (int8_t)q_quantize_one(x[i], scales[c], 0, -127, 127);
 	}
 	w->weights[t].scales = scales;
 	w->weights[t].count = channels;
@@ -417,10 +417,10 @@ static int emit_const_act(struct writer *w, int t)
 		if (isfinite(x[i]) && x[i] > max)
 			max = x[i];
 	}
-	asymmetric_params(min, max, type, &scale, &zp);
-	act_range(type, &lo, &hi);
+	q_asymmetric_params(min, max, type, &scale, &zp);
+	q_act_range(type, &lo, &hi);
 	for (size_t i = 0; i < n; i++)
-		q[i] = (uint8_t)quantize_one(x[i], scale, zp, lo, hi);
+		q[i] = (uint8_t)q_quantize_one(x[i], scale, zp, lo, hi);
 	zp8 = (uint8_t)zp;
 	return emit_constant_dq(w, t, type, q, n, &v, -1, &scale, &zp8, 1,
 				"_quantized");

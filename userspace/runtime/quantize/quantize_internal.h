@@ -32,7 +32,7 @@ struct q_tensor {
 	int wanted;		/* an activation some quantized op touches */
 	int seen;
 	double min, max;	/* finite values only */
-	uint64_t *hist;		/* percentile: bins over [min, max] */
+	uint64_t *hist;		/* histogram methods: bins over [min, max] */
 
 	/* Quantization parameters of an activation. */
 	int quantized;
@@ -80,6 +80,7 @@ struct q_model {
 	const char *base_dir;
 	int64_t opset;		/* default domain import */
 	int64_t out_opset;
+	int per_channel;	/* options', unless the opset forbids it */
 	struct q_tensor *tensors;
 	size_t tensor_count, tensor_capacity;
 	struct q_name_map tensor_map;	/* name -> tensor index */
@@ -87,6 +88,8 @@ struct q_model {
 	struct q_node *nodes;
 	const struct enpu_quantize_options *options;
 	struct enpu_quantize_report *report;
+	const char *const *forced;	/* node names kept in float */
+	size_t forced_count;
 };
 
 /* model_index.c */
@@ -132,11 +135,27 @@ void q_free_samples(struct q_sample_list *list);
 /* calibrate.c */
 #define Q_HIST_BINS 4096
 int q_calibrate(struct q_model *m, const struct q_sample_list *samples);
+/* Binds one sample's inputs to @session; the tensors live in @arena,
+ * bound[] has one slot per session input. */
+int q_bind_sample(struct q_model *m, enpu_rt_session *session,
+		  const char *dir, struct rt_arena *arena,
+		  struct rt_tensor *bound);
 /* Range [lo, hi] of a tensor by the configured method. */
 void q_tensor_range(const struct q_model *m, const struct q_tensor *t,
 		    double *lo, double *hi);
 
+/* evaluate.c: float vs int8 (@qdq) on @samples into the report. */
+int q_evaluate(struct q_model *m, const void *qdq, size_t qdq_size,
+	       const struct q_sample_list *samples);
+void q_free_accuracy(struct enpu_quantize_accuracy *a, size_t count);
+
 /* qdq_writer.c */
+/* The activation type's integer range; the one parameter and rounding rule. */
+void q_act_range(int32_t type, int32_t *lo, int32_t *hi);
+void q_asymmetric_params(double lo, double hi, int32_t type,
+			 float *scale, int32_t *zero_point);
+int32_t q_quantize_one(float x, float scale, int32_t zero_point,
+		       int32_t lo, int32_t hi);
 int q_compute_params(struct q_model *m);
 int q_write_model(struct q_model *m, void **out, size_t *out_size);
 
