@@ -547,16 +547,21 @@ static void test_fmath_rows(struct test_state *s)
 				0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 300.0f, -300.0f,
 				126.5f, -128.5f, NAN, INFINITY, 3.49999f,
 			};
-			uint8_t q[ARRAY_SIZE(xs)];
+			/* Three copies: the vector loop and its tail at
+			 * every width. */
+			float x3[3 * ARRAY_SIZE(xs)];
+			uint8_t q[ARRAY_SIZE(x3)];
 
+			for (size_t i = 0; i < ARRAY_SIZE(x3); i++)
+				x3[i] = xs[i % ARRAY_SIZE(xs)];
 			for (int is_signed = 0; is_signed < 2; is_signed++)
 				for (int zp = -3; zp <= 3; zp += 3) {
 					int32_t z = is_signed ? zp : zp + 10;
 
-					f->quantize(ARRAY_SIZE(xs), xs, 0.5f, z,
+					f->quantize(ARRAY_SIZE(x3), x3, 0.5f, z,
 						    is_signed, q);
-					for (size_t i = 0; i < ARRAY_SIZE(xs); i++) {
-						float v = xs[i] / 0.5f;
+					for (size_t i = 0; i < ARRAY_SIZE(x3); i++) {
+						float v = x3[i] / 0.5f;
 						double r = isnan(v) ? 0 : nearbyintf(v) + z;
 						int32_t lo = is_signed ? -128 : 0;
 						int32_t hi = is_signed ? 127 : 255;
@@ -568,7 +573,7 @@ static void test_fmath_rows(struct test_state *s)
 							want = 0;
 						CHECK(s, got == want,
 						      "%s quantize %g zp %d signed %d: %d vs %d",
-						      enpu_cpu_isa_name(isa), xs[i], z,
+						      enpu_cpu_isa_name(isa), x3[i], z,
 						      is_signed, got, want);
 					}
 				}

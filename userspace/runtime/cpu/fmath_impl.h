@@ -187,26 +187,37 @@ static void scale_row(size_t n, const float *x, float s, float *y)
 
 /*
  * rint by the 1.5 * 2^23 trick, exact (round half to even in the default
- * rounding mode) for |v| < 2^22, which the clamp to the type's range
- * around the zero point guarantees.
+ * rounding mode) for |v| < 2^22, which the clamp guarantees: clamping to
+ * the integers qmin - zp and qmax - zp before rounding equals rounding
+ * then saturating, so no integer clamp follows. Vectors, then the same
+ * steps per element for the tail.
  */
 static void quantize_row(size_t n, const float *x, float scale,
 			 int32_t zero_point, int is_signed, uint8_t *y)
 {
 	const float magic = 12582912.0f;
-	float lo = (float)((is_signed ? -128 : 0) - zero_point) - 1.0f;
-	float hi = (float)((is_signed ? 127 : 255) - zero_point) + 1.0f;
-	int32_t qlo = is_signed ? -128 : 0, qhi = is_signed ? 127 : 255;
+	float lo = (float)((is_signed ? -128 : 0) - zero_point);
+	float hi = (float)((is_signed ? 127 : 255) - zero_point);
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	for (; i + VMATH_WIDTH <= n; i += VMATH_WIDTH) {
+		vm_f v = vm_load(x + i) / scale;
+		vm_i q;
+
+		/* NaN gives 0: -zp before the zero point is added. */
+		v = vm_select(v != v, vm_splat((float)-zero_point), v);
+		v = vm_clamp(v, lo, hi);
+		v = (v + magic) - magic;
+		q = __builtin_convertvector(v, vm_i) + zero_point;
+		for (int l = 0; l < VMATH_WIDTH; l++)
+			y[i + l] = (uint8_t)q[l];
+	}
+	for (; i < n; i++) {
 		float v = x[i] / scale;
-		int32_t q;
 
-		v = v != v ? (float)-zero_point : v;	/* NaN gives 0 */
+		v = v != v ? (float)-zero_point : v;
 		v = v < lo ? lo : v > hi ? hi : v;
-		q = (int32_t)((v + magic) - magic) + zero_point;
-		q = q < qlo ? qlo : q > qhi ? qhi : q;
-		y[i] = (uint8_t)q;
+		y[i] = (uint8_t)((int32_t)((v + magic) - magic) + zero_point);
 	}
 }
 

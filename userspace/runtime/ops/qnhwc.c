@@ -99,24 +99,34 @@ int rt_q_channels_last(struct rt_kernel *k, int *channels_last)
 	return 0;
 }
 
+/*
+ * Tiles of 64 source rows x 16 source columns: each destination row of a
+ * tile is 64 contiguous elements (a cache line of bytes, written in one
+ * run), and the tile's 64 source rows stay in L1 while its 16 columns
+ * are read.
+ */
 #define TRANSPOSE(type)							\
 	do {								\
 		const type *in = src;					\
 		type *out = dst;					\
 		for (size_t b = 0; b < n; b++, in += rows * cols,	\
 		     out += rows * cols)				\
-			for (size_t r0 = 0; r0 < rows; r0 += 16)	\
-				for (size_t c0 = 0; c0 < cols; c0 += 16)\
-					for (size_t r = r0; r < rows &&	\
-					     r < r0 + 16; r++)		\
-						for (size_t q = c0;	\
-						     q < cols &&	\
-						     q < c0 + 16; q++)	\
-							out[q * rows + r] = \
-							in[r * cols + q]; \
+			for (size_t r0 = 0; r0 < rows; r0 += 64)	\
+				for (size_t c0 = 0; c0 < cols; c0 += 16) {\
+					size_t r1 = rows - r0 < 64 ?	\
+						    rows : r0 + 64;	\
+					size_t c1 = cols - c0 < 16 ?	\
+						    cols : c0 + 16;	\
+					for (size_t q = c0; q < c1; q++) { \
+						type *o = out + q * rows; \
+						const type *i = in + q;	\
+						for (size_t r = r0; r < r1; r++) \
+							o[r] = i[r * cols]; \
+					}				\
+				}					\
 	} while (0)
 
-/* Each image is a rows x cols matrix; tiles keep both sides in cache. */
+/* Each image is a rows x cols matrix. */
 static void transpose(const void *src, void *dst, size_t n, size_t rows,
 		      size_t cols, size_t size)
 {
