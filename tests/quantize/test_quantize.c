@@ -837,12 +837,67 @@ static int test_float_ops_and_opset(void)
 	printf("  opset 11 + Softmax, per tensor: worst error %.4f\n", err);
 	/* The float Softmax sharpens its dequantized input's step. */
 	CHECK(err <= 2 * QT_TOLERANCE, "error %g", err);
+	/* Opset 9: raised to 10 with per-tensor weights, unless an op
+	 * changed meaning at 10 (TopK's k became an input). */
 	CHECK(!make_matmul(path_of("mm9_sm.onnx"), 9, "Softmax"), "save");
-	status = enpu_quantize_file(path_of("mm9_sm.onnx"),
+	status = quantize("mm9_sm.onnx", "mm_calib", "mm9_sm_q.onnx", &o, &r);
+	CHECK(!status && r.opset_in == 9 && r.opset_out == 10 && r.notes &&
+	      strstr(r.notes, "opset raised from 9 to 10") &&
+	      strstr(r.notes, "per tensor"), "notes: %s", r.notes);
+	enpu_quantize_report_free(&r);
+	model = qt_load(path_of("mm9_sm_q.onnx"));
+	CHECK(model && model->opset_import[0]->version == 10 &&
+	      model->ir_version >= 5, "opset/IR not raised to 10/5");
+	onnx__model_proto__free_unpacked(model, NULL);
+	err = relative_error("mm9_sm.onnx", "mm9_sm_q.onnx", 2, mm_dims, 4,
+			     -0.9f, 0.9f);
+	printf("  opset 9 -> 10 + Softmax, per tensor: worst error %.4f\n",
+	       err);
+	CHECK(err <= 2 * QT_TOLERANCE, "error %g", err);
+	/* Slice-1's attributes become Slice-10's inputs on the way. */
+	{
+		struct qt_model sm;
+		const int64_t wd[] = { 16, 8 }, starts[] = { 1 },
+			ends[] = { 6 }, axes[] = { 1 };
+		Onnx__NodeProto *sl;
+
+		qt_init(&sm, 9);
+		qt_input(&sm, "x", ENPU_RT_FLOAT, 2, mm_dims);
+		qt_init_float(&sm, "w", 2, wd, mm_w);
+		qt_node(&sm, "MatMul", "x,w", "h");
+		sl = qt_node(&sm, "Slice", "h", "y");
+		qt_attr_ints(&sm, sl, "starts", starts, 1);
+		qt_attr_ints(&sm, sl, "ends", ends, 1);
+		qt_attr_ints(&sm, sl, "axes", axes, 1);
+		qt_output(&sm, "y");
+		CHECK(!qt_save(&sm, path_of("mm9_slice.onnx")), "save");
+		qt_free(&sm);
+	}
+	status = quantize("mm9_slice.onnx", "mm_calib", "mm9_slice_q.onnx", &o,
+			  &r);
+	CHECK(!status && r.opset_out == 10, "slice: %d", status);
+	enpu_quantize_report_free(&r);
+	model = qt_load(path_of("mm9_slice_q.onnx"));
+	{
+		const Onnx__NodeProto *sl = qt_find_op(model->graph, "Slice", 0);
+
+		CHECK(sl && sl->n_input == 4 && sl->n_attribute == 0 &&
+		      qt_initializer(model->graph, sl->input[1]) &&
+		      qt_initializer(model->graph, sl->input[3]),
+		      "Slice-10 takes starts/ends/axes as constant inputs");
+	}
+	onnx__model_proto__free_unpacked(model, NULL);
+	err = relative_error("mm9_slice.onnx", "mm9_slice_q.onnx", 2, mm_dims,
+			     4, -0.9f, 0.9f);
+	printf("  opset 9 -> 10 + Slice: worst error %.4f\n", err);
+	CHECK(err <= QT_TOLERANCE, "error %g", err);
+	CHECK(!make_matmul(path_of("mm9_topk.onnx"), 9, "TopK"), "save");
+	status = enpu_quantize_file(path_of("mm9_topk.onnx"),
 				    path_of("mm_calib"), path_of("x.onnx"), &o,
 				    &r);
-	CHECK(status == ENPU_RT_UNSUPPORTED && strstr(r.error, "Softmax") &&
-	      strstr(r.error, "below 10"), "got %d: %s", status, r.error);
+	CHECK(status == ENPU_RT_UNSUPPORTED && strstr(r.error, "TopK") &&
+	      strstr(r.error, "changed meaning at 10"), "got %d: %s", status,
+	      r.error);
 	enpu_quantize_report_free(&r);
 	return 0;
 }

@@ -37,6 +37,15 @@ static const struct {
 	{ "Tanh", 6 }, { "Transpose", 1 },
 };
 
+/*
+ * Ops whose meaning changed at opset 10 (inputs instead of attributes, or
+ * deprecated), for raising a model below 10 to 10, where QuantizeLinear
+ * and DequantizeLinear (per tensor) first exist.
+ */
+static const char *const changed_at_10[] = {
+	"TopK", "Upsample",	/* Slice: the writer moves its attributes */
+};
+
 static const char *or_empty(const char *s)
 {
 	return s ? s : "";
@@ -57,8 +66,8 @@ static int op_is(const Onnx__NodeProto *node, const char *op)
  * Below opset 13: raise the model to 13 when every op keeps its meaning
  * there (per-channel weights need DequantizeLinear's axis); otherwise, or
  * when weights are per tensor anyway, keep the opset (QuantizeLinear and
- * DequantizeLinear exist since 10) with per-tensor weights. Below 10
- * there is no QDQ form without the upgrade.
+ * DequantizeLinear exist since 10) with per-tensor weights. Below 10 the
+ * model moves to 10 unless an op changed meaning there.
  */
 int q_check_opset(struct q_model *m)
 {
@@ -97,15 +106,39 @@ int q_check_opset(struct q_model *m)
 		m->per_channel = 0;
 		return 0;
 	}
-	if (blocker)
-		return q_fail(m, ENPU_RT_UNSUPPORTED,
-			      "node '%s' (%s): the model's opset %lld is "
-			      "below 10, which QuantizeLinear needs, and "
-			      "this op %s; re-export the model with opset 13 "
-			      "or later", q_node_label(blocker),
-			      or_empty(blocker->op_type), (long long)m->opset,
-			      unknown ? "is not known to keep its meaning at "
-			      "opset 13" : "changed meaning before opset 13");
+	if (blocker) {
+		/* Below 10: opset 10 and per-tensor weights, if every op
+		 * means the same there. */
+		for (size_t n = 0; n < m->graph->n_node; n++) {
+			const Onnx__NodeProto *node = m->graph->node[n];
+
+			for (size_t i = 0; default_domain(node) &&
+			     i < sizeof(changed_at_10) /
+			     sizeof(changed_at_10[0]); i++)
+				if (!strcmp(changed_at_10[i],
+					    or_empty(node->op_type)))
+					return q_fail(m, ENPU_RT_UNSUPPORTED,
+						"node '%s' (%s): the model's "
+						"opset %lld is below 10, which "
+						"QuantizeLinear needs, and this "
+						"op changed meaning at 10; "
+						"re-export the model with opset "
+						"13 or later",
+						q_node_label(node),
+						or_empty(node->op_type),
+						(long long)m->opset);
+		}
+		q_note(m, "opset raised from %lld to 10 (QuantizeLinear; no "
+		       "op changes meaning there); node '%s' (%s) %s at "
+		       "opset 13, which per-channel weights need: weights "
+		       "quantized per tensor", (long long)m->opset,
+		       q_node_label(blocker), or_empty(blocker->op_type),
+		       unknown ? "is not known to keep its meaning" :
+		       "changes meaning");
+		m->out_opset = 10;
+		m->per_channel = 0;
+		return 0;
+	}
 	m->out_opset = 13;
 	q_note(m, "opset raised from %lld to 13 (every op keeps its "
 	       "meaning)", (long long)m->opset);

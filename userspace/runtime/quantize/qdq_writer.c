@@ -480,6 +480,54 @@ static int output_tensor(struct q_model *m, const Onnx__NodeProto *node,
 	return q_find_tensor(m, node->output[o]);
 }
 
+/*
+ * Raising a model below opset 10 to 10: Slice-1's starts/ends/axes
+ * attributes become Slice-10's constant int64 inputs (same clamping).
+ */
+static int slice_to_inputs(struct writer *w, Onnx__NodeProto *node)
+{
+	static const char *const names[] = { "starts", "ends", "axes" };
+	struct q_model *m = w->m;
+	char **in = rt_arena_alloc(&m->arena, 4 * sizeof(*in));
+	Onnx__AttributeProto **keep = rt_arena_alloc(&m->arena,
+		(node->n_attribute + 1) * sizeof(*keep));
+	size_t n_in = 1, kept = 0;
+
+	if (!in || !keep || node->n_input != 1)
+		return in && keep ? 0 : q_fail(m, ENPU_RT_OUT_OF_MEMORY,
+					       "out of memory");
+	in[0] = node->input[0];
+	for (size_t k = 0; k < 3; k++) {
+		const Onnx__AttributeProto *a = q_attr(node, names[k]);
+		Onnx__TensorProto *tp;
+		int64_t dims[1];
+		const char *name;
+
+		if (!a)
+			continue;
+		dims[0] = (int64_t)a->n_ints;
+		name = q_unique_name(m, q_node_label(node), names[k]);
+		tp = new_tensor(m, name, ONNX__TENSOR_PROTO__DATA_TYPE__INT64,
+				1, dims, a->ints, a->n_ints * sizeof(int64_t));
+		if (!tp || add_init(w, tp))
+			return q_fail(m, ENPU_RT_OUT_OF_MEMORY,
+				      "out of memory");
+		in[n_in++] = (char *)name;
+	}
+	for (size_t i = 0; i < node->n_attribute; i++) {
+		const char *an = or_empty(node->attribute[i]->name);
+
+		if (strcmp(an, "starts") && strcmp(an, "ends") &&
+		    strcmp(an, "axes"))
+			keep[kept++] = node->attribute[i];
+	}
+	node->input = in;
+	node->n_input = n_in;
+	node->attribute = keep;
+	node->n_attribute = kept;
+	return 0;
+}
+
 static int emit_node(struct writer *w, size_t n)
 {
 	struct q_model *m = w->m;
@@ -539,7 +587,13 @@ static int emit_node(struct writer *w, size_t n)
 		out_tensor[o] = t;
 	}
 	node->output = out;
-	status = add_node(w, node);
+	status = 0;
+	if (m->opset < 10 && m->out_opset >= 10 &&
+	    !strcmp(or_empty(src->op_type), "Slice") &&
+	    (!src->domain || !*src->domain))
+		status = slice_to_inputs(w, node);
+	if (!status)
+		status = add_node(w, node);
 	for (size_t o = 0; !status && o < src->n_output; o++)
 		if (out_tensor[o] >= 0 && m->tensors[out_tensor[o]].quantized)
 			status = emit_qdq(w, out_tensor[o]);
@@ -665,9 +719,11 @@ static int pack_model(struct writer *w, void **out, size_t *out_size)
 	}
 	model.opset_import = opsets;
 	model.graph = &graph;
-	/* Opset 13 needs IR version 7. */
+	/* Opset 13 needs IR version 7, opset 10 IR version 5. */
 	if (model.has_ir_version && model.ir_version < 7 && m->out_opset >= 13)
 		model.ir_version = 7;
+	if (model.has_ir_version && model.ir_version < 5 && m->out_opset >= 10)
+		model.ir_version = 5;
 	*out_size = onnx__model_proto__get_packed_size(&model);
 	*out = malloc(*out_size ? *out_size : 1);
 	if (!*out)
