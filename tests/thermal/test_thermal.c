@@ -99,7 +99,10 @@ static void fresh_root(void)
 
 /* The NPU zone (thermal_zone2, type enpu), a CPU zone, two policies and
  * the NPU's devfreq node, as the real kernel lays them out. */
-static void npu_tree(int npu_mc, int cpu_mc, long cur_hz, int cpu_max_khz)
+/* cap_hz is devfreq's max_freq (where the cooling device's limit shows);
+ * the current clock is the lowest OPP, as simple_ondemand leaves an idle
+ * NPU, so the policy must not take it for throttling. */
+static void npu_tree(int npu_mc, int cpu_mc, long cap_hz, int cpu_max_khz)
 {
 	put("sys/class/thermal/thermal_zone0/type", "acpitz\n");
 	put("sys/class/thermal/thermal_zone0/temp", "27800\n");
@@ -127,9 +130,9 @@ static void npu_tree(int npu_mc, int cpu_mc, long cur_hz, int cpu_max_khz)
 		put(strcat(strcpy((char[160]){ 0 }, dir), "/cpuinfo_min_freq"), "800000\n");
 		put(strcat(strcpy((char[160]){ 0 }, dir), "/cpuinfo_max_freq"), "3000000\n");
 	}
-	put("sys/class/devfreq/0000:00:01.0/cur_freq", "%ld\n", cur_hz);
+	put("sys/class/devfreq/0000:00:01.0/cur_freq", "200000000\n");
 	put("sys/class/devfreq/0000:00:01.0/min_freq", "200000000\n");
-	put("sys/class/devfreq/0000:00:01.0/max_freq", "1000000000\n");
+	put("sys/class/devfreq/0000:00:01.0/max_freq", "%ld\n", cap_hz);
 	put("sys/class/devfreq/0000:00:01.0/available_frequencies",
 	    "200000000 400000000 600000000 800000000 1000000000 \n");
 	link_driver("0000:00:01.0", "enpu");
@@ -168,8 +171,8 @@ static void reader_takes_every_field(void)
 	      s.policies[1].hw_max_khz == 3000000, "policy1");
 	CHECK(s.npu.present && !strcmp(s.npu.name, "0000:00:01.0"), "devfreq %d %s",
 	      s.npu.present, s.npu.name);
-	CHECK(s.npu.cur_hz == 800000000 && s.npu.min_hz == 200000000 &&
-	      s.npu.max_hz == 1000000000 && s.npu.top_hz == 1000000000,
+	CHECK(s.npu.cur_hz == 200000000 && s.npu.min_hz == 200000000 &&
+	      s.npu.max_hz == 800000000 && s.npu.top_hz == 1000000000,
 	      "devfreq values");
 	CHECK(s.odd_files == 0, "%u odd files", s.odd_files);
 }
@@ -196,6 +199,7 @@ static void reader_survives_missing_and_odd_files(void)
 	put("sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq", "abc\n");
 	put("sys/devices/system/cpu/cpufreq/policy0/cpuinfo_max_freq", "\n");
 	put("sys/class/devfreq/npu/cur_freq", "12x\n");
+	put("sys/class/devfreq/npu/max_freq", "0\n");
 	put("sys/class/devfreq/npu/available_frequencies", "100 two 300\n");
 	link_driver("npu", "enpu");
 	CHECK(enpu_th_read(root, &s) == 0, "read");
@@ -217,8 +221,8 @@ static void reader_survives_missing_and_odd_files(void)
 	CHECK(s.npu.present && s.npu.cur_hz == ENPU_TH_UNKNOWN && s.npu.top_hz == -1,
 	      "odd devfreq %lld %lld", (long long)s.npu.cur_hz,
 	      (long long)s.npu.top_hz);
-	/* N/A, 99999999999, abc, "", 12x, "two" */
-	CHECK(s.odd_files == 6, "%u odd files", s.odd_files);
+	/* N/A, 99999999999, abc, "", 12x, max 0, "two" */
+	CHECK(s.odd_files == 7, "%u odd files", s.odd_files);
 }
 
 static void headroom_figures(void)

@@ -83,7 +83,7 @@ int enpu_th_read(const char *root, struct enpu_th_snapshot *snapshot);
 struct enpu_th_headroom {
 	int32_t npu_mc;		/* first passive trip - temp; INT32_MAX unknown */
 	int32_t cpu_mc;		/* least over CPU zones; INT32_MAX unknown */
-	double npu_clock;	/* cur / top of the devfreq node; 1 unknown */
+	double npu_clock;	/* max (the cap) / top of devfreq; 1 unknown */
 	double cpu_clock;	/* least max/hw_max over policies; 1 unknown */
 };
 

@@ -116,9 +116,16 @@ void enpu_th_headroom(const struct enpu_th_snapshot *s,
 		if (mc < h->cpu_mc)
 			h->cpu_mc = mc;
 	}
+	/*
+	 * The cap (devfreq's max_freq, which shows the cooling device's
+	 * limit), not the current clock: an idle NPU at its lowest OPP under
+	 * simple_ondemand is not throttled.
+	 */
 	h->npu_clock = 1.0;
-	if (s->npu.present && s->npu.cur_hz > 0 && s->npu.top_hz > 0) {
-		h->npu_clock = (double)s->npu.cur_hz / (double)s->npu.top_hz;
+	if (s->npu.present && s->npu.top_hz > 0 &&
+	    (s->npu.max_hz > 0 || s->npu.cur_hz > 0)) {
+		h->npu_clock = (double)(s->npu.max_hz > 0 ? s->npu.max_hz :
+					s->npu.cur_hz) / (double)s->npu.top_hz;
 		if (h->npu_clock > 1)
 			h->npu_clock = 1;
 	}
