@@ -2,10 +2,9 @@
 /*
  * Contexts. Every open file has a table of contexts; context 0 exists from
  * open to close (NORMAL priority), others come from CONTEXT_CREATE. A
- * context picks the hardware queue of its jobs from its priority (LOW ->
- * queue 0 ... REALTIME -> queue 3, capped at the device's queue count),
- * counts its jobs and hangs, and is banned by recovery (enpu_recovery.c)
- * after ENPU_CONTEXT_BAN_HANGS hangs.
+ * context is a scheduling entity (scheduler/enpu_sched.c: its own FIFO,
+ * fence timeline and save area, its priority the policy's level), counts
+ * its hangs, and is banned by recovery after ENPU_CONTEXT_BAN_HANGS hangs.
  *
  * A context is reference counted: the file's table holds one reference,
  * every job one more, so the memory outlives CONTEXT_DESTROY and file
@@ -23,8 +22,8 @@
  *
  * Locking: the xarray's own lock, around lookup-and-get and around
  * id allocation with publication; taken alone or outside nothing.
- * enpu_job_cancel_context() takes the job queue lock with no context
- * lock held.
+ * enpu_sched_ctx_cancel() takes the scheduler's lock with no context lock
+ * held (lock order: scheduler/enpu_sched.c).
  */
 #include <linux/capability.h>
 #include <linux/slab.h>
@@ -35,7 +34,6 @@
 #include "enpu_accel.h"
 #include "enpu_context.h"
 #include "enpu_device.h"
-#include "enpu_job.h"
 
 static struct kmem_cache *enpu_context_cache;
 
@@ -80,9 +78,13 @@ static struct enpu_context *enpu_context_alloc(struct enpu_device *edev,
 
 	if (!ctx)
 		return NULL;
+	if (enpu_sched_ctx_init(edev, &ctx->sched, priority)) {
+		kmem_cache_free(enpu_context_cache, ctx);
+		return NULL;
+	}
 	kref_init(&ctx->ref);
+	enpu_job_buf_cache_init(&ctx->bufs, edev->dev);
 	ctx->priority = priority;
-	ctx->queue = min_t(u32, priority, edev->id.num_queues - 1);
 	ctx->edev = edev;
 	kref_get(&efile->ref);
 	ctx->file = efile;
@@ -93,6 +95,8 @@ static void enpu_context_release(struct kref *ref)
 {
 	struct enpu_context *ctx = container_of(ref, struct enpu_context, ref);
 
+	enpu_sched_ctx_fini(&ctx->sched);
+	enpu_job_buf_cache_fini(&ctx->bufs);
 	if (ctx->device_counted)
 		enpu_quota_give(&ctx->edev->contexts);
 	enpu_file_put(ctx->file);
@@ -144,7 +148,7 @@ struct enpu_context *enpu_context_lookup(struct drm_file *file, u32 id)
 static void enpu_context_close(struct enpu_device *edev,
 			       struct enpu_context *ctx)
 {
-	enpu_job_cancel_context(edev, ctx);
+	enpu_sched_ctx_cancel(&ctx->sched);
 	enpu_context_put(ctx);
 }
 
@@ -269,8 +273,10 @@ int enpu_context_create_ioctl(struct drm_device *drm, void *data,
 	ret = per_file ? __xa_alloc(&efile->contexts, &id, ctx,
 				    XA_LIMIT(1, per_file), GFP_KERNEL_ACCOUNT) :
 			 -EBUSY;
-	if (!ret)
+	if (!ret) {
 		ctx->id = id;
+		ctx->sched.id = id;
+	}
 	xa_unlock(&efile->contexts);
 	if (ret) {
 		enpu_context_put(ctx);
@@ -342,11 +348,12 @@ int enpu_context_query_ioctl(struct drm_device *drm, void *data,
 		drm_dbg(drm, "CONTEXT_QUERY: no context %u\n", args->context);
 		return -ENOENT;
 	}
-	args->flags = READ_ONCE(ctx->banned) ? DRM_ENPU_CONTEXT_BANNED : 0;
+	args->flags = READ_ONCE(ctx->sched.banned) ?
+		      DRM_ENPU_CONTEXT_BANNED : 0;
 	args->priority = ctx->priority;
 	args->hang_count = atomic_read(&ctx->hang_count);
-	args->submitted = atomic64_read(&ctx->submitted);
-	args->completed = atomic64_read(&ctx->completed);
+	args->submitted = atomic64_read(&ctx->sched.submitted);
+	args->completed = atomic64_read(&ctx->sched.completed);
 	enpu_context_put(ctx);
 	return 0;
 }

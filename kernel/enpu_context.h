@@ -8,7 +8,9 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include "enpu_job_buf.h"
 #include "enpu_limits.h"
+#include "enpu_sched.h"
 
 struct drm_device;
 struct drm_file;
@@ -23,38 +25,29 @@ struct enpu_file;
  * @ref: one for the file's table until destroy or close, one per job.
  * @id: the uapi id; 0 is the per-file default context.
  * @priority: enum drm_enpu_priority.
- * @queue: the hardware queue its jobs run on (by priority).
  * @hang_count: hangs its jobs caused.
- * @banned: set by recovery at ENPU_CONTEXT_BAN_HANGS; never cleared.
- * @closed: destroyed, or its file closed: no new job of it may run.
- * @submitted: jobs submitted.
- * @completed: jobs whose fence signalled.
  * @edev: the device.
  * @file: the file that created it; a reference (its job quota).
  * @jobs: its jobs whose fence has not signalled, against
- *	ENPU_LIMIT_JOBS_PER_CONTEXT.
+ *	ENPU_LIMIT_JOBS_PER_CONTEXT; this is also the scheduler's
+ *	per-context queue limit (docs/scheduler.md).
  * @device_counted: holds a unit of the device's context quota (every
  *	context but context 0), given back when the context is freed.
- *
- * @banned and @closed are written before the job queue lock is taken to
- * cancel the context's queued jobs, and read under that lock when a job
- * is queued, so every job of the context is either cancelled by that
- * pass or sees the flag (enpu_job.c).
+ * @bufs: one-page job buffers kept mapped for its next small jobs.
+ * @sched: its scheduling state: FIFO, fence timeline, save area, the
+ *	banned and closed flags and the job counters (scheduler/).
  */
 struct enpu_context {
 	struct kref ref;
 	u32 id;
 	u32 priority;
-	unsigned int queue;
 	atomic_t hang_count;
-	bool banned;
-	bool closed;
-	atomic64_t submitted;
-	atomic64_t completed;
 	struct enpu_device *edev;
 	struct enpu_file *file;
 	struct enpu_quota jobs;
 	bool device_counted;
+	struct enpu_job_buf_cache bufs;
+	struct enpu_sched_ctx sched;
 };
 
 /**

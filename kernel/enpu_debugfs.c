@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debugfs files under the DRM device's directory:
- *   nop   one NOP job on queue 0 through the real ring, doorbell and
- *         job-done interrupt: "status=<s> latency_ns=<n> irqs=<n>"
+ *   nop   one NOP job of the scheduler's kernel context (NORMAL), through
+ *         the scheduler, the ring, doorbell and job-done interrupt:
+ *         "status=<s> latency_ns=<n> irqs=<n>"
  *   ping  one mailbox PING round trip by interrupt: "latency_ns=<n>"
  *   regs  the register block, one register per line
  *   cpu_copy_bytes  bytes of buffer contents the driver copied with the
@@ -12,11 +13,19 @@
  *   dmabuf_moves    move_notify calls from exporters of imported buffers
  *   irq_stats       the most work the completion path did at once
  *                   (struct enpu_irq_stats) and its batch limits
+ *   sched           the scheduler and one line of counters per context
+ *   latency         per finished job (the last 4096): SUBMIT entry,
+ *                   dispatch, completion consumed, fence signalled
  *
- * Lock order: enpu_device.nop_lock, then the queue locks (enpu_queue.c).
- * The mailbox lock is taken by ping without any other lock held.
+ * Lock order (scheduler/enpu_sched.c): enpu_device.nop_lock, then the
+ * scheduler's. The mailbox lock is taken by ping without any other lock
+ * held.
  */
 #include <linux/bits.h>
+#include <linux/dma-fence.h>
+#include <linux/kref.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -29,11 +38,13 @@
 #include "enpu_cmd.h"
 #include "enpu_debugfs.h"
 #include "enpu_device.h"
+#include "enpu_fence.h"
 #include "enpu_hw.h"
 #include "enpu_job.h"
 #include "enpu_mailbox.h"
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
+#include "enpu_sched.h"
 
 #define ENPU_NOP_CYCLES		1000
 #define ENPU_NOP_TIMEOUT_MS	1000
@@ -51,14 +62,62 @@ static void enpu_debugfs_write_nop(struct enpu_cmd_nop *nop)
 	nop->reserved = 0;
 }
 
+/**
+ * struct enpu_nop_job - one debugfs NOP, a job of the scheduler's kernel
+ *	context like any other (the scheduler is the rings' only producer)
+ * @ref: the reader's and the scheduler's.
+ * @edev: the device.
+ * @sched: the scheduler's view.
+ * @done: completed when the fence has signalled.
+ * @free_work: the last put, in process context.
+ * @fence_live: the fence was initialised by enpu_sched_push().
+ */
+struct enpu_nop_job {
+	struct kref ref;
+	struct enpu_device *edev;
+	struct enpu_sched_job sched;
+	struct completion done;
+	struct work_struct free_work;
+	bool fence_live;
+};
+
+static void enpu_nop_release(struct kref *ref)
+{
+	struct enpu_nop_job *nop = container_of(ref, struct enpu_nop_job, ref);
+
+	enpu_queue_unregister_waiter(nop->edev, &nop->sched.waiter);
+	if (nop->fence_live)
+		dma_fence_put(nop->sched.fence);
+	else
+		kfree(nop->sched.fence);
+	kfree(nop);
+}
+
+static void enpu_nop_free_work(struct work_struct *work)
+{
+	struct enpu_nop_job *nop = container_of(work, struct enpu_nop_job,
+						free_work);
+
+	kref_put(&nop->ref, enpu_nop_release);
+}
+
+static void enpu_nop_done(struct enpu_sched_job *sjob)
+{
+	struct enpu_nop_job *nop = container_of(sjob, struct enpu_nop_job,
+						sched);
+
+	complete(&nop->done);
+	queue_work(nop->edev->job_wq, &nop->free_work);
+}
+
+static const struct enpu_sched_job_ops enpu_nop_ops = {
+	.done = enpu_nop_done,
+};
+
 static int enpu_debugfs_nop_locked(struct seq_file *m,
 				   struct enpu_device *edev)
 {
-	struct enpu_cq_waiter waiter = { };
-	struct enpu_job_desc desc = {
-		.cmd_addr = edev->nop_cmd_dma,
-		.cmd_size = sizeof(struct enpu_cmd_nop),
-	};
+	struct enpu_nop_job *nop;
 	ktime_t submitted;
 	u32 status;
 	int ret;
@@ -69,41 +128,48 @@ static int enpu_debugfs_nop_locked(struct seq_file *m,
 		seq_printf(m, "device not ready (status %u)\n", status);
 		return -EIO;
 	}
-	ret = enpu_queue_register_waiter(edev, &waiter);
-	if (ret)
-		return ret;
-
-	enpu_debugfs_write_nop(edev->nop_cmd);
-	/* QUIET: it gives up after a timeout, a late entry is no error. */
-	desc.tag = enpu_queue_tag(&waiter, ENPU_TAG_COOKIE_QUIET |
-				  (lower_32_bits(++edev->nop_seq) &
-				   ENPU_TAG_COOKIE_MASK));
-	enpu_queue_add_waiter(edev, &waiter, desc.tag);
-	submitted = ktime_get();
-	ret = enpu_queue_submit(edev, 0, &desc, NULL);
+	nop = kzalloc(sizeof(*nop), GFP_KERNEL);
+	if (!nop)
+		return -ENOMEM;
+	nop->sched.fence = enpu_fence_alloc();
+	if (!nop->sched.fence) {
+		kfree(nop);
+		return -ENOMEM;
+	}
+	ret = enpu_queue_register_waiter(edev, &nop->sched.waiter);
 	if (ret) {
-		enpu_queue_remove_waiter(edev, &waiter);
+		kfree(nop->sched.fence);
+		kfree(nop);
+		return ret;
+	}
+	kref_init(&nop->ref);
+	nop->edev = edev;
+	init_completion(&nop->done);
+	INIT_WORK(&nop->free_work, enpu_nop_free_work);
+	enpu_debugfs_write_nop(edev->nop_cmd);
+	enpu_sched_job_init(&nop->sched, &edev->sched.kernel_ctx,
+			    nop->sched.fence, &enpu_nop_ops);
+	nop->sched.desc.cmd_addr = edev->nop_cmd_dma;
+	nop->sched.desc.cmd_size = sizeof(struct enpu_cmd_nop);
+	kref_get(&nop->ref);	/* the scheduler's, dropped after done */
+	nop->fence_live = true;
+	submitted = ktime_get();
+	enpu_sched_push(&nop->sched);
+
+	/* A hang is recovery's to handle; this reader only gives up. */
+	if (!wait_for_completion_timeout(&nop->done,
+					 msecs_to_jiffies(ENPU_NOP_TIMEOUT_MS))) {
+		dev_err(edev->dev, "NOP job timed out\n");
+		ret = -ETIMEDOUT;
 		goto out;
 	}
-
-	if (!wait_for_completion_timeout(&waiter.done,
-					 msecs_to_jiffies(ENPU_NOP_TIMEOUT_MS))) {
-		/* Lost interrupt? The entry may be in the ring regardless. */
-		if (enpu_queue_drain_all(edev))
-			dev_warn(edev->dev, "NOP completion found without its interrupt\n");
-		if (enpu_queue_remove_waiter(edev, &waiter)) {
-			dev_err(edev->dev, "NOP job timed out\n");
-			ret = -ETIMEDOUT;
-			goto out;
-		}
-	}
-
-	seq_printf(m, "status=%u latency_ns=%lld irqs=%lld\n", waiter.status,
-		   ktime_to_ns(ktime_sub(waiter.completed_at, submitted)),
+	seq_printf(m, "status=%u latency_ns=%lld irqs=%lld\n",
+		   nop->sched.waiter.status,
+		   ktime_to_ns(ktime_sub(nop->sched.waiter.completed_at,
+					 submitted)),
 		   (long long)atomic64_read(&edev->irq_count[ENPU_VEC_JOB_DONE]));
 out:
-	/* Its entry may still come: the id is free, the tag unknown then. */
-	enpu_queue_unregister_waiter(edev, &waiter);
+	kref_put(&nop->ref, enpu_nop_release);
 	return ret;
 }
 
@@ -226,6 +292,18 @@ static int enpu_debugfs_dmabuf_moves(struct seq_file *m,
 	return 0;
 }
 
+static int enpu_debugfs_sched(struct seq_file *m, struct enpu_device *edev)
+{
+	enpu_sched_show(m, edev);
+	return 0;
+}
+
+static int enpu_debugfs_latency(struct seq_file *m, struct enpu_device *edev)
+{
+	enpu_sched_show_latency(m, edev);
+	return 0;
+}
+
 static int enpu_debugfs_irq_stats(struct seq_file *m, struct enpu_device *edev)
 {
 	struct enpu_irq_stats *stats = &edev->irq_stats;
@@ -235,7 +313,8 @@ static int enpu_debugfs_irq_stats(struct seq_file *m, struct enpu_device *edev)
 		   atomic_read(&stats->hard_max_entries), ENPU_CQ_BATCH,
 		   (long long)atomic64_read(&stats->thread_runs),
 		   (long long)atomic64_read(&stats->thread_entries),
-		   atomic_read(&stats->pump_max_jobs), ENPU_PUMP_BATCH,
+		   atomic_read(&stats->pump_max_jobs),
+		   enpu_sched_max_on_device(edev),
 		   (long long)atomic64_read(&stats->pump_deferred));
 	return 0;
 }
@@ -272,6 +351,8 @@ ENPU_DEBUGFS_SHOW(last_job_sg, enpu_debugfs_last_job_sg)
 ENPU_DEBUGFS_SHOW(recovery, enpu_debugfs_recovery)
 ENPU_DEBUGFS_SHOW(irq_stats, enpu_debugfs_irq_stats)
 ENPU_DEBUGFS_SHOW(dmabuf_moves, enpu_debugfs_dmabuf_moves)
+ENPU_DEBUGFS_SHOW(sched, enpu_debugfs_sched)
+ENPU_DEBUGFS_SHOW(latency, enpu_debugfs_latency)
 
 #ifdef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
 
@@ -291,6 +372,8 @@ static const struct drm_debugfs_info enpu_debugfs_files[] = {
 	{ "recovery", enpu_debugfs_recovery_show },
 	{ "irq_stats", enpu_debugfs_irq_stats_show },
 	{ "dmabuf_moves", enpu_debugfs_dmabuf_moves_show },
+	{ "sched", enpu_debugfs_sched_show },
+	{ "latency", enpu_debugfs_latency_show },
 };
 
 #else
@@ -311,6 +394,8 @@ static const struct drm_info_list enpu_debugfs_files[] = {
 	{ "recovery", enpu_debugfs_recovery_show },
 	{ "irq_stats", enpu_debugfs_irq_stats_show },
 	{ "dmabuf_moves", enpu_debugfs_dmabuf_moves_show },
+	{ "sched", enpu_debugfs_sched_show },
+	{ "latency", enpu_debugfs_latency_show },
 };
 
 /**

@@ -95,6 +95,9 @@ struct enpu_device *enpu_device_probe(const struct enpu_bus_resources *res)
 	ret = enpu_hw_identify(edev);
 	if (ret)
 		return ERR_PTR(ret);
+	ret = enpu_sched_init(edev);
+	if (ret)
+		return ERR_PTR(ret);
 	ret = enpu_device_reset_if_running(edev);
 	if (ret)
 		return ERR_PTR(ret);
@@ -139,5 +142,6 @@ void enpu_device_remove(struct enpu_device *edev)
 	enpu_recovery_fini(edev);
 	enpu_device_stop(edev);
 	synchronize_irq(edev->irqs[ENPU_VEC_JOB_DONE]);
+	enpu_sched_fini(edev);
 	enpu_job_fini(edev);
 }

@@ -2,30 +2,8 @@
 /*
  * struct enpu_device: one NPU, whatever bus it sits on.
  *
- * Lock order (outermost first):
- *   enpu_recovery.lock        one recovery or watchdog pass at a time
- *                             (enpu_recovery.c); a mutex, held across the
- *                             mailbox commands of RESET and BOOT
- *   dma_resv ww-mutexes of a submit's BOs, in ww-acquire order (enpu_job.c)
- *   enpu_device.nop_lock      debugfs NOP round trip (enpu_debugfs.c)
- *   enpu_device.last_job_sg_lock  debugfs snapshot (enpu_job.c), alone
- *   dma_fence lock of any fence we wait on, incl. enpu_timeline.lock:
- *                             held by dma_fence_signal() while it runs our
- *                             dependency callbacks (enpu_job.c)
- *   xarray lock of a file's contexts, lookup-and-get only (enpu_context.c)
- *   enpu_job_queue.lock       FIFO and in-flight lists, IRQ-safe; one queue's
- *                             at a time (enpu_job.c)
- *   enpu_device.submit_lock   submission ring producers, IRQ-safe (enpu_queue.c)
- *   enpu_device.cq_lock       completion waiters, IRQ-safe (enpu_queue.c)
- * enpu_device.cq_drain_lock (IRQ-safe) is outermost of all the spinlocks
- * above: it is held across one batch of completions and their callbacks
- * (fence signalling, hence the fence and queue locks), so that batches
- * are completed in ring order; nothing takes it with another lock held.
- * submit_lock and cq_lock are never nested in each other; cq_table's
- * xarray lock is taken alone. No driver lock
- * is held while a job's fence is signalled except that fence's own lock.
- * enpu_mailbox.lock (enpu_mailbox.c) takes no other lock; the only lock
- * held while a mailbox command runs is enpu_recovery.lock.
+ * The driver's lock order is written once, at the top of
+ * scheduler/enpu_sched.c; every file that takes a lock refers there.
  */
 #ifndef ENPU_DEVICE_H
 #define ENPU_DEVICE_H
@@ -43,6 +21,7 @@
 #include "enpu_limits.h"
 #include "enpu_recovery.h"
 #include "enpu_regs.h"
+#include "enpu_sched.h"
 
 struct device;
 
@@ -72,6 +51,10 @@ struct enpu_bus_resources {
  * @macs_per_cycle: int8 MACs per clock.
  * @sq_entries: descriptors per submission ring, a power of two.
  * @cq_entries: entries in the completion ring, a power of two.
+ * @ctx_save_size: bytes of a context-save area (ENPU_REG_CTX_SAVE_SIZE),
+ *	0 without ENPU_CAP_PREEMPT.
+ * @preempt_bound_ns: the device's bound between two preemption points
+ *	(ENPU_REG_PREEMPT_BOUND_NS), 0 without ENPU_CAP_PREEMPT.
  */
 struct enpu_identity {
 	u32 hw_version;
@@ -82,6 +65,8 @@ struct enpu_identity {
 	u32 macs_per_cycle;
 	u32 sq_entries;
 	u32 cq_entries;
+	u32 ctx_save_size;
+	u32 preempt_bound_ns;
 };
 
 /**
@@ -105,10 +90,11 @@ struct enpu_mailbox {
  * @thread_runs: runs of the job-done thread (entries were left after the
  *	hard-IRQ batch).
  * @thread_entries: entries the thread consumed.
- * @pump_max_jobs: most descriptors one pump call wrote (at most
- *	ENPU_PUMP_BATCH).
- * @pump_deferred: pump calls that stopped at their batch and left the rest
- *	to a worker.
+ * @pump_max_jobs: most jobs the device held after a dispatch loop (at
+ *	most enpu_sched_max_on_device(), the ring depth policy's bound).
+ * @pump_deferred: times finished jobs were left to the scheduler's
+ *	worker to signal: more than a batch in atomic context, or any from
+ *	a fence callback (scheduler/enpu_sched.c).
  *
  * debugfs irq_stats prints them; they are maxima and counters since
  * probe, written racily (they are statistics, not state).
@@ -156,6 +142,10 @@ static inline void enpu_stat_max64(atomic64_t *stat, s64 value)
  * @cq_drain_lock: one completion batch (entries and callbacks) at a time.
  * @cq_table: id -> registered struct enpu_cq_waiter; the low half of a
  *	completion tag is the id (enpu_queue.h).
+ * @cq_unknown_tag: called by the ring layer for a completion whose tag no
+ *	waiter has (set by recovery, which owns the device's health).
+ * @preempt_seq: last SQ_PREEMPT_SEQ written per queue; under @submit_lock.
+ * @preempt_area: the save area that request named; under @submit_lock.
  * @irq_stats: completion-path work bounds actually seen.
  * @irq_count: interrupts taken, per ENPU_VEC_* cause.
  * @cq_unknown_tags: completions whose tag no waiter had.
@@ -165,7 +155,8 @@ static inline void enpu_stat_max64(atomic64_t *stat, s64 value)
  * @nop_cmd: DMA-coherent buffer holding the NOP command stream.
  * @nop_cmd_dma: its DMA address.
  * @nop_seq: sequence number of the last NOP job, part of its tag.
- * @job_queues: user jobs, per hardware queue (enpu_job.c).
+ * @sched: the scheduler: contexts' FIFOs, dispatch, preemption
+ *	(scheduler/enpu_sched.c).
  * @jobs_completed: job fences signalled since probe; the watchdog's
  *	progress measure.
  * @recovery: watchdog and hang recovery (enpu_recovery.c).
@@ -197,6 +188,9 @@ struct enpu_device {
 	spinlock_t cq_lock;		/* waiter state, CQ_HEAD; IRQ-safe */
 	spinlock_t cq_drain_lock;	/* one completion batch at a time */
 	struct xarray cq_table;
+	void (*cq_unknown_tag)(struct enpu_device *edev);
+	u32 preempt_seq[ENPU_MAX_QUEUES];
+	dma_addr_t preempt_area[ENPU_MAX_QUEUES];
 	struct enpu_irq_stats irq_stats;
 
 	atomic64_t irq_count[ENPU_NUM_VECTORS];
@@ -209,7 +203,7 @@ struct enpu_device {
 	dma_addr_t nop_cmd_dma;
 	u64 nop_seq;
 
-	struct enpu_job_queue job_queues[ENPU_MAX_QUEUES];
+	struct enpu_sched sched;
 	atomic64_t jobs_completed;
 	struct enpu_recovery recovery;
 	struct workqueue_struct *job_wq;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Job fences. Every job gets a dma_fence on the timeline of the hardware
- * queue it runs on; the queue executes its jobs in order, so fences of one
- * timeline signal in seqno order as dma_fence requires. A fence may outlive
+ * Job fences. Every job gets a dma_fence on the timeline of its context
+ * (scheduler/enpu_sched.c); a context's jobs finish in order, so fences of
+ * one timeline signal in seqno order as dma_fence requires. A fence may outlive
  * the device (it sits in other drivers' dma_resv and in syncobjs), so its
  * lock and name live in a reference-counted timeline, not in the device.
  *
@@ -28,6 +28,7 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "enpu_fence.h"
 
@@ -82,24 +83,36 @@ static const struct dma_fence_ops enpu_fence_ops = {
 };
 
 /**
- * enpu_timeline_create() - a new fence context for a hardware queue
- * @queue: the queue number, for the timeline name.
+ * enpu_timeline_create() - a new fence context
+ * @name: the timeline name fences report (copied, truncated to fit).
  *
  * Return: the timeline with one reference, or NULL without memory.
  */
-struct enpu_timeline *enpu_timeline_create(unsigned int queue)
+struct enpu_timeline *enpu_timeline_create(const char *name)
 {
 	struct enpu_timeline *timeline;
 
-	timeline = kzalloc(sizeof(*timeline), GFP_KERNEL);
+	timeline = kzalloc(sizeof(*timeline), GFP_KERNEL_ACCOUNT);
 	if (!timeline)
 		return NULL;
 	kref_init(&timeline->ref);
 	spin_lock_init(&timeline->lock);
 	timeline->context = dma_fence_context_alloc(1);
-	snprintf(timeline->name, sizeof(timeline->name), "enpu-queue%u",
-		 queue);
+	strscpy(timeline->name, name, sizeof(timeline->name));
 	return timeline;
+}
+
+/**
+ * enpu_fence_timeline() - the timeline of one of our job fences
+ * @fence: any fence, a reference held (which keeps the timeline).
+ *
+ * Return: its timeline if @fence is an enpu job fence, else NULL.
+ */
+struct enpu_timeline *enpu_fence_timeline(struct dma_fence *fence)
+{
+	if (fence->ops != &enpu_fence_ops)
+		return NULL;
+	return to_enpu_fence(fence)->timeline;
 }
 
 static void enpu_timeline_release(struct kref *ref)
@@ -138,8 +151,8 @@ struct dma_fence *enpu_fence_alloc(void)
 /**
  * enpu_fence_init() - give a fence the next seqno of a timeline
  * @fence: from enpu_fence_alloc().
- * @timeline: the queue's timeline; the caller holds the lock that orders
- *	the queue's jobs, which also protects @timeline->seqno.
+ * @timeline: the context's timeline; the caller holds the lock that
+ *	orders the context's jobs, which also protects @timeline->seqno.
  *
  * The fence holds a reference to the module from here until it is freed.
  * The caller must hold the module already (an ioctl of an open file).

@@ -8,6 +8,7 @@
 #include <linux/errno.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/sizes.h>
 #include <linux/time64.h>
 
 #include "enpu_accel.h"
@@ -97,6 +98,20 @@ int enpu_hw_identify(struct enpu_device *edev)
 	id->macs_per_cycle = enpu_read(edev, ENPU_REG_MACS_PER_CYCLE);
 	id->sq_entries = enpu_read(edev, ENPU_REG_SQ_ENTRIES);
 	id->cq_entries = enpu_read(edev, ENPU_REG_CQ_ENTRIES);
+	/* Preemption registers exist from 1.4 on, with the capability. */
+	if ((id->caps & ENPU_CAP_PREEMPT) &&
+	    id->hw_version >= ENPU_HW_VERSION(ENPU_HW_VERSION_MAJOR, 4)) {
+		id->ctx_save_size = enpu_read(edev, ENPU_REG_CTX_SAVE_SIZE);
+		id->preempt_bound_ns = enpu_read(edev,
+						 ENPU_REG_PREEMPT_BOUND_NS);
+		/* A save area is one DMA allocation per context. */
+		if (id->ctx_save_size < ENPU_SAVE_HEADER_SIZE ||
+		    id->ctx_save_size > SZ_1M) {
+			dev_warn(edev->dev, "save area of %u bytes: not preempting\n",
+				 id->ctx_save_size);
+			id->ctx_save_size = 0;
+		}
+	}
 
 	/*
 	 * Jobs carry 1.2 layer commands and address BOs through 1.1 tables;

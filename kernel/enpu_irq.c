@@ -3,10 +3,10 @@
  * Interrupts. Each cause has its own vector (MSI-X on PCI, one line per
  * cause on SoCs), so handlers need no status register and never share.
  * Every hard-IRQ handler does bounded work: the job-done handler consumes
- * at most ENPU_CQ_BATCH completion entries (each an O(1) lookup, its fence
- * signalled, its queue pumped by at most ENPU_PUMP_BATCH descriptors) and
- * wakes its thread for whatever is left; the others only read a few
- * registers and queue work.
+ * at most ENPU_CQ_BATCH completion entries (each an O(1) lookup and one
+ * run of the scheduler's bounded dispatch loop and signalling,
+ * scheduler/enpu_sched.c) and wakes its thread for whatever is left; the
+ * others only read a few registers and queue work.
  */
 #include <linux/atomic.h>
 #include <linux/device.h>

@@ -12,35 +12,23 @@
  *
  * The job then waits for its in-fences (syncobjs) and, unless
  * NO_IMPLICIT, for the fences in its BOs' dma_resv; its own fence goes
- * into those dma_resv before the ioctl returns. Jobs of a hardware queue
- * leave its FIFO in seqno order, the head only once its dependencies have
- * signalled, because the queue executes in order and the fences of one
- * timeline must signal in order. The head is written to the ring from the
- * ioctl, from the dependency callback that releases it, or from the
- * completion of an earlier job when the ring was full. The job-done
- * interrupt matches the completion tag (the seqno), signals the fence, and
- * a worker unpins, unmaps and frees.
+ * into those dma_resv before the ioctl returns. A dependency that is a job
+ * fence of a lower-priority context of this device lends that context the
+ * job's priority while it waits (priority inheritance, enpu_sched.c).
+ * The job is handed to the scheduler (scheduler/enpu_sched.c), which
+ * queues it in its context's FIFO, puts it on the device, preempts and
+ * resumes it, signals its fence, and calls back here to free it: a worker
+ * unpins, unmaps and frees.
  *
- * Contexts (enpu_context.c) choose the hardware queue by priority; each
- * queue has its own FIFO and fence timeline. A job holds a reference to
- * its context and its BOs and nothing of the file that submitted it, so
- * closing the file with jobs in flight is safe: the context's jobs still
- * in a FIFO are cancelled, those on the ring complete normally.
+ * A job holds a reference to its context and its BOs and nothing of the
+ * file that submitted it, so closing the file with jobs in flight is
+ * safe: the context's queued jobs are cancelled, the one on the device
+ * completes normally.
  *
- * A job that must not run (cancelled, a failed dependency, or the guilty
- * job of a hang) still goes through the ring, as an empty descriptor, so
- * that its fence signals in seqno order with the error in @error.
- * Recovery (enpu_recovery.c) stops the queues, resets the device, and
- * hands the jobs that were on the ring back to the front of their FIFOs
- * through enpu_job_requeue_after_reset().
- *
- * Lock order (outermost first; see also enpu_device.h):
- *   enpu_recovery.lock (a mutex, recovery only)
- *   dma_resv ww-mutexes of the job's BOs (drm_gem_lock_reservations())
- *   the lock of a fence being signalled (dependency callbacks run under it)
- *   enpu_job_queue.lock (one at a time, never two queues)
- *   enpu_device.submit_lock or enpu_device.cq_lock (enpu_queue.c)
- * enpu_device.last_job_sg_lock is taken alone.
+ * Locks taken here: the dma_resv ww-mutexes of the job's BOs
+ * (drm_gem_lock_reservations()), the scheduler's lock inside the
+ * scheduler calls, last_job_sg_lock alone. The order is written once, in
+ * scheduler/enpu_sched.c.
  */
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
@@ -77,6 +65,7 @@
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
 #include "enpu_rerun.h"
+#include "enpu_sched.h"
 #include "enpu_validate.h"
 
 /* The device's view of the BO table and segment lists (docs/hw/vnpu.md). */
@@ -126,6 +115,8 @@ struct enpu_job_bo {
  * @fence: a reference held by the job.
  * @job: the waiting job.
  * @propagate_error: an explicit in-fence, whose error the job inherits.
+ * @inherited: the job lent its priority to @fence's context
+ *	(enpu_sched_inherit()); given back when @fence signals.
  *	Implicit (dma_resv) fences only order memory access: a BO that a
  *	failed job touched must stay usable, or one hang would poison every
  *	later job that shares a buffer with it.
@@ -135,21 +126,21 @@ struct enpu_job_dep {
 	struct dma_fence *fence;
 	struct enpu_job *job;
 	bool propagate_error;
+	bool inherited;
 };
 
 /**
  * struct enpu_job - one submitted job
- * @ref: the ioctl holds one reference until it returns, the queue one
- *	from FIFO insertion until the free worker runs after completion.
+ * @ref: the ioctl holds one reference until it returns, the scheduler one
+ *	from enpu_sched_push() until the free worker runs after its fence
+ *	signalled.
  * @edev: the device.
  * @ctx: the context the job was submitted to; a reference.
- * @queue: the hardware queue the job runs on (the context's).
  * @objs: the BOs in submit order, each with a reference.
  * @bos: per-BO mapping state, same order.
  * @bo_count: entries in @objs and @bos.
- * @fence: the job's fence; allocated at submit start, initialised when
- *	the job enters the FIFO (@fence_live).
- * @fence_live: @fence was initialised (release with dma_fence_put()).
+ * @fence_live: the fence (@sched.fence) was initialised (release with
+ *	dma_fence_put()); before that it is plain memory.
  * @deps: dependencies: appended while collected, then sorted by fence
  *	context and reduced to the latest fence of each (O(n log n) with the
  *	reservations held, not a scan per fence), then armed.
@@ -157,60 +148,37 @@ struct enpu_job_dep {
  * @dep_room: entries @deps has room for.
  * @deps_armed: callbacks were added to @deps (they must be removed before
  *	the job is freed, in case one never ran).
- * @deps_pending: unsignalled dependencies, plus one until the job is in
- *	the FIFO.
- * @error: the first reason the job must not run: a failed dependency's
- *	error, -ECANCELED, or -ETIMEDOUT for the guilty job of a hang. The
- *	job then runs as an empty job (to keep the queue's fence order) and
- *	its fence carries this error.
- * @skip_deps: cancelled or guilty: may leave the FIFO without waiting for
- *	its dependencies; set under the queue lock.
- * @ring_index: the SQ_TAIL value its descriptor was written at.
- * @node: in enpu_job_queue.fifo or .inflight.
- * @waiter: completion-ring waiter, registered for the job's life; tag =
- *	its id and the low 24 bits of the fence seqno.
+ * @sched: what the scheduler knows: fence, descriptor, waiter (registered
+ *	for the job's life), dependency count, error.
+ * @waiter_registered: @sched.waiter has its id.
  * @buf: the command stream, empty for a job without one.
  * @table_buf: the BO table and segment lists, empty for a job without
  *	BOs; written under the reservation locks, once the imports are
  *	mapped.
- * @waiter_registered: @waiter has its id (enpu_queue_register_waiter()).
  * @charged: holds a unit of its context's, file's and device's job
  *	quotas; given back when the fence signals (or the submit fails).
  * @cmd_size: bytes of command stream in @buf.
- * @free_work: drops the queue's reference in process context.
- * @consumed: the device had consumed the job (SQ_HEAD past it) when a
- *	reset dropped it: it may have run, partly or wholly; under the queue
- *	lock.
- * @rerun_node: on recovery's private list of such jobs.
+ * @free_work: drops the scheduler's reference in process context.
  */
 struct enpu_job {
 	struct kref ref;
 	struct enpu_device *edev;
 	struct enpu_context *ctx;
-	struct enpu_job_queue *queue;
 	struct drm_gem_object **objs;
 	struct enpu_job_bo *bos;
 	u32 bo_count;
-	struct dma_fence *fence;
 	bool fence_live;
 	struct enpu_job_dep *deps;
 	u32 dep_count;
 	u32 dep_room;
 	bool deps_armed;
-	atomic_t deps_pending;
-	int error;
-	bool skip_deps;
-	u32 ring_index;
-	struct list_head node;
-	struct enpu_cq_waiter waiter;
+	struct enpu_sched_job sched;
 	bool waiter_registered;
 	struct enpu_job_buf buf;
 	struct enpu_job_buf table_buf;
 	bool charged;
 	u32 cmd_size;
 	struct work_struct free_work;
-	bool consumed;
-	struct list_head rerun_node;
 };
 
 /**
@@ -269,24 +237,29 @@ static void enpu_job_release(struct kref *ref)
 	kvfree(job->objs);
 
 	for (i = 0; i < job->dep_count; i++) {
+		struct enpu_job_dep *dep = &job->deps[i];
+
 		/* A cancelled job may finish before its dependencies. */
-		if (job->deps_armed)
-			dma_fence_remove_callback(job->deps[i].fence,
-						  &job->deps[i].cb);
-		dma_fence_put(job->deps[i].fence);
+		if (job->deps_armed &&
+		    dma_fence_remove_callback(dep->fence, &dep->cb) &&
+		    dep->inherited)
+			enpu_sched_disinherit(&job->sched, dep->fence);
+		dma_fence_put(dep->fence);
 	}
 	kvfree(job->deps);
 	if (job->waiter_registered)
-		enpu_queue_unregister_waiter(job->edev, &job->waiter);
+		enpu_queue_unregister_waiter(job->edev, &job->sched.waiter);
 
-	enpu_job_buf_free(dev, &job->buf);
-	enpu_job_buf_free(dev, &job->table_buf);
+	if (job->ctx) {
+		enpu_job_buf_free(&job->ctx->bufs, &job->buf);
+		enpu_job_buf_free(&job->ctx->bufs, &job->table_buf);
+	}
 	enpu_job_uncharge(job);
 	/* Before enpu_fence_init() the fence is plain memory (enpu_fence.c). */
 	if (job->fence_live)
-		dma_fence_put(job->fence);
+		dma_fence_put(job->sched.fence);
 	else
-		kfree(job->fence);
+		kfree(job->sched.fence);
 	if (job->ctx)
 		enpu_context_put(job->ctx);
 	kfree(job);
@@ -308,16 +281,15 @@ static struct enpu_job *enpu_job_alloc(struct enpu_device *edev)
 
 	if (!job)
 		return NULL;
-	job->fence = enpu_fence_alloc();
-	if (!job->fence) {
+	job->sched.fence = enpu_fence_alloc();
+	if (!job->sched.fence) {
 		kfree(job);
 		return NULL;
 	}
 	kref_init(&job->ref);
 	job->edev = edev;
-	INIT_LIST_HEAD(&job->node);
 	INIT_WORK(&job->free_work, enpu_job_free_work);
-	if (enpu_queue_register_waiter(edev, &job->waiter)) {
+	if (enpu_queue_register_waiter(edev, &job->sched.waiter)) {
 		enpu_job_put(job);
 		return NULL;
 	}
@@ -501,7 +473,7 @@ static int enpu_job_add_dep(struct enpu_job *job, struct dma_fence *fence,
 
 	if (dma_fence_is_signaled(fence)) {
 		if (explicit_dep && fence->error)
-			cmpxchg(&job->error, 0, fence->error);
+			cmpxchg(&job->sched.error, 0, fence->error);
 		dma_fence_put(fence);
 		return 0;
 	}
@@ -642,7 +614,7 @@ static int enpu_job_alloc_stream(struct enpu_job *job, u32 cmd_size)
 	job->cmd_size = cmd_size;
 	if (!cmd_size)
 		return 0;
-	return enpu_job_buf_alloc(job->edev->dev, cmd_size, &job->buf);
+	return enpu_job_buf_alloc(&job->ctx->bufs, cmd_size, &job->buf);
 }
 
 /*
@@ -666,7 +638,7 @@ static int enpu_job_alloc_table(struct enpu_job *job)
 			segs, size, ENPU_JOB_BUF_MAX_SIZE);
 		return -E2BIG;
 	}
-	return enpu_job_buf_alloc(job->edev->dev, size, &job->table_buf);
+	return enpu_job_buf_alloc(&job->ctx->bufs, size, &job->table_buf);
 }
 
 /* Validates the stream in the job buffer against the BOs' current sizes. */
@@ -912,75 +884,99 @@ static void enpu_job_prepare_deps(struct enpu_job *job)
 	job->dep_count = count;
 }
 
-/* The job-status table of uapi/enpu_accel.h. */
-static int enpu_job_status_errno(u32 status)
+static void enpu_job_retire(struct enpu_sched_job *sjob)
 {
-	switch (status) {
-	case ENPU_JOB_STATUS_OK:
-		return 0;
-	case ENPU_JOB_STATUS_INVALID:
-		/* Run-time data the validator cannot see (parameter tables). */
-		return -EINVAL;
-	case ENPU_JOB_STATUS_DMA_FAULT:
-		return -EFAULT;
-	case ENPU_JOB_STATUS_ABORTED:
-		return -ECANCELED;
-	default:
-		/* PREEMPTED without a save area: the device misbehaved. */
-		return -EIO;
+	enpu_job_uncharge(container_of(sjob, struct enpu_job, sched));
+}
+
+/* The fence signalled: free in process context (unpin, unmap, put). */
+static void enpu_job_done(struct enpu_sched_job *sjob)
+{
+	struct enpu_job *job = container_of(sjob, struct enpu_job, sched);
+
+	queue_work(job->edev->job_wq, &job->free_work);
+}
+
+/*
+ * Would running the job again from its first command give one run's
+ * result (enpu_rerun.c)? Sleeps; a failed allocation answers no, which
+ * costs the job -EIO, never a double write.
+ */
+static bool enpu_job_rerun_safe(struct enpu_sched_job *sjob)
+{
+	struct enpu_job *job = container_of(sjob, struct enpu_job, sched);
+	struct enpu_validate_bo *vbos;
+	bool safe;
+	u32 i;
+
+	if (!job->cmd_size || !job->bo_count)
+		return true;
+	vbos = kvmalloc_array(job->bo_count, sizeof(*vbos), GFP_KERNEL);
+	if (!vbos)
+		return false;
+	for (i = 0; i < job->bo_count; i++) {
+		vbos[i].size = job->bos[i].size;
+		vbos[i].access = job->bos[i].access;
+	}
+	safe = enpu_rerun_safe(job->buf.vaddr, job->cmd_size, vbos,
+			       job->bo_count);
+	kvfree(vbos);
+	return safe;
+}
+
+static const struct enpu_sched_job_ops enpu_job_sched_ops = {
+	.retire = enpu_job_retire,
+	.done = enpu_job_done,
+	.rerun_safe = enpu_job_rerun_safe,
+};
+
+static void enpu_job_dep_signalled(struct dma_fence *fence,
+				   struct dma_fence_cb *cb)
+{
+	struct enpu_job_dep *dep = container_of(cb, struct enpu_job_dep, cb);
+	struct enpu_job *job = dep->job;
+
+	if (dep->propagate_error && fence->error)
+		cmpxchg(&job->sched.error, 0, fence->error);
+	if (dep->inherited)
+		enpu_sched_disinherit(&job->sched, fence);
+	/* Once the count hits 0 the job may run and be freed at any time. */
+	if (atomic_dec_and_test(&job->sched.deps_pending))
+		enpu_sched_dep_signalled(&job->sched);
+}
+
+static void enpu_job_arm_deps(struct enpu_job *job)
+{
+	u32 i;
+
+	/* The extra count (enpu_sched_job_init()) keeps it back until pushed. */
+	atomic_add(job->dep_count, &job->sched.deps_pending);
+	job->deps_armed = true;
+	for (i = 0; i < job->dep_count; i++) {
+		struct enpu_job_dep *dep = &job->deps[i];
+		struct dma_fence *fence = dep->fence;
+
+		/* Lent before the callback can run, given back by it. */
+		dep->inherited = enpu_sched_inherit(&job->sched, fence);
+		if (dma_fence_add_callback(fence, &dep->cb,
+					   enpu_job_dep_signalled)) {
+			/* Signalled meanwhile. */
+			if (dep->propagate_error && fence->error)
+				cmpxchg(&job->sched.error, 0, fence->error);
+			if (dep->inherited)
+				enpu_sched_disinherit(&job->sched, fence);
+			dep->inherited = false;
+			atomic_dec(&job->sched.deps_pending);
+		}
 	}
 }
 
-static void enpu_job_signal(struct enpu_job *job, int error)
+/* What the device gets; the scheduler adds the tag and the save area. */
+static void enpu_job_fill_desc(struct enpu_job *job)
 {
-	if (error)
-		dma_fence_set_error(job->fence, error);
-	/* Before the waiter wakes: it may submit again at once. */
-	enpu_job_uncharge(job);
-	dma_fence_signal(job->fence);
-	atomic64_inc(&job->ctx->completed);
-	atomic64_inc(&job->edev->jobs_completed);
-}
+	struct enpu_job_desc *desc = &job->sched.desc;
 
-static void enpu_job_pump(struct enpu_job_queue *queue);
-
-/* Completion-ring callback: any context, no driver lock held. */
-static void enpu_job_hw_done(struct enpu_cq_waiter *waiter)
-{
-	struct enpu_job *job = container_of(waiter, struct enpu_job, waiter);
-	struct enpu_job_queue *queue = job->queue;
-	struct enpu_device *edev = job->edev;
-	unsigned long flags;
-	int error;
-
-	spin_lock_irqsave(&queue->lock, flags);
-	list_del_init(&job->node);
-	WRITE_ONCE(queue->inflight_count, queue->inflight_count - 1);
-	spin_unlock_irqrestore(&queue->lock, flags);
-
-	error = READ_ONCE(job->error);
-	if (!error)
-		error = enpu_job_status_errno(waiter->status);
-	if (error)
-		dev_dbg(edev->dev, "job %u:%llu: status %u info 0x%x, error %d\n",
-			queue->index, job->fence->seqno, waiter->status,
-			waiter->info, error);
-	enpu_job_signal(job, error);
-	queue_work(edev->job_wq, &job->free_work);
-	/* The ring has room again. */
-	enpu_job_pump(queue);
-}
-
-static void enpu_job_fill_desc(struct enpu_job *job, struct enpu_job_desc *desc)
-{
 	memset(desc, 0, sizeof(*desc));
-	/* The id finds the waiter; the seqno tells a stale entry apart. */
-	desc->tag = enpu_queue_tag(&job->waiter,
-				   lower_32_bits(job->fence->seqno) &
-				   ENPU_TAG_COOKIE_MASK);
-	/* Run nothing, but in order (see @error). */
-	if (READ_ONCE(job->error))
-		return;
 	if (job->cmd_size) {
 		desc->cmd_addr = job->buf.dma;
 		desc->cmd_size = job->cmd_size;
@@ -989,162 +985,6 @@ static void enpu_job_fill_desc(struct enpu_job *job, struct enpu_job_desc *desc)
 		desc->bo_table_addr = job->table_buf.dma;
 		desc->bo_count = job->bo_count;
 	}
-}
-
-/*
- * Writes ready jobs from the head of the FIFO to the ring. Any context:
- * the ioctl, a dependency's signal callback, the job-done interrupt.
- */
-static void enpu_job_pump(struct enpu_job_queue *queue)
-{
-	struct enpu_device *edev = queue->edev;
-	struct enpu_job_desc desc;
-	unsigned int written = 0;
-	struct enpu_job *job;
-	unsigned long flags;
-	bool more = false;
-	int ret;
-
-	spin_lock_irqsave(&queue->lock, flags);
-	while (!queue->dead && !queue->stopped) {
-		job = list_first_entry_or_null(&queue->fifo, struct enpu_job,
-					       node);
-		if (!job)
-			break;
-		if (written == ENPU_PUMP_BATCH) {
-			more = true;
-			break;
-		}
-		/* Acquire: pairs with the dependency callbacks' decrement. */
-		if (!job->skip_deps && atomic_read_acquire(&job->deps_pending))
-			break;
-		enpu_job_fill_desc(job, &desc);
-		job->waiter.complete_fn = enpu_job_hw_done;
-		enpu_queue_add_waiter(edev, &job->waiter, desc.tag);
-		ret = enpu_queue_submit(edev, queue->index, &desc,
-					&job->ring_index);
-		if (ret) {
-			/* -EBUSY: the next completion pumps again. */
-			enpu_queue_remove_waiter(edev, &job->waiter);
-			if (ret != -EBUSY)
-				dev_err_ratelimited(edev->dev,
-						    "queue %u: cannot submit: %d\n",
-						    queue->index, ret);
-			break;
-		}
-		list_move_tail(&job->node, &queue->inflight);
-		WRITE_ONCE(queue->inflight_count, queue->inflight_count + 1);
-		written++;
-	}
-	spin_unlock_irqrestore(&queue->lock, flags);
-	if (written) {
-		enpu_recovery_arm(edev);
-		enpu_stat_max(&edev->irq_stats.pump_max_jobs, written);
-	}
-	if (more) {
-		atomic64_inc(&edev->irq_stats.pump_deferred);
-		queue_work(edev->job_wq, &queue->pump_work);
-	}
-}
-
-static void enpu_job_pump_work(struct work_struct *work)
-{
-	enpu_job_pump(container_of(work, struct enpu_job_queue, pump_work));
-}
-
-/*
- * Cancels the FIFO jobs of @ctx on @queue: -ECANCELED, and they may leave
- * without waiting for their dependencies.
- */
-static void enpu_job_cancel_queued(struct enpu_job_queue *queue,
-				   struct enpu_context *ctx)
-{
-	struct enpu_job *job;
-	unsigned long flags;
-	bool any = false;
-
-	spin_lock_irqsave(&queue->lock, flags);
-	list_for_each_entry(job, &queue->fifo, node) {
-		if (job->ctx != ctx)
-			continue;
-		cmpxchg(&job->error, 0, -ECANCELED);
-		job->skip_deps = true;
-		any = true;
-	}
-	spin_unlock_irqrestore(&queue->lock, flags);
-	if (any)
-		enpu_job_pump(queue);
-}
-
-static void enpu_job_dep_signalled(struct dma_fence *fence,
-				   struct dma_fence_cb *cb)
-{
-	struct enpu_job_dep *dep = container_of(cb, struct enpu_job_dep, cb);
-	struct enpu_job *job = dep->job;
-	/* Once the count hits 0 the job may run and be freed at any time. */
-	struct enpu_job_queue *queue = job->queue;
-
-	if (dep->propagate_error && fence->error)
-		cmpxchg(&job->error, 0, fence->error);
-	if (atomic_dec_and_test(&job->deps_pending))
-		enpu_job_pump(queue);
-}
-
-static void enpu_job_arm_deps(struct enpu_job *job)
-{
-	u32 i;
-
-	/* The extra count keeps the job back until it is in the FIFO. */
-	atomic_set(&job->deps_pending, job->dep_count + 1);
-	job->deps_armed = true;
-	for (i = 0; i < job->dep_count; i++) {
-		struct dma_fence *fence = job->deps[i].fence;
-
-		if (dma_fence_add_callback(fence, &job->deps[i].cb,
-					   enpu_job_dep_signalled)) {
-			/* Signalled meanwhile. */
-			if (job->deps[i].propagate_error && fence->error)
-				cmpxchg(&job->error, 0, fence->error);
-			atomic_dec(&job->deps_pending);
-		}
-	}
-}
-
-/* Gives the job its seqno and queues it; cannot fail. */
-static void enpu_job_enqueue(struct enpu_job *job)
-{
-	struct enpu_job_queue *queue = job->queue;
-	unsigned long flags;
-	bool dead;
-	u32 i;
-
-	kref_get(&job->ref);	/* the queue's, dropped by enpu_job_free_work */
-	spin_lock_irqsave(&queue->lock, flags);
-	enpu_fence_init(job->fence, queue->timeline);
-	job->fence_live = true;
-	/* Pairs with recovery setting wedged before failing what it holds. */
-	dead = queue->dead || READ_ONCE(job->edev->recovery.wedged);
-	/* Pairs with the flag writes before enpu_job_cancel_context(). */
-	if (READ_ONCE(job->ctx->banned) || READ_ONCE(job->ctx->closed)) {
-		cmpxchg(&job->error, 0, -ECANCELED);
-		job->skip_deps = true;
-	}
-	if (!dead)
-		list_add_tail(&job->node, &queue->fifo);
-	spin_unlock_irqrestore(&queue->lock, flags);
-	atomic64_inc(&job->ctx->submitted);
-	if (dead) {
-		/* Recovery gave up: every earlier fence has signalled. */
-		for (i = 0; i < job->dep_count; i++)
-			dma_fence_remove_callback(job->deps[i].fence,
-						  &job->deps[i].cb);
-		enpu_job_signal(job, -ENODEV);
-		queue_work(job->edev->job_wq, &job->free_work);
-		return;
-	}
-
-	atomic_dec(&job->deps_pending);
-	enpu_job_pump(queue);
 }
 
 static int enpu_job_lock_and_queue(struct enpu_job *job,
@@ -1180,10 +1020,13 @@ static int enpu_job_lock_and_queue(struct enpu_job *job,
 	enpu_job_prepare_deps(job);
 
 	/* Nothing below can fail: the job is committed. */
+	enpu_job_fill_desc(job);
 	enpu_job_arm_deps(job);
-	enpu_job_enqueue(job);
+	kref_get(&job->ref);	/* the scheduler's, dropped by enpu_job_free_work */
+	job->fence_live = true;
+	enpu_sched_push(&job->sched);
 	for (i = 0; i < job->bo_count; i++)
-		dma_resv_add_fence(job->objs[i]->resv, job->fence,
+		dma_resv_add_fence(job->objs[i]->resv, job->sched.fence,
 				   (job->bos[i].access & ENPU_BO_ACCESS_WRITE) ?
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 unlock:
@@ -1217,7 +1060,7 @@ static int enpu_job_charge(struct enpu_job *job)
 }
 
 static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
-			   struct drm_enpu_submit *args)
+			   struct drm_enpu_submit *args, ktime_t entry)
 {
 	struct drm_syncobj *out_syncobj = NULL;
 	struct enpu_job_sg_snapshot *snap = NULL;
@@ -1234,13 +1077,15 @@ static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
 		ret = -ENOENT;
 		goto out;
 	}
-	if (READ_ONCE(job->ctx->banned)) {
+	if (READ_ONCE(job->ctx->sched.banned)) {
 		drm_dbg(&edev->drm, "SUBMIT: context %u is banned\n",
 			args->context);
 		ret = -ECANCELED;
 		goto out;
 	}
-	job->queue = &edev->job_queues[job->ctx->queue];
+	enpu_sched_job_init(&job->sched, &job->ctx->sched, job->sched.fence,
+			    &enpu_job_sched_ops);
+	job->sched.entry_at = entry;
 	if (READ_ONCE(edev->recovery.wedged)) {
 		ret = -ENODEV;
 		goto out;
@@ -1292,8 +1137,8 @@ static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
 	}
 	enpu_job_set_last_sg(edev, snap);
 	if (out_syncobj)
-		drm_syncobj_replace_fence(out_syncobj, job->fence);
-	args->seqno = job->fence->seqno;
+		drm_syncobj_replace_fence(out_syncobj, job->sched.fence);
+	args->seqno = job->sched.fence->seqno;
 out:
 	if (out_syncobj)
 		drm_syncobj_put(out_syncobj);
@@ -1324,6 +1169,7 @@ int enpu_job_submit_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file)
 {
 	struct drm_enpu_submit *args = data;
+	ktime_t entry = ktime_get();
 	int ret, idx;
 
 	ret = enpu_job_check_args(drm, args);
@@ -1331,377 +1177,30 @@ int enpu_job_submit_ioctl(struct drm_device *drm, void *data,
 		return ret;
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
-	ret = enpu_job_submit(to_enpu_device(drm), file, args);
+	ret = enpu_job_submit(to_enpu_device(drm), file, args, entry);
 	drm_dev_exit(idx);
 	return ret;
-}
-
-/**
- * enpu_job_cancel_context() - cancel the queued jobs of a context
- * @edev: the device.
- * @ctx: a context being destroyed (or whose file is closing); its
- *	@closed flag is set here.
- *
- * Jobs still in the FIFO get -ECANCELED and leave it without waiting for
- * their dependencies, as empty jobs that keep the fence order; jobs
- * already on the ring run to completion.
- */
-void enpu_job_cancel_context(struct enpu_device *edev,
-			     struct enpu_context *ctx)
-{
-	WRITE_ONCE(ctx->closed, true);
-	enpu_job_cancel_queued(&edev->job_queues[ctx->queue], ctx);
-}
-
-/**
- * enpu_job_count_on_device() - jobs written to a ring and not completed
- * @edev: the device.
- *
- * Return: the number of such jobs, over all queues.
- */
-unsigned int enpu_job_count_on_device(struct enpu_device *edev)
-{
-	unsigned int q, count = 0;
-
-	/* A snapshot; each count is only written under its queue lock. */
-	for (q = 0; q < ENPU_MAX_QUEUES; q++)
-		count += READ_ONCE(edev->job_queues[q].inflight_count);
-	return count;
-}
-
-/**
- * enpu_job_stop_queues() - write nothing more to the rings
- * @edev: the device, about to be reset by recovery.
- *
- * Submission keeps queueing jobs in the FIFOs; enpu_job_requeue_after_reset()
- * restarts the rings.
- */
-void enpu_job_stop_queues(struct enpu_device *edev)
-{
-	unsigned long flags;
-	unsigned int q;
-
-	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
-		spin_lock_irqsave(&edev->job_queues[q].lock, flags);
-		edev->job_queues[q].stopped = true;
-		spin_unlock_irqrestore(&edev->job_queues[q].lock, flags);
-	}
-}
-
-/*
- * Moves the ring jobs of @queue back to the front of its FIFO, in ring
- * order, and returns in @guilty the last one the device had consumed
- * (SQ_HEAD past it) without completing it, or leaves @guilty alone. A job
- * whose completion entry was consumed meanwhile is left to its completion
- * callback.
- */
-static void enpu_job_requeue_queue(struct enpu_job_queue *queue, u32 sq_head,
-				   struct enpu_job **guilty)
-{
-	struct enpu_device *edev = queue->edev;
-	struct enpu_job *job, *next;
-	unsigned long flags;
-	LIST_HEAD(back);
-
-	spin_lock_irqsave(&queue->lock, flags);
-	list_for_each_entry_safe(job, next, &queue->inflight, node) {
-		if (!enpu_queue_remove_waiter(edev, &job->waiter))
-			continue;
-		if ((s32)(job->ring_index - sq_head) < 0) {
-			/* Started, maybe finished: may have written. */
-			job->consumed = true;
-			*guilty = job;
-		}
-		list_move_tail(&job->node, &back);
-		WRITE_ONCE(queue->inflight_count, queue->inflight_count - 1);
-	}
-	list_splice(&back, &queue->fifo);
-	spin_unlock_irqrestore(&queue->lock, flags);
-}
-
-/* Would running @job again from its first command give one run's result? */
-static bool enpu_job_rerun_safe(struct enpu_job *job)
-{
-	struct enpu_validate_bo *vbos;
-	bool safe;
-	u32 i;
-
-	if (!job->cmd_size || !job->bo_count)
-		return true;
-	vbos = kvmalloc_array(job->bo_count, sizeof(*vbos), GFP_KERNEL);
-	if (!vbos)
-		return false;
-	for (i = 0; i < job->bo_count; i++) {
-		vbos[i].size = job->bos[i].size;
-		vbos[i].access = job->bos[i].access;
-	}
-	safe = enpu_rerun_safe(job->buf.vaddr, job->cmd_size, vbos,
-			       job->bo_count);
-	kvfree(vbos);
-	return safe;
-}
-
-/*
- * The jobs of @queue the device had started (or finished, its completion
- * lost) before a reset they did not cause run again only if that is safe
- * (enpu_rerun.c); the others get -EIO, as empty jobs in order. Sleeps: the
- * queue is stopped, so the jobs stay in its FIFO meanwhile.
- */
-static void enpu_job_check_reruns(struct enpu_job_queue *queue)
-{
-	struct enpu_job *job, *next;
-	unsigned long flags;
-	LIST_HEAD(started);
-
-	spin_lock_irqsave(&queue->lock, flags);
-	list_for_each_entry(job, &queue->fifo, node) {
-		if (!job->consumed)
-			continue;
-		job->consumed = false;
-		if (READ_ONCE(job->error))
-			continue;
-		kref_get(&job->ref);
-		list_add_tail(&job->rerun_node, &started);
-	}
-	spin_unlock_irqrestore(&queue->lock, flags);
-
-	list_for_each_entry_safe(job, next, &started, rerun_node) {
-		list_del(&job->rerun_node);
-		if (!enpu_job_rerun_safe(job)) {
-			dev_warn(job->edev->dev,
-				 "job %u:%llu was interrupted by a reset and writes what it read; failing it (-EIO) instead of running it twice\n",
-				 queue->index, job->fence->seqno);
-			spin_lock_irqsave(&queue->lock, flags);
-			cmpxchg(&job->error, 0, -EIO);
-			spin_unlock_irqrestore(&queue->lock, flags);
-		}
-		enpu_job_put(job);
-	}
-}
-
-/**
- * enpu_job_requeue_after_reset() - hand the ring jobs back and restart
- * @edev: the device, reset, rebooted and with interrupts enabled again;
- *	the queues were stopped before the reset.
- * @sq_head: SQ_HEAD of every queue read before the reset.
- * @blame: the reset was a hang: the job the device had consumed but not
- *	completed is guilty.
- *
- * Every job that was on a ring goes back to the front of its FIFO in
- * order to run again once enpu_job_restart_queues() is called, except
- * the guilty one, which gets -ETIMEDOUT (as
- * an empty job, so fences still signal in order). The guilty job's
- * context counts a hang and is banned at ENPU_CONTEXT_BAN_HANGS, which
- * cancels its queued jobs. The device runs one job at a time, so at most
- * one job should be consumed and not completed; if several are (a
- * completion entry was lost), the one on the highest-priority queue is
- * blamed and the others re-run.
- */
-void enpu_job_requeue_after_reset(struct enpu_device *edev,
-				  const u32 sq_head[ENPU_MAX_QUEUES],
-				  bool blame)
-{
-	struct enpu_job *guilty = NULL;
-	struct enpu_context *ctx;
-	unsigned long flags;
-	unsigned int q;
-
-	for (q = 0; q < ENPU_MAX_QUEUES; q++)
-		enpu_job_requeue_queue(&edev->job_queues[q], sq_head[q],
-				       &guilty);
-	if (blame && guilty) {
-		/* Back in a stopped FIFO: nothing frees it meanwhile. */
-		ctx = guilty->ctx;
-		spin_lock_irqsave(&guilty->queue->lock, flags);
-		WRITE_ONCE(guilty->error, -ETIMEDOUT);
-		guilty->skip_deps = true;
-		spin_unlock_irqrestore(&guilty->queue->lock, flags);
-		dev_warn(edev->dev, "job %u:%llu of context %u hung the device (%d hangs)\n",
-			 guilty->queue->index, guilty->fence->seqno, ctx->id,
-			 atomic_read(&ctx->hang_count) + 1);
-		if (atomic_inc_return(&ctx->hang_count) >=
-		    ENPU_CONTEXT_BAN_HANGS && !READ_ONCE(ctx->banned)) {
-			WRITE_ONCE(ctx->banned, true);
-			dev_warn(edev->dev, "context %u banned\n", ctx->id);
-			enpu_job_cancel_queued(guilty->queue, ctx);
-		}
-	}
-	for (q = 0; q < ENPU_MAX_QUEUES; q++)
-		enpu_job_check_reruns(&edev->job_queues[q]);
-}
-
-/**
- * enpu_job_restart_queues() - write to the rings again, after recovery
- * @edev: the device, rebooted with interrupts enabled.
- */
-void enpu_job_restart_queues(struct enpu_device *edev)
-{
-	unsigned long flags;
-	unsigned int q;
-
-	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
-		struct enpu_job_queue *queue = &edev->job_queues[q];
-
-		spin_lock_irqsave(&queue->lock, flags);
-		queue->stopped = false;
-		spin_unlock_irqrestore(&queue->lock, flags);
-		enpu_job_pump(queue);
-	}
-}
-
-/*
- * Fails every job of @queue the driver holds with @error, in seqno order:
- * those on the ring first (a job whose completion entry was consumed
- * meanwhile is left to its completion callback), then the FIFO. Ring
- * jobs go to @queue->parked instead of being freed when @park: the device
- * was never reset, so it may still read their buffers.
- */
-static void enpu_job_fail_queue(struct enpu_job_queue *queue, int error,
-				bool dead, bool park)
-{
-	struct enpu_device *edev = queue->edev;
-	struct enpu_job *job, *next;
-	LIST_HEAD(ring);
-	LIST_HEAD(jobs);
-	unsigned long flags;
-	u32 i;
-
-	spin_lock_irqsave(&queue->lock, flags);
-	if (dead)
-		queue->dead = true;
-	list_for_each_entry_safe(job, next, &queue->inflight, node) {
-		if (!enpu_queue_remove_waiter(edev, &job->waiter))
-			continue;
-		list_move_tail(&job->node, &ring);
-		WRITE_ONCE(queue->inflight_count, queue->inflight_count - 1);
-	}
-	list_splice_tail_init(&queue->fifo, &jobs);
-	spin_unlock_irqrestore(&queue->lock, flags);
-
-	/* A job's own reason (guilty, cancelled) wins over @error. */
-	list_for_each_entry_safe(job, next, &ring, node) {
-		enpu_job_signal(job, READ_ONCE(job->error) ?: error);
-		if (!park) {
-			list_del_init(&job->node);
-			queue_work(edev->job_wq, &job->free_work);
-		}
-	}
-	if (park) {
-		spin_lock_irqsave(&queue->lock, flags);
-		list_splice_tail(&ring, &queue->parked);
-		spin_unlock_irqrestore(&queue->lock, flags);
-	}
-	list_for_each_entry_safe(job, next, &jobs, node) {
-		list_del_init(&job->node);
-		/* Returns once a concurrent callback has finished. */
-		for (i = 0; i < job->dep_count; i++)
-			dma_fence_remove_callback(job->deps[i].fence,
-						  &job->deps[i].cb);
-		enpu_job_signal(job, READ_ONCE(job->error) ?: error);
-		queue_work(edev->job_wq, &job->free_work);
-	}
-}
-
-/**
- * enpu_job_free_parked() - free the jobs kept for a device not yet reset
- * @edev: the device, reset since they were parked.
- */
-void enpu_job_free_parked(struct enpu_device *edev)
-{
-	struct enpu_job *job, *next;
-	unsigned long flags;
-	unsigned int q;
-	LIST_HEAD(jobs);
-
-	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
-		struct enpu_job_queue *queue = &edev->job_queues[q];
-
-		spin_lock_irqsave(&queue->lock, flags);
-		list_splice_tail_init(&queue->parked, &jobs);
-		spin_unlock_irqrestore(&queue->lock, flags);
-	}
-	list_for_each_entry_safe(job, next, &jobs, node) {
-		list_del_init(&job->node);
-		queue_work(edev->job_wq, &job->free_work);
-	}
-}
-
-/**
- * enpu_job_fail_held() - recovery gave up waiting: fail what it holds
- * @edev: the device, down (queues stopped) for longer than its hold time.
- * @error: the fence error, -ENODEV.
- * @reset: the device was reset since the recovery began, so every job
- *	that was on a ring is back in its FIFO. Otherwise the jobs still on
- *	the rings are signalled but kept (parked) until a later reset
- *	succeeds or the device is removed: the device may still read them.
- *
- * The queues stay usable: once recovery succeeds they run again.
- */
-void enpu_job_fail_held(struct enpu_device *edev, int error, bool reset)
-{
-	unsigned int q;
-
-	for (q = 0; q < ENPU_MAX_QUEUES; q++)
-		enpu_job_fail_queue(&edev->job_queues[q], error, false,
-				    !reset);
-}
-
-/**
- * enpu_job_fail_all() - fail every job the driver holds, for good
- * @edev: the device, gone, reset, its interrupts quiesced.
- * @error: the fence error, -ENODEV.
- *
- * The queues are marked dead (nothing is written to a ring again) and
- * every job still held is signalled with @error in seqno order, per
- * queue, and freed, parked ones included.
- */
-void enpu_job_fail_all(struct enpu_device *edev, int error)
-{
-	unsigned int q;
-
-	for (q = 0; q < ENPU_MAX_QUEUES; q++)
-		enpu_job_fail_queue(&edev->job_queues[q], error, true, false);
-	enpu_job_free_parked(edev);
 }
 
 static void enpu_job_release_device(struct drm_device *drm, void *data)
 {
 	struct enpu_device *edev = data;
-	unsigned int q;
 
 	if (edev->job_wq)
 		destroy_workqueue(edev->job_wq);
-	for (q = 0; q < ENPU_MAX_QUEUES; q++)
-		if (edev->job_queues[q].timeline)
-			enpu_timeline_put(edev->job_queues[q].timeline);
 	kvfree(edev->last_job_sg);
 }
 
 /**
- * enpu_job_init() - set up the job queues, at probe
+ * enpu_job_init() - the job workqueue and debugfs snapshot, at probe
  * @edev: the device.
- *
- * Every hardware queue the register map has gets a FIFO and a fence
- * timeline; contexts use only those below the device's queue count.
  *
  * Return: 0 or -ENOMEM.
  */
 int enpu_job_init(struct enpu_device *edev)
 {
-	unsigned int q;
 	int ret;
 
-	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
-		struct enpu_job_queue *queue = &edev->job_queues[q];
-
-		spin_lock_init(&queue->lock);
-		INIT_LIST_HEAD(&queue->fifo);
-		INIT_LIST_HEAD(&queue->inflight);
-		INIT_LIST_HEAD(&queue->parked);
-		INIT_WORK(&queue->pump_work, enpu_job_pump_work);
-		queue->edev = edev;
-		queue->index = q;
-	}
 	ret = drmm_mutex_init(&edev->drm, &edev->last_job_sg_lock);
 	if (ret)
 		return ret;
@@ -1709,11 +1208,6 @@ int enpu_job_init(struct enpu_device *edev)
 				       edev);
 	if (ret)
 		return ret;
-	for (q = 0; q < ENPU_MAX_QUEUES; q++) {
-		edev->job_queues[q].timeline = enpu_timeline_create(q);
-		if (!edev->job_queues[q].timeline)
-			return -ENOMEM;
-	}
 	edev->job_wq = alloc_workqueue("enpu-job", WQ_UNBOUND, 0);
 	if (!edev->job_wq)
 		return -ENOMEM;
@@ -1721,17 +1215,11 @@ int enpu_job_init(struct enpu_device *edev)
 }
 
 /**
- * enpu_job_fini() - fail every job still queued, at device removal
- * @edev: the device, unplugged (no ioctl runs), with recovery stopped,
- *	reset, and with the job-done interrupt quiesced, so no completion
- *	can arrive any more.
- *
- * A reset drops the jobs on the ring without completions, so every job
- * the driver still holds is signalled with -ENODEV, in seqno order, and
- * freed before this returns.
+ * enpu_job_fini() - wait for the frees of finished jobs, at removal
+ * @edev: the device; the scheduler has failed and signalled every job
+ *	(enpu_sched_fini()).
  */
 void enpu_job_fini(struct enpu_device *edev)
 {
-	enpu_job_fail_all(edev, -ENODEV);
 	flush_workqueue(edev->job_wq);
 }

@@ -12,8 +12,14 @@
  * __GFP_RETRY_MAYFAIL makes a cgroup at its limit fail the submit with
  * -ENOMEM instead of running its OOM killer for kernel memory.
  *
- * A pool of preallocated buffers (for dispatch latency) fits behind the
- * same three calls.
+ * Allocating and mapping pages is a good part of a small job's dispatch
+ * latency (docs/scheduler.md, "Dispatch overhead"), so each context keeps
+ * up to ENPU_JOB_BUF_CACHED one-page buffers mapped between its jobs
+ * (struct enpu_job_buf_cache, in struct enpu_context): a job whose
+ * stream, BO table and segments fit in a page takes one, and its release
+ * gives it back. They stay charged to the memory cgroup that first
+ * allocated them, at most ENPU_JOB_BUF_CACHED pages per context, and are
+ * freed with the context.
  */
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -23,24 +29,11 @@
 
 #include "enpu_job_buf.h"
 
-/**
- * enpu_job_buf_alloc() - allocate and map a job buffer for the CPU to fill
- * @dev: the device that will read it.
- * @size: bytes, not 0.
- * @buf: filled in.
- *
- * Sleeps. The buffer's contents are undefined.
- *
- * Return: 0; -E2BIG above ENPU_JOB_BUF_MAX_SIZE; -ENOMEM, also when the
- * caller's memory cgroup is at its limit.
- */
-int enpu_job_buf_alloc(struct device *dev, size_t size,
-		       struct enpu_job_buf *buf)
+static int enpu_job_buf_map(struct device *dev, size_t size,
+			    struct enpu_job_buf *buf)
 {
 	gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN;
 
-	if (size > ENPU_JOB_BUF_MAX_SIZE)
-		return -E2BIG;
 	/* A device that cannot address all memory gets low pages. */
 	if (dma_get_mask(dev) <= DMA_BIT_MASK(32))
 		gfp |= GFP_DMA32;
@@ -54,8 +47,74 @@ int enpu_job_buf_alloc(struct device *dev, size_t size,
 		buf->vaddr = NULL;
 		return -ENOMEM;
 	}
+	return 0;
+}
+
+static void enpu_job_buf_unmap(struct device *dev, struct enpu_job_buf *buf)
+{
+	dma_unmap_single(dev, buf->dma, buf->size, DMA_TO_DEVICE);
+	free_pages_exact(buf->vaddr, buf->size);
+	buf->vaddr = NULL;
+}
+
+/**
+ * enpu_job_buf_cache_init() - an empty cache
+ * @cache: the context's cache.
+ * @dev: the device its buffers are mapped for.
+ */
+void enpu_job_buf_cache_init(struct enpu_job_buf_cache *cache,
+			     struct device *dev)
+{
+	spin_lock_init(&cache->lock);
+	cache->dev = dev;
+	cache->count = 0;
+}
+
+/**
+ * enpu_job_buf_cache_fini() - unmap and free the cached buffers
+ * @cache: a cache no job uses any more.
+ */
+void enpu_job_buf_cache_fini(struct enpu_job_buf_cache *cache)
+{
+	while (cache->count)
+		enpu_job_buf_unmap(cache->dev, &cache->bufs[--cache->count]);
+}
+
+/**
+ * enpu_job_buf_alloc() - a mapped job buffer for the CPU to fill
+ * @cache: the submitting context's cache; a buffer of up to PAGE_SIZE
+ *	bytes comes from it when it has one.
+ * @size: bytes, not 0.
+ * @buf: filled in.
+ *
+ * Sleeps. The buffer's contents are undefined.
+ *
+ * Return: 0; -E2BIG above ENPU_JOB_BUF_MAX_SIZE; -ENOMEM, also when the
+ * caller's memory cgroup is at its limit.
+ */
+int enpu_job_buf_alloc(struct enpu_job_buf_cache *cache, size_t size,
+		       struct enpu_job_buf *buf)
+{
+	int ret;
+
+	if (size > ENPU_JOB_BUF_MAX_SIZE)
+		return -E2BIG;
+	if (size <= PAGE_SIZE) {
+		spin_lock(&cache->lock);
+		if (cache->count)
+			*buf = cache->bufs[--cache->count];
+		spin_unlock(&cache->lock);
+		if (buf->vaddr)
+			goto cpu_owns;
+		size = PAGE_SIZE;	/* so that it can be cached */
+	}
+	ret = enpu_job_buf_map(cache->dev, size, buf);
+	if (ret)
+		return ret;
+cpu_owns:
 	/* The CPU owns it until enpu_job_buf_publish(). */
-	dma_sync_single_for_cpu(dev, buf->dma, size, DMA_TO_DEVICE);
+	dma_sync_single_for_cpu(cache->dev, buf->dma, buf->size,
+				DMA_TO_DEVICE);
 	return 0;
 }
 
@@ -70,16 +129,26 @@ void enpu_job_buf_publish(struct device *dev, struct enpu_job_buf *buf)
 }
 
 /**
- * enpu_job_buf_free() - unmap and free a job buffer
- * @dev: the device.
+ * enpu_job_buf_free() - give a job buffer back to its context's cache, or
+ *	unmap and free it
+ * @cache: the cache it came from (the device no longer reads it).
  * @buf: a buffer from enpu_job_buf_alloc(), or one whose allocation
  *	failed or never happened (zeroed), which is left alone.
  */
-void enpu_job_buf_free(struct device *dev, struct enpu_job_buf *buf)
+void enpu_job_buf_free(struct enpu_job_buf_cache *cache,
+		       struct enpu_job_buf *buf)
 {
 	if (!buf->vaddr)
 		return;
-	dma_unmap_single(dev, buf->dma, buf->size, DMA_TO_DEVICE);
-	free_pages_exact(buf->vaddr, buf->size);
-	buf->vaddr = NULL;
+	if (buf->size == PAGE_SIZE) {
+		spin_lock(&cache->lock);
+		if (cache->count < ENPU_JOB_BUF_CACHED) {
+			cache->bufs[cache->count++] = *buf;
+			buf->vaddr = NULL;
+		}
+		spin_unlock(&cache->lock);
+		if (!buf->vaddr)
+			return;
+	}
+	enpu_job_buf_unmap(cache->dev, buf);
 }

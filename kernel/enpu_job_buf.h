@@ -8,6 +8,7 @@
 #define ENPU_JOB_BUF_H
 
 #include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 struct device;
@@ -30,9 +31,34 @@ struct enpu_job_buf {
 	size_t size;
 };
 
-int enpu_job_buf_alloc(struct device *dev, size_t size,
+/*
+ * Buffers of one page a context keeps mapped for its next small jobs
+ * (enpu_job_buf.c): at most this many pages per context.
+ */
+#define ENPU_JOB_BUF_CACHED	4
+
+/**
+ * struct enpu_job_buf_cache - a context's mapped one-page job buffers
+ * @lock: protects @count and @bufs; taken with no other lock held.
+ * @dev: the device they are mapped for.
+ * @count: entries of @bufs in use.
+ * @bufs: free buffers, each of PAGE_SIZE bytes, mapped for @dev.
+ */
+struct enpu_job_buf_cache {
+	spinlock_t lock;	/* @count and @bufs */
+	struct device *dev;
+	unsigned int count;
+	struct enpu_job_buf bufs[ENPU_JOB_BUF_CACHED];
+};
+
+void enpu_job_buf_cache_init(struct enpu_job_buf_cache *cache,
+			     struct device *dev);
+void enpu_job_buf_cache_fini(struct enpu_job_buf_cache *cache);
+
+int enpu_job_buf_alloc(struct enpu_job_buf_cache *cache, size_t size,
 		       struct enpu_job_buf *buf);
 void enpu_job_buf_publish(struct device *dev, struct enpu_job_buf *buf);
-void enpu_job_buf_free(struct device *dev, struct enpu_job_buf *buf);
+void enpu_job_buf_free(struct enpu_job_buf_cache *cache,
+		       struct enpu_job_buf *buf);
 
 #endif /* ENPU_JOB_BUF_H */

@@ -3,8 +3,9 @@
  * Hardware rings. Producers write a descriptor into a submission ring,
  * publish it with SQ_TAIL and ring the queue doorbell; the job-done
  * interrupt drains the shared completion ring and wakes whoever waits for
- * each tag. The job path (enpu_job.c) and, later, the scheduler sit on
- * top of this.
+ * each tag. The scheduler (scheduler/enpu_sched.c) is the only producer;
+ * this layer calls nothing above it: a completion whose tag names no
+ * waiter is reported through enpu_device.cq_unknown_tag.
  *
  * Work done with interrupts off is bounded: a completion finds its waiter
  * in O(1) through the waiter's id in the low half of its tag (an IRQ-safe
@@ -16,7 +17,7 @@
  * Both locks are spinlocks taken with interrupts disabled: jobs are pushed
  * to the ring from dma_fence callbacks and from the job-done interrupt.
  * submit_lock and cq_lock are never held together; either may be taken
- * under enpu_job_queue.lock (enpu_job.c). Completion callbacks
+ * under enpu_sched.lock (scheduler/enpu_sched.c). Completion callbacks
  * (enpu_cq_waiter.complete_fn) run with neither held. cq_table's own lock
  * is taken alone (registration) or under nothing; lookups are lockless
  * (RCU) under cq_lock.
@@ -31,7 +32,6 @@
 
 #include "enpu_hw.h"
 #include "enpu_queue.h"
-#include "enpu_recovery.h"
 
 /**
  * enpu_queue_init() - set up the ring bookkeeping
@@ -41,6 +41,12 @@
  */
 int enpu_queue_init(struct enpu_device *edev)
 {
+	unsigned int q;
+
+	/* Any change of SQ_PREEMPT_SEQ is a request: start where it is. */
+	for (q = 0; q < ENPU_MAX_QUEUES; q++)
+		edev->preempt_seq[q] = enpu_read(edev,
+						 ENPU_REG_SQ_PREEMPT_SEQ(q));
 	spin_lock_init(&edev->submit_lock);
 	spin_lock_init(&edev->cq_lock);
 	spin_lock_init(&edev->cq_drain_lock);
@@ -197,6 +203,51 @@ int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
 	return ret;
 }
 
+/**
+ * enpu_queue_preempt() - post PREEMPT(@queue) for the context of @area
+ * @edev: the device; its CAPS have ENPU_CAP_PREEMPT.
+ * @queue: the hardware queue the context's jobs were written to.
+ * @area: DMA address of the context's save area, which names it.
+ *
+ * Writes the request registers and rings ENPU_DB_QUEUE (docs/hw/vnpu.md,
+ * "Interface 1.4"); no wait, any context. The device saves the context's
+ * running job of @queue at its next preemption point and returns its
+ * descriptors there that have not started (NOT_STARTED).
+ *
+ * A queue has one request slot: while the device has not acknowledged a
+ * request for another area (SQ_PREEMPT_ACK behind SQ_PREEMPT_SEQ),
+ * writing this one would replace it unseen, so it is not written.
+ *
+ * Return: true if the request was posted, false if the slot is busy (the
+ * caller tries again later).
+ */
+bool enpu_queue_preempt(struct enpu_device *edev, unsigned int queue,
+			dma_addr_t area)
+{
+	unsigned long flags;
+
+	if (queue >= edev->id.num_queues)
+		return true;
+	spin_lock_irqsave(&edev->submit_lock, flags);
+	if (edev->preempt_area[queue] != area &&
+	    enpu_read(edev, ENPU_REG_SQ_PREEMPT_ACK(queue)) !=
+	    edev->preempt_seq[queue]) {
+		spin_unlock_irqrestore(&edev->submit_lock, flags);
+		return false;
+	}
+	edev->preempt_area[queue] = area;
+	enpu_write(edev, ENPU_REG_SQ_PREEMPT_AREA_LO(queue),
+		   lower_32_bits(area));
+	enpu_write(edev, ENPU_REG_SQ_PREEMPT_AREA_HI(queue),
+		   upper_32_bits(area));
+	/* Publishes the tag: writel() is a release. */
+	enpu_write(edev, ENPU_REG_SQ_PREEMPT_SEQ(queue),
+		   ++edev->preempt_seq[queue]);
+	enpu_hw_ring_doorbell(edev, ENPU_DB_QUEUE);
+	spin_unlock_irqrestore(&edev->submit_lock, flags);
+	return true;
+}
+
 static void enpu_queue_complete_one(struct enpu_device *edev,
 				    void __iomem *cqe, ktime_t now,
 				    struct list_head *callbacks)
@@ -224,12 +275,13 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
 	dev_warn_ratelimited(edev->dev,
 			     "completion for unknown tag 0x%llx dropped\n", tag);
 	/*
-	 * The job it belonged to would never complete. Quiet waiters (the
-	 * debugfs NOP) give up after a timeout; their late completion is
+	 * The job it belonged to would never complete: whoever owns the
+	 * device's health is told (recovery, through the callback it set).
+	 * Quiet waiters give up after a timeout; their late completion is
 	 * harmless.
 	 */
-	if (!enpu_tag_quiet(tag))
-		enpu_recovery_trigger(edev, ENPU_RECOVERY_UNKNOWN_TAG);
+	if (!enpu_tag_quiet(tag) && edev->cq_unknown_tag)
+		edev->cq_unknown_tag(edev);
 }
 
 /**

@@ -120,6 +120,8 @@ bool enpu_queue_remove_waiter(struct enpu_device *edev,
 			      struct enpu_cq_waiter *waiter);
 int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
 		      const struct enpu_job_desc *desc, u32 *ring_index);
+bool enpu_queue_preempt(struct enpu_device *edev, unsigned int queue,
+			dma_addr_t area);
 unsigned int enpu_queue_drain_completions(struct enpu_device *edev,
 					  unsigned int budget);
 bool enpu_queue_completions_waiting(struct enpu_device *edev);

@@ -19,7 +19,8 @@
  * completed, RESET (mailbox polled: the reset masks the mailbox vector),
  * boot the firmware again through the loader, restore the queue
  * priorities and interrupt mask, then hand the ring jobs back to their
- * FIFOs (enpu_job_requeue_after_reset()): the job the device had consumed
+ * contexts' FIFOs (enpu_sched_requeue_after_reset()): the job the device
+ * had consumed
  * but not completed is guilty of a hang (-ETIMEDOUT, its context's
  * hang_count rises, ban at ENPU_CONTEXT_BAN_HANGS), every other job runs
  * again in order. If the device cannot be recovered every job is failed
@@ -45,10 +46,10 @@
 #include "enpu_fw_loader.h"
 #include "enpu_hw.h"
 #include "enpu_irq.h"
-#include "enpu_job.h"
 #include "enpu_mailbox.h"
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
+#include "enpu_sched.h"
 
 #define ENPU_WATCHDOG_PERIOD_MS	100
 /*
@@ -143,10 +144,10 @@ static int enpu_recovery_attempt(struct enpu_device *edev)
 	if (ret)
 		return ret;
 	if (!rec->requeued) {
-		enpu_job_requeue_after_reset(edev, sq_head, rec->blame);
+		enpu_sched_requeue_after_reset(edev, sq_head, rec->blame);
 		rec->requeued = true;
 	}
-	enpu_job_free_parked(edev);
+	enpu_sched_free_parked(edev);
 	return enpu_recovery_restart(edev);
 }
 
@@ -164,7 +165,7 @@ static void enpu_recovery_recovered(struct enpu_device *edev)
 	rec->tick_valid = false;
 	rec->attempts = 0;
 	WRITE_ONCE(rec->wedged, false);
-	enpu_job_restart_queues(edev);
+	enpu_sched_restart(edev);
 }
 
 /*
@@ -192,7 +193,7 @@ static void enpu_recovery_failed(struct enpu_device *edev, int ret)
 		dev_err(edev->dev, "device down for %lld ms (%d); failing the jobs it holds\n",
 			ktime_ms_delta(ktime_get(), rec->down_since), ret);
 		WRITE_ONCE(rec->wedged, true);
-		enpu_job_fail_held(edev, -ENODEV, rec->requeued);
+		enpu_sched_fail_held(edev, -ENODEV, rec->requeued);
 	}
 	dev_err_ratelimited(edev->dev,
 			    "recovery attempt %u failed (%d); next in %u ms\n",
@@ -227,7 +228,7 @@ static void enpu_recovery_reset(struct enpu_device *edev, bool blame,
 	dev_err(edev->dev, "%s: resetting the device (status %u, error %u)\n",
 		why, enpu_read(edev, ENPU_REG_STATUS),
 		enpu_read(edev, ENPU_REG_ERROR_CODE));
-	enpu_job_stop_queues(edev);
+	enpu_sched_stop_rings(edev);
 	rec->blame = blame;
 	rec->requeued = false;
 	rec->attempts = 0;
@@ -273,7 +274,7 @@ static void enpu_recovery_check(struct enpu_device *edev)
 	}
 	rec->last_irqs = irqs;
 
-	if (!enpu_job_count_on_device(edev)) {
+	if (!enpu_sched_count_on_device(edev)) {
 		rec->tick_valid = false;
 		return;
 	}
@@ -319,7 +320,7 @@ static void enpu_recovery_rearm(struct enpu_device *edev)
 
 	if (test_bit(ENPU_RECOVERY_DEAD, &rec->flags))
 		return;
-	if (enpu_job_count_on_device(edev)) {
+	if (enpu_sched_count_on_device(edev)) {
 		set_bit(ENPU_RECOVERY_ARMED, &rec->flags);
 		hrtimer_start(&rec->timer, ms_to_ktime(ENPU_WATCHDOG_PERIOD_MS),
 			      HRTIMER_MODE_REL);
@@ -328,7 +329,7 @@ static void enpu_recovery_rearm(struct enpu_device *edev)
 	clear_bit(ENPU_RECOVERY_ARMED, &rec->flags);
 	/* A job written meanwhile saw ARMED set and did not start the timer. */
 	smp_mb__after_atomic();
-	if (enpu_job_count_on_device(edev))
+	if (enpu_sched_count_on_device(edev))
 		enpu_recovery_arm(edev);
 }
 
@@ -429,7 +430,7 @@ void enpu_recovery_show(struct seq_file *m, struct enpu_device *edev)
 		   (long long)atomic64_read(&rec->lost_irqs),
 		   (long long)atomic64_read(&rec->retries),
 		   READ_ONCE(rec->down), READ_ONCE(rec->wedged),
-		   enpu_job_count_on_device(edev));
+		   enpu_sched_count_on_device(edev));
 }
 
 static void enpu_recovery_release(struct drm_device *drm, void *data)
@@ -438,6 +439,12 @@ static void enpu_recovery_release(struct drm_device *drm, void *data)
 
 	if (rec->wq)
 		destroy_workqueue(rec->wq);
+}
+
+/* The ring layer's report of a completion no waiter had. */
+static void enpu_recovery_unknown_tag(struct enpu_device *edev)
+{
+	enpu_recovery_trigger(edev, ENPU_RECOVERY_UNKNOWN_TAG);
 }
 
 /**
@@ -450,6 +457,8 @@ int enpu_recovery_init(struct enpu_device *edev)
 {
 	struct enpu_recovery *rec = &edev->recovery;
 	int ret;
+
+	edev->cq_unknown_tag = enpu_recovery_unknown_tag;
 
 	ret = drmm_mutex_init(&edev->drm, &rec->lock);
 	if (ret)

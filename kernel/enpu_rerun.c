@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Is it safe to run a job again from its first command? Recovery runs
- * again the jobs a reset dropped (enpu_job_requeue_after_reset()), and a
+ * again the jobs a reset dropped (enpu_sched_requeue_after_reset()), and a
  * job the device had started, or even finished with its completion lost,
  * may have written some of its outputs already. Running it again gives
  * the result of one uninterrupted run exactly when no command reads

@@ -269,9 +269,9 @@ struct drm_enpu_fence {
  * @context: in, 0 (the per-file default context) or an id from
  *           DRM_IOCTL_ENPU_CONTEXT_CREATE; unknown is -ENOENT, a banned
  *           context -ECANCELED.
- * @seqno: out, the job's fence seqno. Contexts map to hardware queues by
- *         priority; each hardware queue has one fence context whose seqno
- *         rises by one per job.
+ * @seqno: out, the job's fence seqno. Each context has its own fence
+ *         context (timeline) whose seqno rises by one per job; its jobs
+ *         complete in that order.
  * @reserved: in, must be zero.
  */
 struct drm_enpu_submit {

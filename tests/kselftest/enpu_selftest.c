@@ -240,6 +240,23 @@ int enpu_write_file(const char *path, const char *text)
 	return written == (ssize_t)strlen(text) ? 0 : -EIO;
 }
 
+long long enpu_sched_ctx_value(const char *debugfs, uint32_t ctx,
+			       const char *key)
+{
+	static char text[1 << 16];
+	char want[32], *line, *save = NULL;
+	long long value;
+
+	if (enpu_debugfs_read(debugfs, "sched", sizeof(text), text))
+		return -1;
+	snprintf(want, sizeof(want), "ctx=%u ", ctx);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, want, strlen(want)))
+			return enpu_text_value(line, key, &value) ? -1 : value;
+	return -1;
+}
+
 int enpu_run(const char *command)
 {
 	int status = system(command);

@@ -46,6 +46,13 @@ int enpu_debugfs_read(const char *dir, const char *file, size_t size,
 /* Finds "key=<integer>" in text. */
 int enpu_text_value(const char *text, const char *key, long long *value);
 
+/*
+ * A counter of one context from debugfs `sched` (its line, found by ctx
+ * id: the caller's file must be the only one with that id); -1 if absent.
+ */
+long long enpu_sched_ctx_value(const char *debugfs, uint32_t ctx,
+			       const char *key);
+
 /* build/bin/<program>, found from this test binary's own location. */
 int enpu_selftest_program(const char *program, size_t size, char *path);
 

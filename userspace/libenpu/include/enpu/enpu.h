@@ -289,7 +289,7 @@ struct enpu_submit_desc {
 
 /*
  * Queues one job on desc->context; seqno receives its fence seqno on the
- * hardware queue the context maps to. A banned context is -ECANCELED, an
+ * context's own timeline. A banned context is -ECANCELED, an
  * unknown one -ENOENT.
  */
 ENPU_PUBLIC int enpu_submit(enpu_device *device,
