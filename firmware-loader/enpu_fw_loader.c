@@ -110,7 +110,7 @@ int enpu_fw_boot(struct enpu_device *edev)
 
 	start = ktime_get();
 	ret = enpu_fw_send_boot(edev, dma, fw->size);
-	if (ret == -ETIMEDOUT && enpu_hw_reset(edev)) {
+	if (ret == -ETIMEDOUT && enpu_mailbox_reset(edev)) {
 		/*
 		 * The device may still be reading the image; handing the
 		 * memory back could let it DMA from someone else's page.

@@ -34,7 +34,7 @@ static int enpu_device_reset_if_running(struct enpu_device *edev)
 		return 0;
 	}
 	dev_info(edev->dev, "device in state %u, resetting\n", status);
-	return enpu_hw_reset(edev);
+	return enpu_mailbox_reset(edev);
 }
 
 /* Quiesce the device: no interrupts, no jobs, no DMA. */
@@ -42,7 +42,7 @@ static void enpu_device_stop(struct enpu_device *edev)
 {
 	if (enpu_mailbox_set_irq_mask(edev, 0))
 		dev_warn(edev->dev, "could not mask interrupts\n");
-	if (enpu_hw_reset(edev))
+	if (enpu_mailbox_reset(edev))
 		dev_warn(edev->dev, "reset failed; the device may still run\n");
 }
 

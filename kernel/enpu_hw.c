@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Hardware bring-up: recognise an ENPU register block, read what it
- * reports about itself, reset it, and answer GET_PARAM from its registers.
+ * reports about itself, and answer GET_PARAM from its registers. The
+ * bottom layer: it calls nothing of the driver's above it (RESET is a
+ * mailbox command, enpu_mailbox_reset()).
  */
 #include <linux/bits.h>
 #include <linux/device.h>
@@ -13,9 +15,7 @@
 
 #include "enpu_accel.h"
 #include "enpu_hw.h"
-#include "enpu_mailbox.h"
 
-#define ENPU_RESET_TIMEOUT_MS	1000
 /* The oldest interface the driver drives (its register map is newer). */
 #define ENPU_HW_MINOR_REQUIRED	2
 
@@ -188,40 +188,6 @@ void enpu_hw_clear_ring_indices(struct enpu_device *edev)
 	for (q = 0; q < ENPU_MAX_QUEUES; q++)
 		enpu_write(edev, ENPU_REG_SQ_TAIL(q), 0);
 	enpu_write(edev, ENPU_REG_CQ_HEAD, 0);
-}
-
-/**
- * enpu_hw_reset() - abort everything and return the device to WAIT_FW
- * @edev: the device.
- *
- * RESET works in any state, including HUNG. Afterwards all interrupt
- * causes are masked by the device, the rings are empty and the firmware
- * must be booted again.
- *
- * Return: 0, -ETIMEDOUT, or -EIO if the device refused or did not reach
- * WAIT_FW.
- */
-int enpu_hw_reset(struct enpu_device *edev)
-{
-	struct enpu_mbox_msg msg = { .cmd = ENPU_MBOX_RESET };
-	u32 status;
-	int ret;
-
-	ret = enpu_mailbox_exec(edev, &msg, ENPU_RESET_TIMEOUT_MS);
-	if (ret)
-		return ret;
-	if (msg.result != ENPU_ERR_NONE) {
-		dev_err(edev->dev, "RESET refused, error %u\n", msg.result);
-		return -EIO;
-	}
-	status = enpu_read(edev, ENPU_REG_STATUS);
-	if (status != ENPU_STATUS_WAIT_FW) {
-		dev_err(edev->dev, "status %u after RESET, expected WAIT_FW\n",
-			status);
-		return -EIO;
-	}
-	enpu_hw_clear_ring_indices(edev);
-	return 0;
 }
 
 /**

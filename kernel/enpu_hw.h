@@ -29,7 +29,6 @@ int enpu_hw_identify(struct enpu_device *edev);
 void enpu_hw_ring_doorbell(struct enpu_device *edev, u32 doorbell);
 u32 enpu_hw_heartbeat_period_us(struct enpu_device *edev);
 void enpu_hw_clear_ring_indices(struct enpu_device *edev);
-int enpu_hw_reset(struct enpu_device *edev);
 void enpu_hw_set_queue_priorities(struct enpu_device *edev);
 int enpu_hw_get_param(struct enpu_device *edev, u32 param, u64 *value);
 

@@ -185,3 +185,40 @@ void enpu_mailbox_irq(struct enpu_device *edev)
 {
 	complete(&edev->mbox.done);
 }
+
+/* RESET may have to wait for the device to abandon a long command. */
+#define ENPU_RESET_TIMEOUT_MS	1000
+
+/**
+ * enpu_mailbox_reset() - abort everything and return the device to WAIT_FW
+ * @edev: the device.
+ *
+ * RESET works in any state, including HUNG. Afterwards all interrupt
+ * causes are masked by the device, the rings are empty and the firmware
+ * must be booted again.
+ *
+ * Return: 0, -ETIMEDOUT, or -EIO if the device refused or did not reach
+ * WAIT_FW.
+ */
+int enpu_mailbox_reset(struct enpu_device *edev)
+{
+	struct enpu_mbox_msg msg = { .cmd = ENPU_MBOX_RESET };
+	u32 status;
+	int ret;
+
+	ret = enpu_mailbox_exec(edev, &msg, ENPU_RESET_TIMEOUT_MS);
+	if (ret)
+		return ret;
+	if (msg.result != ENPU_ERR_NONE) {
+		dev_err(edev->dev, "RESET refused, error %u\n", msg.result);
+		return -EIO;
+	}
+	status = enpu_read(edev, ENPU_REG_STATUS);
+	if (status != ENPU_STATUS_WAIT_FW) {
+		dev_err(edev->dev, "status %u after RESET, expected WAIT_FW\n",
+			status);
+		return -EIO;
+	}
+	enpu_hw_clear_ring_indices(edev);
+	return 0;
+}

@@ -26,6 +26,7 @@ int enpu_mailbox_exec(struct enpu_device *edev, struct enpu_mbox_msg *msg,
 		      unsigned int timeout_ms);
 int enpu_mailbox_set_irq_mask(struct enpu_device *edev, u32 mask);
 void enpu_mailbox_use_polling(struct enpu_device *edev);
+int enpu_mailbox_reset(struct enpu_device *edev);
 void enpu_mailbox_irq(struct enpu_device *edev);
 
 #endif /* ENPU_MAILBOX_H */

@@ -138,7 +138,7 @@ static int enpu_recovery_attempt(struct enpu_device *edev)
 	enpu_queue_drain_all(edev);
 	/* The reset masks every vector, the mailbox's included. */
 	enpu_mailbox_use_polling(edev);
-	ret = enpu_hw_reset(edev);
+	ret = enpu_mailbox_reset(edev);
 	/* A job-done handler still running must finish before requeueing. */
 	synchronize_irq(edev->irqs[ENPU_VEC_JOB_DONE]);
 	if (ret)
