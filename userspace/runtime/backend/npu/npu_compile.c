@@ -128,6 +128,24 @@ static int const_add(struct compile *cc, const void *data, uint64_t bytes,
 	return 0;
 }
 
+/* A per-channel requantization table in the device's layout. */
+static int const_add_requant(struct compile *cc, const int32_t *multiplier,
+			     const int32_t *shift, uint32_t channels,
+			     uint64_t *offset)
+{
+	struct enpu_requant_param *table;
+	int status = const_add(cc, NULL, channels * sizeof(*table), offset);
+
+	if (status)
+		return status;
+	table = (struct enpu_requant_param *)(cc->consts + *offset);
+	for (uint32_t c = 0; c < channels; c++) {
+		table[c].multiplier = multiplier[c];
+		table[c].shift = shift[c];
+	}
+	return 0;
+}
+
 /* Adds a command of @macs and @bytes to the job's modeled time. */
 static void account(struct compile *cc, uint64_t macs, uint64_t bytes)
 {
@@ -150,6 +168,14 @@ static struct enpu_layer_ref cref(uint64_t offset)
 static struct enpu_layer_ref no_ref(void)
 {
 	return (struct enpu_layer_ref){ .bo_index = ENPU_BUF_NONE };
+}
+
+#define REQUANT_BYTES sizeof(struct enpu_requant_param)
+
+/* Row @channel of the per-channel requantization table at @table. */
+static struct enpu_layer_ref requant_ref(uint64_t table, uint32_t channel)
+{
+	return cref(table + channel * REQUANT_BYTES);
 }
 
 static struct enpu_layer_tensor desc(const struct place *p, int32_t zero)
@@ -366,7 +392,7 @@ static void conv_piece(const struct conv_fit *f, uint32_t rows,
 	*macs = (uint64_t)rows * f->q->out_width * f->channels * taps;
 	*bytes = in_rows * f->q->width * cin + f->channels * taps +
 		 (f->bias ? f->channels * 4ull : 0) +
-		 (f->table ? f->channels * 8ull : 0) +
+		 (f->table ? f->channels * REQUANT_BYTES : 0) +
 		 (uint64_t)rows * f->q->out_width * f->channels * f->out_es;
 }
 
@@ -408,16 +434,9 @@ static int emit_conv(struct compile *cc, const struct rt_node *node,
 	status = const_add(cc, w->data, (uint64_t)cout * taps, &w_off);
 	if (!status && bias)
 		status = const_add(cc, bias->data, cout * 4ull, &b_off);
-	if (!status && !per_tensor) {
-		struct enpu_requant_param *table;
-
-		status = const_add(cc, NULL, cout * sizeof(*table), &t_off);
-		table = (struct enpu_requant_param *)(cc->consts + t_off);
-		for (uint32_t c = 0; !status && c < cout; c++) {
-			table[c].multiplier = q.multiplier[c];
-			table[c].shift = q.shift[c];
-		}
-	}
+	if (!status && !per_tensor)
+		status = const_add_requant(cc, q.multiplier, q.shift, cout,
+					   &t_off);
 	if (status)
 		goto out;
 	x = desc(&cc->pl[node->inputs[RT_QCONV_X]], q.x_zero);
@@ -459,7 +478,7 @@ static int emit_conv(struct compile *cc, const struct rt_node *node,
 					no_ref();
 				l.requant.per_channel = per_tensor ?
 					no_ref() :
-					cref(t_off + c0 * 8ull);
+					requant_ref(t_off, c0);
 				l.requant.multiplier = per_tensor ?
 						       q.multiplier[0] : 0;
 				l.requant.shift = per_tensor ? q.shift[0] : 0;
@@ -509,7 +528,7 @@ static void fc_piece(const struct fc_fit *f, uint32_t rows, uint64_t *macs,
 	*macs = rows * f->channels * f->k;
 	*bytes = rows * f->k + f->channels * f->k +
 		 (f->bias ? f->channels * 4 : 0) +
-		 (f->table ? f->channels * 8 : 0) +
+		 (f->table ? f->channels * REQUANT_BYTES : 0) +
 		 rows * f->channels * f->out_es;
 }
 
@@ -562,16 +581,9 @@ static int emit_fc(struct compile *cc, const struct rt_node *node,
 	}
 	if (!status && bias)
 		status = const_add(cc, bias->data, n * 4ull, &b_off);
-	if (!status && r.per_channel) {
-		struct enpu_requant_param *table;
-
-		status = const_add(cc, NULL, n * sizeof(*table), &t_off);
-		table = (struct enpu_requant_param *)(cc->consts + t_off);
-		for (uint32_t j = 0; !status && j < n; j++) {
-			table[j].multiplier = r.multiplier[j];
-			table[j].shift = r.shift[j];
-		}
-	}
+	if (!status && r.per_channel)
+		status = const_add_requant(cc, r.multiplier, r.shift, n,
+					   &t_off);
 	if (status)
 		goto out;
 	x = desc(&cc->pl[node->inputs[RT_QGEMM_A]], a_zero);
@@ -597,7 +609,7 @@ static int emit_fc(struct compile *cc, const struct rt_node *node,
 			l.bias = bias ? cref(b_off + c0 * 4ull) :
 				no_ref();
 			l.requant.per_channel = r.per_channel ?
-				cref(t_off + c0 * 8ull) :
+				requant_ref(t_off, c0) :
 				no_ref();
 			l.requant.multiplier = r.per_channel ? 0 :
 					       r.multiplier[0];
