@@ -8,7 +8,8 @@ TEST_OPS_SOURCES := tests/ops/test_ops.c tests/rt/model_builder.c
 ALL_TARGETS += $(TEST_OPS_BIN)
 HOST_TESTS += test-ops
 
-$(TEST_OPS_BIN): $(TEST_OPS_SOURCES) tests/rt/model_builder.h $(RT_HEADERS) \
+$(TEST_OPS_BIN): $(TEST_OPS_SOURCES) tests/rt/model_builder.h tests/rt/rt_open.h \
+		$(RT_HEADERS) \
 		$(RT_LIB) $(RUNTIME_CPU_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) -Itests/rt -o $@ \

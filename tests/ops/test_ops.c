@@ -12,27 +12,7 @@
 #include "../cpu/test_harness.h"
 #include "enpu/enpu_rt.h"
 #include "model_builder.h"
-
-static enum enpu_rt_status open_model(struct model_builder *mb, int optimize,
-				      enpu_rt_session **session, char *error,
-				      size_t error_size)
-{
-	enpu_rt_options *options;
-	size_t size;
-	uint8_t *bytes = mb_pack(mb, &size);
-	enum enpu_rt_status status;
-
-	if (enpu_rt_options_create(&options))
-		return ENPU_RT_OUT_OF_MEMORY;
-	enpu_rt_options_set_optimize(options, optimize);
-	status = enpu_rt_session_create_from_memory(bytes, size, NULL,
-						    options, session);
-	if (error)
-		snprintf(error, error_size, "%s",
-			 enpu_rt_options_error(options));
-	enpu_rt_options_destroy(options);
-	return status;
-}
+#include "rt_open.h"
 
 /*
  * Runs a one-input float model with the optimizations on (pass 0) and off
@@ -49,7 +29,7 @@ static size_t run_float(struct test_state *t, struct model_builder *mb,
 		struct enpu_rt_output o;
 		char error[4096];
 
-		CHECK(t, open_model(mb, !pass, &s, error, sizeof(error)) == 0,
+		CHECK(t, mb_open(mb, !pass, NULL, &s, error, sizeof(error)) == 0,
 		      "%s", error);
 		if (!s)
 			continue;
@@ -185,7 +165,7 @@ static void test_unsupported_ops_listed_together(struct test_state *t)
 	mb_node_domain(&mb, n, "ai.example");
 	mb_output(&mb, "y");
 	for (int optimize = 1; optimize >= 0; optimize--) {
-		CHECK(t, open_model(&mb, optimize, &s, error, sizeof(error)) ==
+		CHECK(t, mb_open(&mb, optimize, NULL, &s, error, sizeof(error)) ==
 		      ENPU_RT_UNSUPPORTED, "accepted");
 		CHECK(t, strstr(error, "4 nodes use unsupported ops") &&
 		      strstr(error, "unsupported op Frobnicate in node "
@@ -203,7 +183,7 @@ static void test_unsupported_ops_listed_together(struct test_state *t)
 	n = mb_node(&mb, "HardSwish", "x", "y");
 	mb_node_name(&mb, n, "hs");
 	mb_output(&mb, "y");
-	CHECK(t, open_model(&mb, 1, &s, error, sizeof(error)) ==
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
 	      ENPU_RT_UNSUPPORTED, "accepted");
 	CHECK(t, strstr(error, "1 node uses unsupported ops: unsupported op "
 			"HardSwish at opset 13 of domain '' in node 'hs'"),
@@ -234,7 +214,7 @@ static void test_unsupported_report_truncates(struct test_state *t)
 		memcpy(prev, next, sizeof(prev));
 	}
 	mb_output(&mb, prev);
-	CHECK(t, open_model(&mb, 1, &s, error, sizeof(error)) ==
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
 	      ENPU_RT_UNSUPPORTED, "accepted");
 	CHECK(t, strstr(error, "400 nodes use unsupported ops: unsupported op "
 			"Frobnicate in node 'a_rather_long_node_name_0', ") &&
@@ -299,7 +279,7 @@ static void test_loop_if_outer_scope(struct test_state *t)
 		enpu_rt_session *s = NULL;
 		char error[4096];
 
-		CHECK(t, open_model(&mb, optimize, &s, error, sizeof(error)) ==
+		CHECK(t, mb_open(&mb, optimize, NULL, &s, error, sizeof(error)) ==
 		      0, "%s", error);
 		for (int round = 0; s && round < 2; round++) {
 			const float x[4] = { 1, 2, 3, 4 };
@@ -358,7 +338,7 @@ static void test_subgraph_errors(struct test_state *t)
 	mb_output(&then_b, "b");
 	mb_node(&else_b, "Neg", "x", "z");
 	mb_output(&else_b, "z");
-	CHECK(t, open_model(&mb, 1, &s, error, sizeof(error)) ==
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
 	      ENPU_RT_UNSUPPORTED, "accepted");
 	CHECK(t, strstr(error, "Frobnicate in node 'f1'") &&
 	      strstr(error, "Twiddle in node 't1'"), "%s", error);
@@ -367,7 +347,7 @@ static void test_subgraph_errors(struct test_state *t)
 
 	/* The else branch reads a name no scope defines. */
 	else_b.graph.node[0]->input[0] = (char *)"nowhere";
-	CHECK(t, open_model(&mb, 1, &s, error, sizeof(error)) ==
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
 	      ENPU_RT_INVALID_MODEL, "accepted");
 	CHECK(t, strstr(error, "'nowhere', which no scope defines"), "%s",
 	      error);

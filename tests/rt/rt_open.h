@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Opening a builder's model as a session, shared by the runtime tests
- * (test_rt.c, test_loader.c).
+ * (test_rt.c, test_loader.c, tests/ops/test_ops.c).
  */
 #ifndef ENPU_TEST_RT_OPEN_H
 #define ENPU_TEST_RT_OPEN_H
