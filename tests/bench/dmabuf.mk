@@ -12,9 +12,10 @@ BENCH_DMABUF_SPEED ?= 1
 ALL_TARGETS += $(BENCH_DMABUF_BIN)
 
 $(BENCH_DMABUF_BIN): $(BENCH_DMABUF_DIR)/dmabuf_bench.c $(LIBENPU_HEADERS) \
-		$(B)/lib/libenpu.so
+		$(TOOLS_COMMON_SOURCES) $(TOOLS_COMMON_HEADERS) $(B)/lib/libenpu.so
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $(LIBENPU_CFLAGS) -o $@ $< $(LIBENPU_LDFLAGS) \
+	$(CC) $(USER_CFLAGS) $(LIBENPU_CFLAGS) $(TOOLS_COMMON_CFLAGS) -o $@ $< \
+		$(TOOLS_COMMON_SOURCES) $(LIBENPU_LDFLAGS) \
 		-Wl,-rpath,'$$ORIGIN/../../lib'
 
 .PHONY: bench-dmabuf

@@ -46,14 +46,16 @@ bench-e2e-cpu: $(E2E_BIN) $(E2E_MODEL) $(BENCH_ORT_STAMP)
 # copied at seams for a dma-buf input. `make bench-e2e-npu` runs it alone.
 E2E_NPU_BIN := $(B)/tests/bench/e2e-npu-bench
 E2E_NPU_SOURCES := tests/bench/e2e_npu_bench.c tests/rt/mobilenet_model.c \
-	tests/rt/model_builder.c tools/enpu-run/run_dmabuf.c
+	tests/rt/model_builder.c tools/enpu-run/run_dmabuf.c \
+	$(TOOLS_COMMON_SOURCES)
 
 ALL_TARGETS += $(E2E_NPU_BIN)
 
 $(E2E_NPU_BIN): $(E2E_NPU_SOURCES) tools/enpu-run/run.h $(RT_HEADERS) \
-		$(RT_LIB) $(RUNTIME_CPU_LIB)
+		$(TOOLS_COMMON_HEADERS) $(RT_LIB) $(RUNTIME_CPU_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) -Itests/rt -Itools/enpu-run \
+		$(TOOLS_COMMON_CFLAGS) \
 		-o $@ $(E2E_NPU_SOURCES) $(RT_LDFLAGS)
 
 .PHONY: bench-e2e-npu

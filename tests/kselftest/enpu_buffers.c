@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +13,7 @@
 #include <xf86drm.h>
 #include <vgem_drm.h>
 
+#include "drm_card.h"
 #include "enpu_buffers.h"
 #include "enpu_selftest.h"
 
@@ -141,48 +141,17 @@ int enpu_reopen(enpu_device *device, int *fd)
 	return 0;
 }
 
-static int is_vgem(int fd)
-{
-	drmVersionPtr version = drmGetVersion(fd);
-	int match;
-
-	if (!version)
-		return 0;
-	match = version->name && !strcmp(version->name, "vgem");
-	drmFreeVersion(version);
-	return match;
-}
-
 int vgem_open(int *fd)
 {
-	struct dirent *entry;
-	int status = -ENODEV;
-	DIR *dri;
+	int status;
 
 	/* Quiet if it is already loaded or built in. */
 	enpu_run("modprobe vgem 2>/dev/null");
-	dri = opendir("/dev/dri");
-	if (!dri)
-		return -errno;
-	while ((entry = readdir(dri))) {
-		char path[300];
-		int candidate;
-
-		if (strncmp(entry->d_name, "card", 4))
-			continue;
-		snprintf(path, sizeof(path), "/dev/dri/%s", entry->d_name);
-		candidate = open(path, O_RDWR | O_CLOEXEC);
-		if (candidate < 0)
-			continue;
-		if (is_vgem(candidate)) {
-			*fd = candidate;
-			status = 0;
-			break;
-		}
-		close(candidate);
-	}
-	closedir(dri);
-	return status;
+	status = drm_card_open("vgem");
+	if (status < 0)
+		return status;
+	*fd = status;
+	return 0;
 }
 
 int vgem_create_image(int fd, uint32_t width, uint32_t height, uint32_t bpp,

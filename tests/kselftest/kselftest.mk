@@ -22,19 +22,24 @@ KSELFTEST_BINARIES := $(addprefix $(B)/tests/kselftest/,$(KSELFTEST_NAMES))
 KSELFTEST_CFLAGS = $(USER_CFLAGS) $(LIBENPU_CFLAGS) \
 	-I$(ENPU_KSRC)/tools/testing/selftests -Wno-unused-parameter \
 	-Wno-clobbered -idirafter $(ENPU_KSRC)/include/uapi/drm \
-	$(RUNTIME_CPU_CFLAGS)
+	$(RUNTIME_CPU_CFLAGS) $(TOOLS_COMMON_CFLAGS)
 
 ALL_TARGETS += $(KSELFTEST_BINARIES)
 # Kept so that relinking one test does not recompile the others.
 KSELFTEST_HELPER_OBJECTS := $(patsubst %,$(B)/obj/kselftest/%.o,\
-	$(KSELFTEST_HELPERS))
+	$(KSELFTEST_HELPERS)) $(B)/obj/kselftest/drm_card.o
 .SECONDARY: $(patsubst %,$(B)/obj/kselftest/%.o,$(KSELFTEST_NAMES)) \
 	$(KSELFTEST_HELPER_OBJECTS)
+
+$(B)/obj/kselftest/drm_card.o: $(TOOLS_COMMON_DIR)/drm_card.c \
+		$(TOOLS_COMMON_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(KSELFTEST_CFLAGS) -c $< -o $@
 
 $(B)/obj/kselftest/%.o: $(KSELFTEST_DIR)/%.c \
 		$(KSELFTEST_DIR)/enpu_selftest.h \
 		$(KSELFTEST_DIR)/enpu_buffers.h $(KSELFTEST_DIR)/enpu_jobs.h \
-		$(KSELFTEST_DIR)/enpu_kreports.h \
+		$(KSELFTEST_DIR)/enpu_kreports.h $(TOOLS_COMMON_HEADERS) \
 		$(LIBENPU_HEADERS) $(RUNTIME_CPU_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(KSELFTEST_CFLAGS) -c $< -o $@

@@ -4,7 +4,6 @@
  * has vgem; `modprobe vgem` is tried), filled through its own mapping and
  * exported as a dma-buf fd for enpu_rt_session_bind_input_dmabuf().
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,43 +17,15 @@
 #include <drm_mode.h>
 #include <xf86drm.h>
 
+#include "drm_card.h"
 #include "run.h"
-
-static int is_vgem(int fd)
-{
-	drmVersionPtr version = drmGetVersion(fd);
-	int match = version && version->name && !strcmp(version->name, "vgem");
-
-	drmFreeVersion(version);
-	return match;
-}
 
 static int open_vgem(void)
 {
-	struct dirent *entry;
-	DIR *dri;
-	int fd = -1;
-
 	if (access("/sys/module/vgem", F_OK) &&
 	    system("modprobe vgem 2>/dev/null") != 0)
 		return -1;
-	dri = opendir("/dev/dri");
-	if (!dri)
-		return -1;
-	while (fd < 0 && (entry = readdir(dri))) {
-		char path[300];
-
-		if (strncmp(entry->d_name, "card", 4))
-			continue;
-		snprintf(path, sizeof(path), "/dev/dri/%s", entry->d_name);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd >= 0 && !is_vgem(fd)) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	closedir(dri);
-	return fd;
+	return drm_card_open("vgem");
 }
 
 int run_dmabuf_create(struct run_dmabuf *d, const void *data, size_t bytes)

@@ -25,6 +25,8 @@
 #include <xf86drm.h>
 #include <enpu/enpu.h>
 
+#include "drm_card.h"
+
 #define WIDTH 1920
 #define HEIGHT 1080
 #define BYTES_PER_PIXEL 3
@@ -85,40 +87,11 @@ static int parse_options(int argc, char **argv, struct options *options)
 	return 0;
 }
 
-static int is_vgem(int fd)
-{
-	drmVersionPtr version = drmGetVersion(fd);
-	int match = version && version->name && !strcmp(version->name, "vgem");
-
-	drmFreeVersion(version);
-	return match;
-}
-
 static int open_vgem(void)
 {
-	struct dirent *entry;
-	DIR *dri;
-	int fd = -1;
-
 	if (system("modprobe vgem 2>/dev/null") != 0)
 		fprintf(stderr, "dmabuf-bench: modprobe vgem failed\n");
-	dri = opendir("/dev/dri");
-	if (!dri)
-		return -1;
-	while (fd < 0 && (entry = readdir(dri))) {
-		char path[300];
-
-		if (strncmp(entry->d_name, "card", 4))
-			continue;
-		snprintf(path, sizeof(path), "/dev/dri/%s", entry->d_name);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd >= 0 && !is_vgem(fd)) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	closedir(dri);
-	return fd;
+	return drm_card_open("vgem");
 }
 
 static int vgem_frame_create(struct vgem_frame *frame)
