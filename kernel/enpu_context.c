@@ -33,6 +33,7 @@
 
 #include "enpu_accel.h"
 #include "enpu_context.h"
+#include "enpu_fdinfo.h"
 #include "enpu_device.h"
 
 static struct kmem_cache *enpu_context_cache;
@@ -88,6 +89,7 @@ static struct enpu_context *enpu_context_alloc(struct enpu_device *edev,
 	ctx->edev = edev;
 	kref_get(&efile->ref);
 	ctx->file = efile;
+	ctx->sched.usage = &efile->usage;
 	return ctx;
 }
 
@@ -170,6 +172,7 @@ int enpu_context_file_open(struct drm_device *drm, struct drm_file *file)
 		return -ENOMEM;
 	kref_init(&efile->ref);
 	xa_init_flags(&efile->contexts, XA_FLAGS_ALLOC);
+	enpu_fdinfo_file_init(efile);
 	ctx = enpu_context_alloc(to_enpu_device(drm), efile,
 				 DRM_ENPU_PRIORITY_NORMAL);
 	if (!ctx) {

@@ -58,11 +58,17 @@ struct enpu_context {
  *	lock makes lookup-and-get atomic against erase. Destroyed at close.
  * @jobs: jobs of all its contexts whose fence has not signalled, against
  *	ENPU_LIMIT_JOBS_PER_FILE.
+ * @usage: device time and cycles of its jobs, for fdinfo; every context's
+ *	scheduling state points here.
+ * @client_id: drm-client-id on kernels whose drm_file has none
+ *	(enpu_fdinfo.c).
  */
 struct enpu_file {
 	struct kref ref;
 	struct xarray contexts;
 	struct enpu_quota jobs;
+	struct enpu_usage usage;
+	u64 client_id;
 };
 
 int enpu_context_cache_init(void);

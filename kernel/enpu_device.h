@@ -126,6 +126,20 @@ static inline void enpu_stat_max64(atomic64_t *stat, s64 value)
 }
 
 /**
+ * struct enpu_cq_clock - device time per cycle, from the device's counters
+ * @busy_ns: PERF_BUSY_NS at the last sample.
+ * @cycles: PERF_CYCLES at the last sample.
+ * @ratio_ns: busy ns between the last two samples that moved;
+ * @ratio_cycles: cycles between them (0: none yet, use the clock).
+ */
+struct enpu_cq_clock {
+	u64 busy_ns;
+	u64 cycles;
+	u64 ratio_ns;
+	u64 ratio_cycles;
+};
+
+/**
  * struct enpu_device - driver state of one NPU
  * @drm: the DRM device; the structure is allocated with it.
  * @dev: bus device, for DMA and logging.
@@ -144,6 +158,9 @@ static inline void enpu_stat_max64(atomic64_t *stat, s64 value)
  *	completion tag is the id (enpu_queue.h).
  * @cq_unknown_tag: called by the ring layer for a completion whose tag no
  *	waiter has (set by recovery, which owns the device's health).
+ * @cq_clock: the device's busy-time and cycle counters at the last
+ *	completion batch and the ratio they moved by since the one before,
+ *	under @cq_lock (enpu_queue.c, device time of a run).
  * @preempt_seq: last SQ_PREEMPT_SEQ written per queue; under @submit_lock.
  * @preempt_area: the save area that request named; under @submit_lock.
  * @irq_stats: completion-path work bounds actually seen.
@@ -189,6 +206,7 @@ struct enpu_device {
 	spinlock_t cq_drain_lock;	/* one completion batch at a time */
 	struct xarray cq_table;
 	void (*cq_unknown_tag)(struct enpu_device *edev);
+	struct enpu_cq_clock cq_clock;
 	u32 preempt_seq[ENPU_MAX_QUEUES];
 	dma_addr_t preempt_area[ENPU_MAX_QUEUES];
 	struct enpu_irq_stats irq_stats;

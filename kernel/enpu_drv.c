@@ -19,6 +19,7 @@
 #include "enpu_debugfs.h"
 #include "enpu_device.h"
 #include "enpu_drv.h"
+#include "enpu_fdinfo.h"
 #include "enpu_gem.h"
 #include "enpu_hw.h"
 #include "enpu_job.h"
@@ -66,13 +67,20 @@ static const struct drm_ioctl_desc enpu_ioctls[] = {
 };
 
 #ifdef ENPU_HAVE_DRM_ACCEL
-DEFINE_DRM_ACCEL_FOPS(enpu_fops);
+#define ENPU_NODE_FOPS		DRM_ACCEL_FOPS
 #define ENPU_DRIVER_NODE	DRIVER_COMPUTE_ACCEL
 #else
 /* 6.1 has no accel class: a render node carries the same ioctls. */
-DEFINE_DRM_GEM_FOPS(enpu_fops);
+#define ENPU_NODE_FOPS		DRM_GEM_FOPS
 #define ENPU_DRIVER_NODE	DRIVER_RENDER
 #endif
+
+/* The node's file operations, plus fdinfo usage stats (enpu_fdinfo.c). */
+static const struct file_operations enpu_fops = {
+	.owner = THIS_MODULE,
+	ENPU_NODE_FOPS,
+	.show_fdinfo = ENPU_FDINFO_FOPS_SHOW,
+};
 
 const struct drm_driver enpu_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE |
@@ -82,6 +90,9 @@ const struct drm_driver enpu_drm_driver = {
 	.fops = &enpu_fops,
 	.open = enpu_context_file_open,
 	.postclose = enpu_context_file_close,
+#ifdef ENPU_FDINFO_DRIVER_SHOW
+	.show_fdinfo = ENPU_FDINFO_DRIVER_SHOW,
+#endif
 	/* The shmem helpers' PRIME hooks, minus dumb buffers (no display). */
 	.gem_create_object = enpu_gem_create_object,
 	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,

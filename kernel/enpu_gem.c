@@ -42,6 +42,7 @@
 #include <drm/drm_utils.h>
 
 #include "enpu_accel.h"
+#include "enpu_conftest.h"
 #include "enpu_device.h"
 #include "enpu_gem.h"
 
@@ -62,6 +63,28 @@ static int enpu_gem_mmap(struct drm_gem_object *obj,
 	return drm_gem_shmem_object_mmap(obj, vma);
 }
 
+/**
+ * enpu_gem_resident() - whether a BO's memory is in use now (fdinfo)
+ * @obj: a BO of this driver.
+ *
+ * A shmem BO has pages from its first mmap fault or job pin until the
+ * last user lets go; an import is the exporter's memory, always there.
+ * Read without the object's lock: a statistic, not a decision.
+ *
+ * Return: true if resident.
+ */
+bool enpu_gem_resident(struct drm_gem_object *obj)
+{
+	return obj->import_attach || READ_ONCE(to_drm_gem_shmem_obj(obj)->pages);
+}
+
+#ifdef ENPU_HAVE_DRM_SHOW_MEMORY_STATS
+static enum drm_gem_object_status enpu_gem_status(struct drm_gem_object *obj)
+{
+	return enpu_gem_resident(obj) ? DRM_GEM_OBJECT_RESIDENT : 0;
+}
+#endif
+
 static const struct drm_gem_object_funcs enpu_gem_funcs = {
 	.free = drm_gem_shmem_object_free,
 	.print_info = drm_gem_shmem_object_print_info,
@@ -72,6 +95,9 @@ static const struct drm_gem_object_funcs enpu_gem_funcs = {
 	.vunmap = drm_gem_shmem_object_vunmap,
 	.mmap = enpu_gem_mmap,
 	.vm_ops = &drm_gem_shmem_vm_ops,
+#ifdef ENPU_HAVE_DRM_SHOW_MEMORY_STATS
+	.status = enpu_gem_status,
+#endif
 };
 
 /**

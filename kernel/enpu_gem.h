@@ -31,6 +31,7 @@ static inline struct enpu_bo *to_enpu_bo(struct drm_gem_object *obj)
 struct drm_gem_object *enpu_gem_create_object(struct drm_device *drm,
 					      size_t size);
 u64 enpu_gem_max_size(void);
+bool enpu_gem_resident(struct drm_gem_object *obj);
 int enpu_gem_create_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file);
 int enpu_gem_info_ioctl(struct drm_device *drm, void *data,

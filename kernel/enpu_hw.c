@@ -9,6 +9,7 @@
 #include <linux/device.h>
 #include <linux/errno.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/sizes.h>
 #include <linux/time64.h>
@@ -235,7 +236,15 @@ static u32 enpu_hw_opp_count(struct enpu_device *edev)
 	return min_t(u32, enpu_read(edev, ENPU_REG_OPP_COUNT), ENPU_MAX_OPPS);
 }
 
-static u64 enpu_hw_clock_khz(struct enpu_device *edev, u32 param)
+/**
+ * enpu_hw_clock_khz() - a clock of the device's OPP table
+ * @edev: the device; its registers are mapped.
+ * @param: DRM_ENPU_PARAM_CLOCK_MIN_KHZ, _MAX_KHZ, or anything else for the
+ *	clock it runs at now.
+ *
+ * Return: the clock in kHz, 0 if the device reports no (valid) OPP.
+ */
+u64 enpu_hw_clock_khz(struct enpu_device *edev, u32 param)
 {
 	u32 count = enpu_hw_opp_count(edev);
 	u32 index;
@@ -256,6 +265,46 @@ static u64 enpu_hw_clock_khz(struct enpu_device *edev, u32 param)
 		break;
 	}
 	return enpu_read(edev, ENPU_REG_OPP_KHZ(index));
+}
+
+/**
+ * enpu_hw_read_counter() - a 64-bit counter the device updates as it runs
+ * @edev: the device; its registers are mapped.
+ * @lo: the register of its low half; the high half follows it.
+ *
+ * The high half is read before and after the low one, so a carry between
+ * the two reads is never seen half done.
+ *
+ * Return: the counter.
+ */
+u64 enpu_hw_read_counter(struct enpu_device *edev, u32 lo)
+{
+	u32 hi, low;
+
+	do {
+		hi = enpu_read(edev, lo + 4);
+		low = enpu_read(edev, lo);
+	} while (enpu_read(edev, lo + 4) != hi);
+	return (u64)hi << 32 | low;
+}
+
+/**
+ * enpu_hw_cycles_to_ns() - device cycles in ns at the clock of now
+ * @edev: the device; its registers are mapped.
+ * @cycles: cycles the device reported (a completion entry's).
+ *
+ * Any context. The fallback of enpu_queue.c's conversion (no counters
+ * yet): a run that spanned a clock change is counted at the clock of now.
+ *
+ * Return: the time, 0 without a valid clock.
+ */
+u64 enpu_hw_cycles_to_ns(struct enpu_device *edev, u64 cycles)
+{
+	u64 khz = enpu_hw_clock_khz(edev, DRM_ENPU_PARAM_CLOCK_CUR_KHZ);
+
+	if (!khz || khz > U32_MAX)
+		return 0;
+	return mul_u64_u32_div(cycles, USEC_PER_SEC, khz);
 }
 
 /**

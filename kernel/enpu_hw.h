@@ -31,5 +31,8 @@ u32 enpu_hw_heartbeat_period_us(struct enpu_device *edev);
 void enpu_hw_clear_ring_indices(struct enpu_device *edev);
 void enpu_hw_set_queue_priorities(struct enpu_device *edev);
 int enpu_hw_get_param(struct enpu_device *edev, u32 param, u64 *value);
+u64 enpu_hw_clock_khz(struct enpu_device *edev, u32 param);
+u64 enpu_hw_cycles_to_ns(struct enpu_device *edev, u64 cycles);
+u64 enpu_hw_read_counter(struct enpu_device *edev, u32 lo);
 
 #endif /* ENPU_HW_H */

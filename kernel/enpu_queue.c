@@ -26,6 +26,7 @@
 #include <linux/errno.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/lockdep.h>
+#include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
@@ -248,6 +249,38 @@ bool enpu_queue_preempt(struct enpu_device *edev, unsigned int queue,
 	return true;
 }
 
+/*
+ * Samples the device's busy time and cycles before a batch is consumed
+ * (the device counts both before it publishes a completion). Their ratio
+ * since the previous sample is the device time one cycle took on average
+ * over that span, clock changes included; counters that did not move
+ * forward (idle, a device without them, a reset) keep the last ratio.
+ */
+static void enpu_queue_sample_clock(struct enpu_device *edev)
+{
+	struct enpu_cq_clock *clock = &edev->cq_clock;
+	u64 busy_ns = enpu_hw_read_counter(edev, ENPU_REG_PERF_BUSY_NS_LO);
+	u64 cycles = enpu_hw_read_counter(edev, ENPU_REG_PERF_CYCLES_LO);
+
+	lockdep_assert_held(&edev->cq_lock);
+	if (cycles > clock->cycles && busy_ns >= clock->busy_ns) {
+		clock->ratio_ns = busy_ns - clock->busy_ns;
+		clock->ratio_cycles = cycles - clock->cycles;
+	}
+	clock->busy_ns = busy_ns;
+	clock->cycles = cycles;
+}
+
+static u64 enpu_queue_run_ns(struct enpu_device *edev, u64 cycles)
+{
+	struct enpu_cq_clock *clock = &edev->cq_clock;
+
+	if (!clock->ratio_cycles)
+		return enpu_hw_cycles_to_ns(edev, cycles);
+	return mul_u64_u64_div_u64(cycles, clock->ratio_ns,
+				   clock->ratio_cycles);
+}
+
 static void enpu_queue_complete_one(struct enpu_device *edev,
 				    void __iomem *cqe, ktime_t now,
 				    struct list_head *callbacks)
@@ -262,6 +295,7 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
 		waiter->queue = readl(cqe + ENPU_CQE_QUEUE);
 		waiter->status = readl(cqe + ENPU_CQE_STATUS);
 		waiter->cycles = lo_hi_readq(cqe + ENPU_CQE_CYCLES);
+		waiter->ns = enpu_queue_run_ns(edev, waiter->cycles);
 		waiter->info = readl(cqe + ENPU_CQE_INFO);
 		waiter->completed_at = now;
 		waiter->pending = false;
@@ -321,6 +355,8 @@ unsigned int enpu_queue_drain_completions(struct enpu_device *edev,
 				    tail, tail - head, head);
 		head = tail;
 	}
+	if (head != tail)
+		enpu_queue_sample_clock(edev);
 	for (; head != tail && consumed < budget; head++, consumed++)
 		enpu_queue_complete_one(edev, edev->regs + ENPU_CQ_OFFSET +
 					(head & mask) * ENPU_CQE_SIZE, now,

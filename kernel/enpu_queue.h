@@ -80,6 +80,8 @@ typedef void (*enpu_cq_complete_t)(struct enpu_cq_waiter *waiter);
  * @status: ENPU_JOB_STATUS_* from the completion entry.
  * @info: status-specific detail from the completion entry.
  * @cycles: device cycles the job took.
+ * @ns: device time of those cycles (enpu_queue.c: the device's busy time
+ *	per cycle since the previous completion batch).
  */
 struct enpu_cq_waiter {
 	u32 id;
@@ -93,6 +95,7 @@ struct enpu_cq_waiter {
 	u32 status;
 	u32 info;
 	u64 cycles;
+	u64 ns;
 };
 
 /**

@@ -642,6 +642,10 @@ static void enpu_sched_hw_done(struct enpu_cq_waiter *waiter)
 	bool more;
 	int error;
 
+	if (sctx->usage && waiter->cycles) {
+		atomic64_add(waiter->cycles, &sctx->usage->cycles);
+		atomic64_add(waiter->ns, &sctx->usage->ns);
+	}
 	spin_lock_irqsave(&s->lock, flags);
 	WRITE_ONCE(s->on_device_count, s->on_device_count - 1);
 	sctx->on_device--;

@@ -133,6 +133,18 @@ struct enpu_sched_lat {
 };
 
 /**
+ * struct enpu_usage - what the device ran for one open file (fdinfo)
+ * @cycles: device cycles of its jobs' runs, as their completion entries
+ *	report them (preempted runs included).
+ * @ns: those cycles as device time (enpu_cq_waiter.ns: the device's own
+ *	busy time per cycle around each completion).
+ */
+struct enpu_usage {
+	atomic64_t cycles;
+	atomic64_t ns;
+};
+
+/**
  * struct enpu_sched_ctx - a context's scheduling state, embedded in
  *	struct enpu_context
  * @ent: the policy's entity.
@@ -159,6 +171,8 @@ struct enpu_sched_lat {
  * @preempted: times one of its jobs was saved by the device.
  * @cycles: device cycles its jobs ran (completion entries), for the
  *	device time in debugfs.
+ * @usage: its file's usage (fdinfo), added to at each completion; NULL
+ *	for the driver's own context. Outlives the context.
  * @queued: jobs in @fifo now.
  */
 struct enpu_sched_ctx {
@@ -182,6 +196,7 @@ struct enpu_sched_ctx {
 	atomic64_t completed;
 	atomic64_t preempted;
 	atomic64_t cycles;
+	struct enpu_usage *usage;
 	u32 queued;
 };
 
