@@ -94,20 +94,33 @@ static Onnx__ValueInfoProto *value_info(struct model_builder *mb,
 	return info;
 }
 
-void mb_input(struct model_builder *mb, const char *name, int32_t dtype,
-	      int rank, const int64_t *dims)
+void mb_graph_input(struct model_builder *mb, Onnx__GraphProto *g,
+		    const char *name, int32_t dtype, int rank,
+		    const int64_t *dims)
 {
-	append(mb, &mb->graph.n_input, (void ***)&mb->graph.input,
+	append(mb, &g->n_input, (void ***)&g->input,
 	       value_info(mb, name, dtype, rank, dims));
 }
 
-void mb_output(struct model_builder *mb, const char *name)
+void mb_input(struct model_builder *mb, const char *name, int32_t dtype,
+	      int rank, const int64_t *dims)
+{
+	mb_graph_input(mb, &mb->graph, name, dtype, rank, dims);
+}
+
+void mb_graph_output(struct model_builder *mb, Onnx__GraphProto *g,
+		     const char *name)
 {
 	Onnx__ValueInfoProto *info = alloc(mb, sizeof(*info));
 
 	onnx__value_info_proto__init(info);
 	info->name = dup(mb, name);
-	append(mb, &mb->graph.n_output, (void ***)&mb->graph.output, info);
+	append(mb, &g->n_output, (void ***)&g->output, info);
+}
+
+void mb_output(struct model_builder *mb, const char *name)
+{
+	mb_graph_output(mb, &mb->graph, name);
 }
 
 void mb_output_typed(struct model_builder *mb, const char *name,
@@ -162,8 +175,9 @@ static void split(struct model_builder *mb, const char *list, size_t *count,
 	}
 }
 
-Onnx__NodeProto *mb_node(struct model_builder *mb, const char *op_type,
-			 const char *inputs, const char *outputs)
+Onnx__NodeProto *mb_graph_node(struct model_builder *mb, Onnx__GraphProto *g,
+			       const char *op_type, const char *inputs,
+			       const char *outputs)
 {
 	Onnx__NodeProto *node = alloc(mb, sizeof(*node));
 
@@ -172,8 +186,14 @@ Onnx__NodeProto *mb_node(struct model_builder *mb, const char *op_type,
 	node->name = dup(mb, op_type);
 	split(mb, inputs, &node->n_input, &node->input);
 	split(mb, outputs, &node->n_output, &node->output);
-	append(mb, &mb->graph.n_node, (void ***)&mb->graph.node, node);
+	append(mb, &g->n_node, (void ***)&g->node, node);
 	return node;
+}
+
+Onnx__NodeProto *mb_node(struct model_builder *mb, const char *op_type,
+			 const char *inputs, const char *outputs)
+{
+	return mb_graph_node(mb, &mb->graph, op_type, inputs, outputs);
 }
 
 static Onnx__AttributeProto *attr(struct model_builder *mb,
@@ -210,8 +230,8 @@ void mb_attr_float(struct model_builder *mb, Onnx__NodeProto *node,
 	a->f = value;
 }
 
-void mb_attr_graph(struct model_builder *mb, Onnx__NodeProto *node,
-		   const char *name)
+Onnx__GraphProto *mb_attr_graph(struct model_builder *mb,
+				Onnx__NodeProto *node, const char *name)
 {
 	Onnx__AttributeProto *a = attr(mb, node, name,
 			ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH);
@@ -219,6 +239,7 @@ void mb_attr_graph(struct model_builder *mb, Onnx__NodeProto *node,
 
 	onnx__graph_proto__init(g);
 	a->g = g;
+	return g;
 }
 
 void mb_attr_ints(struct model_builder *mb, Onnx__NodeProto *node,

@@ -41,8 +41,18 @@ void mb_attr_int(struct model_builder *mb, Onnx__NodeProto *node,
 		 const char *name, int64_t value);
 void mb_attr_float(struct model_builder *mb, Onnx__NodeProto *node,
 		   const char *name, float value);
-void mb_attr_graph(struct model_builder *mb, Onnx__NodeProto *node,
-		   const char *name);
+/* An empty body; fill it with the mb_graph_* calls below. */
+Onnx__GraphProto *mb_attr_graph(struct model_builder *mb,
+				Onnx__NodeProto *node, const char *name);
+/* mb_input, mb_node and mb_output for a subgraph @g. */
+void mb_graph_input(struct model_builder *mb, Onnx__GraphProto *g,
+		    const char *name, int32_t dtype, int rank,
+		    const int64_t *dims);
+Onnx__NodeProto *mb_graph_node(struct model_builder *mb, Onnx__GraphProto *g,
+			       const char *op_type, const char *inputs,
+			       const char *outputs);
+void mb_graph_output(struct model_builder *mb, Onnx__GraphProto *g,
+		     const char *name);
 void mb_attr_ints(struct model_builder *mb, Onnx__NodeProto *node,
 		  const char *name, const int64_t *values, size_t count);
 void mb_node_name(struct model_builder *mb, Onnx__NodeProto *node,

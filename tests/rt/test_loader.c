@@ -5,6 +5,7 @@
  * problem (the gaps mutation testing found: rank above the limit, opset
  * imports, duplicate names, a graph without outputs).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../cpu/test_harness.h"
@@ -131,10 +132,370 @@ static void test_duplicate_names(struct test_state *t)
 		    "defined", "a node writes the input");
 }
 
+/* An initializer of rank ENPU_RT_MAX_RANK loads; one more is refused. */
+static void test_initializer_rank_limit(struct test_state *t)
+{
+	int64_t dims[ENPU_RT_MAX_RANK + 1];
+	struct model_builder mb;
+	float w = 2;
+
+	for (int i = 0; i <= ENPU_RT_MAX_RANK; i++)
+		dims[i] = 1;
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, ENPU_RT_MAX_RANK, dims);
+	mb_initializer(&mb, "w", ENPU_RT_FLOAT, ENPU_RT_MAX_RANK, dims, &w,
+		       sizeof(w));
+	mb_node(&mb, "Mul", "x,w", "y");
+	mb_output(&mb, "y");
+	expect_open(t, &mb, ENPU_RT_OK, NULL, "rank 8 weight");
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, dims);
+	mb_initializer(&mb, "w", ENPU_RT_FLOAT, ENPU_RT_MAX_RANK + 1, dims, &w,
+		       sizeof(w));
+	mb_node(&mb, "Mul", "x,w", "y");
+	mb_output(&mb, "y");
+	expect_open(t, &mb, ENPU_RT_UNSUPPORTED, "initializer 'w': rank 9 "
+		    "exceeds 8", "rank 9 weight");
+}
+
+/* Runs @mb with float inputs; checks output 0 against @want. */
+static void expect_run(struct test_state *t, struct model_builder *mb,
+		       size_t inputs, const int64_t *const *dims,
+		       const int *ranks, const void *const *data,
+		       const int32_t *dtypes, const float *want, size_t count,
+		       const char *what)
+{
+	enpu_rt_session *s = NULL;
+	struct enpu_rt_output out;
+	char error[1024];
+
+	if (mb_open(mb, 1, NULL, &s, error, sizeof(error)) != ENPU_RT_OK) {
+		CHECK(t, 0, "%s: does not load: %s", what, error);
+		mb_free(mb);
+		return;
+	}
+	for (size_t i = 0; i < inputs; i++) {
+		size_t n = 1;
+
+		for (int d = 0; d < ranks[i]; d++)
+			n *= (size_t)dims[i][d];
+		CHECK(t, enpu_rt_session_bind_input(s, i, dtypes[i],
+				(size_t)ranks[i], dims[i], data[i],
+				n * enpu_rt_dtype_size(dtypes[i])) == 0,
+		      "%s: bind %zu: %s", what, i, enpu_rt_session_error(s));
+	}
+	CHECK(t, enpu_rt_session_run(s) == 0, "%s: run: %s", what,
+	      enpu_rt_session_error(s));
+	if (enpu_rt_session_output(s, 0, &out) || out.dtype != ENPU_RT_FLOAT ||
+	    out.byte_size != count * sizeof(float)) {
+		CHECK(t, 0, "%s: no output of %zu floats", what, count);
+	} else {
+		for (size_t i = 0; i < count; i++)
+			CHECK(t, ((const float *)out.data)[i] == want[i],
+			      "%s: y[%zu] = %g, want %g", what, i,
+			      ((const float *)out.data)[i], want[i]);
+	}
+	enpu_rt_session_destroy(s);
+	mb_free(mb);
+}
+
+/*
+ * If branches read the outer scope's values in different orders (then:
+ * a - b, else: b - a), so each branch's outer names must map onto the
+ * node's deduplicated implicit inputs one by one.
+ */
+static void test_if_outer_scope(struct test_state *t)
+{
+	static const int64_t one[] = { 1 }, two[] = { 2 };
+	static const float a[2] = { 7, 1 }, b[2] = { 2, 5 };
+	static const float then_want[2] = { 5, -4 }, else_want[2] = { -5, 4 };
+	const int64_t *const dims[] = { one, two, two };
+	const int ranks[] = { 1, 1, 1 };
+	const int32_t dtypes[] = { ENPU_RT_BOOL, ENPU_RT_FLOAT, ENPU_RT_FLOAT };
+
+	for (uint8_t c = 0; c < 2; c++) {
+		const void *const data[] = { &c, a, b };
+		struct model_builder mb;
+		Onnx__GraphProto *g;
+		Onnx__NodeProto *node;
+
+		mb_init(&mb, 13);
+		mb_input(&mb, "c", ENPU_RT_BOOL, 1, one);
+		mb_input(&mb, "a", ENPU_RT_FLOAT, 1, two);
+		mb_input(&mb, "b", ENPU_RT_FLOAT, 1, two);
+		node = mb_node(&mb, "If", "c", "y");
+		g = mb_attr_graph(&mb, node, "then_branch");
+		mb_graph_node(&mb, g, "Sub", "a,b", "d");
+		mb_graph_node(&mb, g, "Identity", "d", "t");
+		mb_graph_output(&mb, g, "t");
+		g = mb_attr_graph(&mb, node, "else_branch");
+		mb_graph_node(&mb, g, "Neg", "b", "nb");
+		mb_graph_node(&mb, g, "Add", "b,nb", "zero");
+		mb_graph_node(&mb, g, "Sub", "b,a", "d");
+		mb_graph_node(&mb, g, "Add", "d,zero", "e");
+		mb_graph_output(&mb, g, "e");
+		mb_output(&mb, "y");
+		expect_run(t, &mb, 3, dims, ranks, data, dtypes,
+			   c ? then_want : else_want, 2,
+			   c ? "then_branch" : "else_branch");
+	}
+}
+
+/*
+ * Scan (opset 9+) with an int attribute next to its body, the body
+ * reading the outer k: state s += e, each output e * k.
+ */
+static void test_scan_outer_scope(struct test_state *t)
+{
+	static const int64_t two[] = { 2 }, seq_dims[] = { 3, 2 };
+	static const float s0[2] = { 0, 0 }, seq[6] = { 1, 2, 3, 4, 5, 6 };
+	static const float k[2] = { 10, 100 };
+	static const float want[2] = { 9, 12 };
+	const int64_t *const dims[] = { two, seq_dims, two };
+	const int ranks[] = { 1, 2, 1 };
+	const void *const data[] = { s0, seq, k };
+	const int32_t dtypes[] = { ENPU_RT_FLOAT, ENPU_RT_FLOAT, ENPU_RT_FLOAT };
+	struct model_builder mb;
+	Onnx__GraphProto *g;
+	Onnx__NodeProto *node;
+
+	mb_init(&mb, 13);
+	mb_input(&mb, "s0", ENPU_RT_FLOAT, 1, two);
+	mb_input(&mb, "seq", ENPU_RT_FLOAT, 2, seq_dims);
+	mb_input(&mb, "k", ENPU_RT_FLOAT, 1, two);
+	node = mb_node(&mb, "Scan", "s0,seq", "s,outs");
+	mb_attr_int(&mb, node, "num_scan_inputs", 1);
+	g = mb_attr_graph(&mb, node, "body");
+	mb_graph_input(&mb, g, "s_in", ENPU_RT_FLOAT, 1, two);
+	mb_graph_input(&mb, g, "e", ENPU_RT_FLOAT, 1, two);
+	mb_graph_node(&mb, g, "Add", "s_in,e", "s_out");
+	mb_graph_node(&mb, g, "Mul", "e,k", "o");
+	mb_graph_output(&mb, g, "s_out");
+	mb_graph_output(&mb, g, "o");
+	mb_output(&mb, "s");
+	mb_output(&mb, "outs");
+	expect_run(t, &mb, 3, dims, ranks, data, dtypes, want, 2, "Scan");
+}
+
+/*
+ * A graph output declared as a sequence of tensors loads as a sequence
+ * (and an optional one as an optional), rather than being refused with
+ * the map and sparse types.
+ */
+static void test_sequence_output(struct test_state *t)
+{
+	static const int64_t two[] = { 2 };
+	static const float x[2] = { 3, 4 };
+	struct model_builder mb;
+	enpu_rt_session *s = NULL;
+	struct enpu_rt_tensor_info info;
+	struct enpu_rt_output out;
+	int32_t kind = 0, elem = 0;
+	size_t count = 0;
+	char error[1024];
+
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, two);
+	mb_node(&mb, "SequenceConstruct", "x,x", "seq");
+	mb_output_typed(&mb, "seq", ENPU_RT_FLOAT, 1, two);
+	{
+		Onnx__ValueInfoProto *vi = mb.graph.output[0];
+		Onnx__TypeProto *outer = rt_arena_alloc(&mb.arena,
+							sizeof(*outer));
+		Onnx__TypeProto__Sequence *sq = rt_arena_alloc(&mb.arena,
+							       sizeof(*sq));
+
+		onnx__type_proto__init(outer);
+		onnx__type_proto__sequence__init(sq);
+		sq->elem_type = vi->type;	/* tensor(float)[2] */
+		outer->value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
+		outer->sequence_type = sq;
+		vi->type = outer;
+	}
+	if (mb_open(&mb, 1, NULL, &s, error, sizeof(error)) != ENPU_RT_OK) {
+		CHECK(t, 0, "a sequence output is refused: %s", error);
+		mb_free(&mb);
+		return;
+	}
+	CHECK(t, enpu_rt_session_output_info(s, 0, &info) == 0 &&
+	      info.dtype == ENPU_RT_SEQUENCE, "output type %d", info.dtype);
+	CHECK(t, enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT, 1, two, x,
+					    sizeof(x)) == 0 &&
+	      enpu_rt_session_run(s) == 0 &&
+	      enpu_rt_session_output(s, 0, &out) == 0 &&
+	      out.dtype == ENPU_RT_SEQUENCE &&
+	      enpu_rt_value_info(out.data, out.byte_size, &kind, &elem,
+				 &count) == 0 &&
+	      kind == ENPU_RT_SEQUENCE && elem == ENPU_RT_FLOAT && count == 2,
+	      "run: %s; kind %d elem %d count %zu", enpu_rt_session_error(s),
+	      kind, elem, count);
+	enpu_rt_session_destroy(s);
+	mb_free(&mb);
+}
+
+/* A Constant's attribute without its type field (IR version 1). */
+static Onnx__AttributeProto *untyped_attr(struct model_builder *mb,
+					  Onnx__NodeProto *node,
+					  const char *name)
+{
+	Onnx__AttributeProto *a = rt_arena_alloc(&mb->arena, sizeof(*a));
+	Onnx__AttributeProto **list = rt_arena_alloc(&mb->arena,
+		(node->n_attribute + 1) * sizeof(*list));
+
+	onnx__attribute_proto__init(a);
+	a->name = rt_arena_strdup(&mb->arena, name);
+	if (node->n_attribute)
+		memcpy(list, node->attribute,
+		       node->n_attribute * sizeof(*list));
+	list[node->n_attribute++] = a;
+	node->attribute = list;
+	return a;
+}
+
+/*
+ * Attributes without a type (IR version 1) take it from the field that
+ * holds data: a list of floats is FLOATS (Constant value_floats), a list
+ * of ints INTS; one with no data at all is refused.
+ */
+static void test_untyped_attributes(struct test_state *t)
+{
+	static const int64_t three[] = { 3 };
+	static const float x[3] = { 1, 2, 3 };
+	static float floats[3] = { 0.5f, -4, 8 };
+	static const float want[3] = { 1.5f, -2, 11 };
+	const int64_t *const dims[] = { three };
+	const int ranks[] = { 1 };
+	const void *const data[] = { x };
+	const int32_t dtypes[] = { ENPU_RT_FLOAT };
+	struct model_builder mb;
+	Onnx__AttributeProto *a;
+	Onnx__NodeProto *node;
+
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, three);
+	node = mb_node(&mb, "Constant", "", "c");
+	a = untyped_attr(&mb, node, "value_floats");
+	a->n_floats = 3;
+	a->floats = floats;
+	mb_node(&mb, "Add", "x,c", "y");
+	mb_output(&mb, "y");
+	expect_run(t, &mb, 1, dims, ranks, data, dtypes, want, 3,
+		   "untyped value_floats");
+
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, three);
+	node = mb_node(&mb, "Constant", "", "c");
+	untyped_attr(&mb, node, "value_floats");
+	mb_node(&mb, "Add", "x,c", "y");
+	mb_output(&mb, "y");
+	expect_open(t, &mb, ENPU_RT_INVALID_MODEL, "node 'Constant' "
+		    "(Constant): attribute 'value_floats': has no type and no "
+		    "value", "untyped and empty");
+}
+
+/* One initializer given through a typed field, as exporters write. */
+struct typed_case {
+	int32_t dtype;
+	int field;		/* 1 float, 2 int32, 3 int64, 4 double, 5 u64 */
+	const void *values;	/* 3 values of the field's type */
+	const void *want;	/* 3 elements of @dtype */
+};
+
+/*
+ * Every element type from its typed TensorProto field: int32_data holds
+ * the small integer types, bool and float16 (narrowed), uint64_data both
+ * unsigned wide types (uint32 narrowed); the extremes of each type.
+ */
+static void test_typed_fields(struct test_state *t)
+{
+	static const int32_t i8[] = { -128, 127, -1 }, u8[] = { 0, 255, 7 };
+	static const int32_t i16[] = { -32768, 32767, 5 };
+	static const int32_t u16[] = { 65535, 0, 9 }, b[] = { 0, 5, 1 };
+	static const int32_t f16[] = { 0x3c00, 0xc000, 0x7bff };
+	static const int32_t i32[] = { INT32_MIN, INT32_MAX, -7 };
+	static const int64_t i64[] = { INT64_MIN, 3, INT64_MAX };
+	static const double f64[] = { 0.5, -1e300, 3 };
+	static const uint64_t u32[] = { 0xffffffffu, 1, 2 };
+	static const uint64_t u64[] = { UINT64_MAX, 0, 42 };
+	static const float f32[] = { 1.5f, -2, 0 };
+	static const int8_t i8_want[] = { -128, 127, -1 };
+	static const uint8_t u8_want[] = { 0, 255, 7 }, b_want[] = { 0, 1, 1 };
+	static const int16_t i16_want[] = { -32768, 32767, 5 };
+	static const uint16_t u16_want[] = { 65535, 0, 9 };
+	static const uint16_t f16_want[] = { 0x3c00, 0xc000, 0x7bff };
+	static const uint32_t u32_want[] = { 0xffffffffu, 1, 2 };
+	static const struct typed_case cases[] = {
+		{ ENPU_RT_INT8, 2, i8, i8_want },
+		{ ENPU_RT_UINT8, 2, u8, u8_want },
+		{ ENPU_RT_INT16, 2, i16, i16_want },
+		{ ENPU_RT_UINT16, 2, u16, u16_want },
+		{ ENPU_RT_BOOL, 2, b, b_want },
+		{ ENPU_RT_FLOAT16, 2, f16, f16_want },
+		{ ENPU_RT_INT32, 2, i32, i32 },
+		{ ENPU_RT_INT64, 3, i64, i64 },
+		{ ENPU_RT_DOUBLE, 4, f64, f64 },
+		{ ENPU_RT_UINT32, 5, u32, u32_want },
+		{ ENPU_RT_UINT64, 5, u64, u64 },
+		{ ENPU_RT_FLOAT, 1, f32, f32 },
+	};
+	static const int64_t three[] = { 3 };
+	const size_t count = sizeof(cases) / sizeof(cases[0]);
+
+	for (size_t i = 0; i <= count; i++) {
+		/* The last round: two int32 values where the dims need 3. */
+		const struct typed_case *c = &cases[i < count ? i : 6];
+		size_t n = i < count ? 3 : 2;
+		size_t field = c->field == 2 ? 4 : c->field == 1 ? 4 : 8;
+		size_t element = enpu_rt_dtype_size(c->dtype);
+		struct model_builder mb;
+		enpu_rt_session *s = NULL;
+		struct enpu_rt_output out;
+		Onnx__TensorProto *tp;
+		char error[1024];
+		void *copy;
+
+		mb_init(&mb, 13);
+		tp = mb_initializer(&mb, "w", c->dtype, 1, three, NULL, 0);
+		tp->has_raw_data = 0;
+		copy = rt_arena_alloc(&mb.arena, 3 * field);
+		memcpy(copy, c->values, 3 * field);
+		switch (c->field) {
+		case 1: tp->n_float_data = n; tp->float_data = copy; break;
+		case 2: tp->n_int32_data = n; tp->int32_data = copy; break;
+		case 3: tp->n_int64_data = n; tp->int64_data = copy; break;
+		case 4: tp->n_double_data = n; tp->double_data = copy; break;
+		case 5: tp->n_uint64_data = n; tp->uint64_data = copy; break;
+		}
+		mb_node(&mb, "Identity", "w", "y");
+		mb_output(&mb, "y");
+		if (n == 2) {
+			expect_open(t, &mb, ENPU_RT_INVALID_MODEL,
+				    "initializer 'w': holds 2 values, dims "
+				    "need 3", "two values for three");
+			continue;
+		}
+		CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) ==
+		      ENPU_RT_OK, "type %d: %s", c->dtype, error);
+		CHECK(t, s && enpu_rt_session_run(s) == 0 &&
+		      enpu_rt_session_output(s, 0, &out) == 0 &&
+		      out.dtype == c->dtype && out.byte_size == 3 * element &&
+		      !memcmp(out.data, c->want, 3 * element),
+		      "type %d: the values read differ", c->dtype);
+		enpu_rt_session_destroy(s);
+		mb_free(&mb);
+	}
+}
+
 const struct test_case loader_tests[] = {
 	{ "loader_rank_limit", test_rank_limit },
 	{ "loader_opset_imports", test_opset_imports },
 	{ "loader_graph_without_outputs", test_graph_without_outputs },
 	{ "loader_duplicate_names", test_duplicate_names },
+	{ "loader_initializer_rank_limit", test_initializer_rank_limit },
+	{ "loader_if_outer_scope", test_if_outer_scope },
+	{ "loader_scan_outer_scope", test_scan_outer_scope },
+	{ "loader_sequence_output", test_sequence_output },
+	{ "loader_untyped_attributes", test_untyped_attributes },
+	{ "loader_typed_fields", test_typed_fields },
 	{ NULL, NULL },
 };

@@ -740,6 +740,8 @@ static const struct test_case tests[] = {
 
 /* test_loader.c: the loader's limits and refusals; ends with { NULL }. */
 extern const struct test_case loader_tests[];
+/* test_loader_files.c: model files and external data; { NULL } too. */
+extern const struct test_case loader_file_tests[];
 /* test_qdq.c: quantized lowering and layout; ends with { NULL }. */
 extern const struct test_case qdq_tests[];
 /* test_backends.c: backend options, placement reports; { NULL } too. */
@@ -765,6 +767,8 @@ int main(void)
 		run_test(&tests[i], &passed, &failed);
 	for (size_t i = 0; loader_tests[i].name; i++)
 		run_test(&loader_tests[i], &passed, &failed);
+	for (size_t i = 0; loader_file_tests[i].name; i++)
+		run_test(&loader_file_tests[i], &passed, &failed);
 	for (size_t i = 0; qdq_tests[i].name; i++)
 		run_test(&qdq_tests[i], &passed, &failed);
 	for (size_t i = 0; backend_tests[i].name; i++)
