@@ -214,6 +214,24 @@ int qt_save(struct qt_model *m, const char *path)
 	return status;
 }
 
+int qt_save_matmul(const char *path, int64_t opset, const int64_t *xd,
+		   const int64_t *wd, const float *w, const char *extra)
+{
+	struct qt_model m;
+	int status;
+
+	qt_init(&m, opset);
+	qt_input(&m, "x", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, 2, xd);
+	qt_init_float(&m, "w", 2, wd, w);
+	qt_node(&m, "MatMul", "x,w", extra ? "h" : "y");
+	if (extra)
+		qt_node(&m, extra, "h", "y");
+	qt_output(&m, "y");
+	status = qt_save(&m, path);
+	qt_free(&m);
+	return status;
+}
+
 int qt_write_tensor(const char *path, const char *name, int rank,
 		    const int64_t *dims, const float *data)
 {

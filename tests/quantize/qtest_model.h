@@ -36,6 +36,9 @@ void qt_attr_ints(struct qt_model *m, Onnx__NodeProto *n, const char *name,
 		  const int64_t *v, size_t count);
 /* 0 on success. */
 int qt_save(struct qt_model *m, const char *path);
+/* Saves x[xd] -> MatMul(w[wd]) -> y (or -> MatMul -> @extra -> y). */
+int qt_save_matmul(const char *path, int64_t opset, const int64_t *xd,
+		   const int64_t *wd, const float *w, const char *extra);
 
 /* Writes a float TensorProto file. */
 int qt_write_tensor(const char *path, const char *name, int rank,

@@ -7,12 +7,13 @@
 TEST_QUANTIZE_BIN := $(B)/tests/quantize/test-quantize
 TEST_QUANTIZE_WORK := $(B)/tests/quantize/work
 TEST_QUANTIZE_SOURCES := tests/quantize/test_quantize.c \
-	tests/quantize/qtest_model.c
+	tests/quantize/test_quantize_rules.c tests/quantize/qtest_model.c
 
 ALL_TARGETS += $(TEST_QUANTIZE_BIN)
 HOST_TESTS += test-quantize
 
 $(TEST_QUANTIZE_BIN): $(TEST_QUANTIZE_SOURCES) tests/quantize/qtest_model.h \
+		tests/quantize/test_quantize.h \
 		$(QUANTIZE_HEADERS) $(QUANTIZE_LIB) $(RT_LIB) $(RUNTIME_CPU_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(QUANTIZE_CFLAGS) -Itests/quantize -o $@ \

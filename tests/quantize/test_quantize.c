@@ -21,22 +21,11 @@
 #include "enpu/enpu_rt.h"
 #include "enpu_quantize.h"
 #include "qtest_model.h"
+#include "test_quantize.h"
 #include "quantize_internal.h"
 
-#define QT_TOLERANCE 0.02
-
 static int passed, failed;
-static const char *workdir;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			printf("  FAIL %s:%d: ", __func__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-			return 1; \
-		} \
-	} while (0)
+const char *workdir;
 
 static uint32_t rng_state = 12345;
 
@@ -52,7 +41,7 @@ static void fill(float *x, size_t n, float lo, float hi)
 		x[i] = uniform(lo, hi);
 }
 
-static char *path_of(const char *fmt, ...)
+char *path_of(const char *fmt, ...)
 {
 	static char buf[4][1024];	/* tests run on one thread */
 	static int next;
@@ -67,7 +56,7 @@ static char *path_of(const char *fmt, ...)
 }
 
 /* @count samples of one input, each uniform in [lo, hi]. */
-static void write_calib(const char *dir, int rank, const int64_t *dims,
+void write_calib(const char *dir, int rank, const int64_t *dims,
 			int count, float lo, float hi, float outlier)
 {
 	size_t n = 1;
@@ -88,7 +77,7 @@ static void write_calib(const char *dir, int rank, const int64_t *dims,
 	free(x);
 }
 
-static int quantize(const char *model, const char *calib, const char *out,
+int quantize(const char *model, const char *calib, const char *out,
 		    const struct enpu_quantize_options *o,
 		    struct enpu_quantize_report *r)
 {
@@ -102,7 +91,7 @@ static int quantize(const char *model, const char *calib, const char *out,
 }
 
 /* Runs a one-input, one-output model; *y is malloc'd. */
-static int run_model(const char *model, int rank, const int64_t *dims,
+int run_model(const char *model, int rank, const int64_t *dims,
 		     const float *x, size_t n, float **y, size_t *ny)
 {
 	enpu_rt_options *opt = NULL;
@@ -137,7 +126,7 @@ static int run_model(const char *model, int rank, const int64_t *dims,
 }
 
 /* Worst |q - f| over @tests inputs, relative to the float output range. */
-static double relative_error(const char *fmodel, const char *qmodel,
+double relative_error(const char *fmodel, const char *qmodel,
 			     int rank, const int64_t *dims, int tests,
 			     float lo, float hi)
 {
@@ -180,7 +169,7 @@ static double relative_error(const char *fmodel, const char *qmodel,
 	return omax > omin ? worst / (omax - omin) : worst;
 }
 
-static float init_scalar(const Onnx__GraphProto *g, const char *name)
+float init_scalar(const Onnx__GraphProto *g, const char *name)
 {
 	const Onnx__TensorProto *t = qt_initializer(g, name);
 
@@ -189,7 +178,7 @@ static float init_scalar(const Onnx__GraphProto *g, const char *name)
 }
 
 /* The Q->DQ pair that feeds @name; NULL if it is not one. */
-static const Onnx__NodeProto *activation_dq(const Onnx__GraphProto *g,
+const Onnx__NodeProto *activation_dq(const Onnx__GraphProto *g,
 					    const char *name)
 {
 	const Onnx__NodeProto *dq = qt_producer(g, name), *q;
@@ -201,7 +190,7 @@ static const Onnx__NodeProto *activation_dq(const Onnx__GraphProto *g,
 }
 
 /* A DQ over a constant initializer; NULL otherwise. */
-static const Onnx__NodeProto *constant_dq(const Onnx__GraphProto *g,
+const Onnx__NodeProto *constant_dq(const Onnx__GraphProto *g,
 					  const char *name)
 {
 	const Onnx__NodeProto *dq = qt_producer(g, name);
@@ -437,21 +426,10 @@ static float mm_w[16 * 8];
 
 static int make_matmul(const char *path, int64_t opset, const char *extra)
 {
-	struct qt_model m;
 	const int64_t wd[] = { 16, 8 };
-	int status;
 
 	fill(mm_w, 128, -1, 1);
-	qt_init(&m, opset);
-	qt_input(&m, "x", ENPU_RT_FLOAT, 2, mm_dims);
-	qt_init_float(&m, "w", 2, wd, mm_w);
-	qt_node(&m, "MatMul", "x,w", extra ? "h" : "y");
-	if (extra)
-		qt_node(&m, extra, "h", "y");
-	qt_output(&m, "y");
-	status = qt_save(&m, path);
-	qt_free(&m);
-	return status;
+	return qt_save_matmul(path, opset, mm_dims, wd, mm_w, extra);
 }
 
 static int test_matmul_per_channel_and_tensor(void)
@@ -1031,11 +1009,6 @@ static int test_onnx_test_data_layout(void)
 	return 0;
 }
 
-struct test {
-	const char *name;
-	int (*fn)(void);
-};
-
 /*
  * Regression (issue 11): a squeeze-excite block at 40x40. The quantized
  * GlobalAveragePool averages 1600 pixels, which the int8 kernel refused at
@@ -1097,6 +1070,18 @@ static int test_squeeze_excite_40x40(void)
 	return 0;
 }
 
+static void run_test(const struct test *test)
+{
+	printf("%s\n", test->name);
+	if (test->fn()) {
+		failed++;
+		printf("FAIL %s\n", test->name);
+	} else {
+		passed++;
+		printf("ok %s\n", test->name);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct test tests[] = {
@@ -1120,16 +1105,10 @@ int main(int argc, char **argv)
 	}
 	workdir = argv[1];
 	mkdir(workdir, 0755);
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		printf("%s\n", tests[i].name);
-		if (tests[i].fn()) {
-			failed++;
-			printf("FAIL %s\n", tests[i].name);
-		} else {
-			passed++;
-			printf("ok %s\n", tests[i].name);
-		}
-	}
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		run_test(&tests[i]);
+	for (size_t i = 0; rule_tests[i].name; i++)
+		run_test(&rule_tests[i]);
 	printf("test-quantize: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
