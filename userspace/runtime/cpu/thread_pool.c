@@ -190,6 +190,7 @@ void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
 				   enpu_task_function function, void *argument)
 {
 	unsigned int workers = pool->thread_count - 1;
+	unsigned long next;
 
 	if (workers == 0 || task_count <= 1) {
 		for (size_t i = 0; i < task_count; i++)
@@ -203,9 +204,16 @@ void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
 			     task_count * i / (workers + 1));
 		pool->ranges[i].end = task_count * (i + 1) / (workers + 1);
 	}
+	/*
+	 * Open the job before announcing it: a worker still spinning reads
+	 * generation without the lock, and one that saw the new generation
+	 * before open_generation was written would skip the job as closed
+	 * (and leave the caller to run every task alone).
+	 */
 	pthread_mutex_lock(&pool->lock);
-	atomic_store(&pool->open_generation,
-		     atomic_fetch_add(&pool->generation, 1) + 1);
+	next = atomic_load(&pool->generation) + 1;
+	atomic_store(&pool->open_generation, next);
+	atomic_store(&pool->generation, next);
 	pthread_cond_broadcast(&pool->wake);
 	pthread_mutex_unlock(&pool->lock);
 
