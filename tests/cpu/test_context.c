@@ -4,9 +4,12 @@
 #include "thread_pool.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void test_isa_names_round_trip(struct test_state *s)
 {
@@ -249,6 +252,61 @@ static void test_context_parallel_for_runs_every_task_once(
 	}
 }
 
+struct join_probe {
+	pthread_t caller;
+	atomic_int others;	/* tasks run by another thread */
+	atomic_int waited_out;
+};
+
+static void join_task(void *argument, size_t task)
+{
+	struct join_probe *p = argument;
+	struct timespec start, now;
+
+	if (!pthread_equal(pthread_self(), p->caller)) {
+		atomic_fetch_add(&p->others, 1);
+		return;
+	}
+	if (task != 0)
+		return;
+	/* The caller's first task: wait for a worker to take one. */
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!atomic_load(&p->others)) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec > 30) {
+			atomic_store(&p->waited_out, 1);
+			return;
+		}
+		sched_yield();
+	}
+}
+
+/*
+ * A job is open to the workers while the caller is still busy with its
+ * own share: with the caller held in its first task, a worker of a
+ * 2-thread pool takes the other half (a liveness check: 30 s, far above
+ * any scheduling delay, before it counts as never).
+ */
+static void test_thread_pool_workers_join(struct test_state *s)
+{
+	struct enpu_thread_pool *pool = NULL;
+	struct join_probe p = { .caller = pthread_self() };
+
+	if (enpu_thread_pool_create(2, &pool)) {
+		CHECK(s, 0, "setup");
+		return;
+	}
+	for (int round = 0; round < 3; round++) {
+		atomic_store(&p.others, 0);
+		enpu_thread_pool_parallel_for(pool, 16, join_task, &p);
+		CHECK(s, !atomic_load(&p.waited_out) &&
+		      atomic_load(&p.others) >= 1,
+		      "round %d: no worker joined (%d tasks elsewhere)", round,
+		      atomic_load(&p.others));
+	}
+	enpu_thread_pool_destroy(pool);
+}
+
 const struct test_case context_tests[] = {
 	{ "isa_names_round_trip", test_isa_names_round_trip },
 	{ "environment_forces_the_isa", test_environment_forces_the_isa },
@@ -258,6 +316,7 @@ const struct test_case context_tests[] = {
 	{ "thread_count_is_settable", test_thread_count_is_settable },
 	{ "thread_pool_runs_every_task_once",
 	  test_thread_pool_runs_every_task_once },
+	{ "thread_pool_workers_join", test_thread_pool_workers_join },
 	{ "context_parallel_for_runs_every_task_once",
 	  test_context_parallel_for_runs_every_task_once },
 	{ NULL, NULL },

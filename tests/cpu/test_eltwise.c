@@ -440,6 +440,45 @@ static void test_eltwise_rejects_bad_arguments(struct test_state *s)
 	args.dims = 2;
 	args.b = NULL;
 	CHECK(s, enpu_cpu_add(ctx, &args) == -EINVAL, "NULL input accepted");
+	args.b = a;
+	/* Every dimension's extent and strides are checked, the first too. */
+	{
+		static const struct {
+			size_t dim, extent, stride;
+			const char *message;
+		} cases[] = {
+			{ 0, 0, 4, "dimension 0: extent 0" },
+			{ 1, 0, 1, "dimension 1: extent 0" },
+			{ 0, ((size_t)1 << 40) + 1, 4, "dimension 0: extent" },
+			{ 0, 3, ((size_t)1 << 40) + 1, "dimension 0: extent 3 or "
+			  "strides 1099511627777" },
+			{ 1, 4, ((size_t)1 << 40) + 1, "dimension 1: extent 4 or "
+			  "strides 1099511627777" },
+			/* 2^21 x 2^20 elements: each fine, the product not. */
+			{ 0, (size_t)1 << 21, 0, "more than 2^40 elements" },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+			struct enpu_cpu_eltwise_args bad_args = args;
+			size_t d = cases[i].dim;
+
+			bad_args.shape[d] = cases[i].extent;
+			bad_args.a_strides[d] = cases[i].stride;
+			if (i == ARRAY_SIZE(cases) - 1)
+				bad_args.shape[1] = (size_t)1 << 20;
+			CHECK(s, enpu_cpu_add(ctx, &bad_args) == -EINVAL &&
+			      strstr(enpu_cpu_context_error(ctx),
+				     cases[i].message),
+			      "case %zu: %s", i, enpu_cpu_context_error(ctx));
+		}
+	}
+	/* The parameter helpers refuse missing arguments. */
+	CHECK(s, enpu_cpu_add_params(NULL, &q, &p) == -EINVAL &&
+	      enpu_cpu_add_params(ctx, &q, NULL) == -EINVAL,
+	      "add params without a context or output");
+	CHECK(s, enpu_cpu_mul_params(NULL, &q, &p) == -EINVAL &&
+	      enpu_cpu_mul_params(ctx, &q, NULL) == -EINVAL,
+	      "mul params without a context or output");
 	enpu_cpu_context_destroy(ctx);
 }
 

@@ -403,6 +403,41 @@ static void test_pool_rejects_bad_arguments(struct test_state *s)
 	enpu_cpu_context_destroy(ctx);
 }
 
+/*
+ * Windows of more taps than the kernels' on-stack pointer array (512):
+ * exactly 512 (16x32), one row more (17x32), and 40x40 = 1600, max and
+ * average, padded and not, against the reference on every path.
+ */
+static void test_pool_windows_beyond_the_stack_array(struct test_state *s)
+{
+	static const size_t windows[][2] = { { 16, 32 }, { 17, 32 }, { 40, 40 } };
+	enpu_cpu_context *ctx = make_context(s);
+
+	for (size_t w = 0; ctx && w < ARRAY_SIZE(windows); w++) {
+		for (int k = 0; k < 2; k++) {
+			size_t kh = windows[w][0], kw = windows[w][1];
+			size_t pad = k;
+			struct pool_case c = {
+				.kind = k ? AVERAGE : MAX, .batch = 1,
+				.height = kh + 1, .width = kw + 2, .channels = 17,
+				.shape = { .kernel_height = kh, .kernel_width = kw,
+					   .stride_height = 1, .stride_width = 1,
+					   .dilation_height = 1, .dilation_width = 1,
+					   .pad_top = pad, .pad_left = pad,
+					   .pad_bottom = pad, .pad_right = pad },
+				.type = k ? ENPU_CPU_INT8 : ENPU_CPU_UINT8,
+				.in_zp = k ? -5 : 9, .out_zp = k ? 3 : 0,
+				.scale = 1.0,
+			};
+
+			if (!run_case(s, ctx, &c, 1100 + (uint64_t)(w * 2 + k)))
+				goto out;
+		}
+	}
+out:
+	enpu_cpu_context_destroy(ctx);
+}
+
 const struct test_case pool_tests[] = {
 	{ "pool_reference_matches_hand_computed_values",
 	  test_pool_reference_matches_hand_computed_values },
@@ -411,5 +446,7 @@ const struct test_case pool_tests[] = {
 	{ "pool_paths_match_reference_at_extreme_zero_points",
 	  test_pool_paths_match_reference_at_extreme_zero_points },
 	{ "pool_rejects_bad_arguments", test_pool_rejects_bad_arguments },
+	{ "pool_windows_beyond_the_stack_array",
+	  test_pool_windows_beyond_the_stack_array },
 	{ NULL, NULL },
 };
