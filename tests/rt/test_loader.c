@@ -158,6 +158,25 @@ static void test_initializer_rank_limit(struct test_state *t)
 		    "exceeds 8", "rank 9 weight");
 }
 
+/* An attribute without its type field (IR version 1). */
+static Onnx__AttributeProto *untyped_attr(struct model_builder *mb,
+					  Onnx__NodeProto *node,
+					  const char *name)
+{
+	Onnx__AttributeProto *a = rt_arena_alloc(&mb->arena, sizeof(*a));
+	Onnx__AttributeProto **list = rt_arena_alloc(&mb->arena,
+		(node->n_attribute + 1) * sizeof(*list));
+
+	onnx__attribute_proto__init(a);
+	a->name = rt_arena_strdup(&mb->arena, name);
+	if (node->n_attribute)
+		memcpy(list, node->attribute,
+		       node->n_attribute * sizeof(*list));
+	list[node->n_attribute++] = a;
+	node->attribute = list;
+	return a;
+}
+
 /* Runs @mb with float inputs; checks output 0 against @want. */
 static void expect_run(struct test_state *t, struct model_builder *mb,
 		       size_t inputs, const int64_t *const *dims,
@@ -238,6 +257,68 @@ static void test_if_outer_scope(struct test_state *t)
 		expect_run(t, &mb, 3, dims, ranks, data, dtypes,
 			   c ? then_want : else_want, 2,
 			   c ? "then_branch" : "else_branch");
+	}
+	/* A branch that reads no outer value beside one that does. */
+	for (uint8_t c = 0; c < 2; c++) {
+		static const float zeros[2] = { 0, 0 };
+		static const int64_t shape[] = { 2 };
+		const void *const data[] = { &c, a, b };
+		struct model_builder mb;
+		Onnx__GraphProto *g;
+		Onnx__NodeProto *node;
+
+		mb_init(&mb, 13);
+		mb_input(&mb, "c", ENPU_RT_BOOL, 1, one);
+		mb_input(&mb, "a", ENPU_RT_FLOAT, 1, two);
+		mb_input(&mb, "b", ENPU_RT_FLOAT, 1, two);
+		node = mb_node(&mb, "If", "c", "y");
+		g = mb_attr_graph(&mb, node, "then_branch");
+		mb_graph_node(&mb, g, "Sub", "a,b", "t");
+		mb_graph_output(&mb, g, "t");
+		g = mb_attr_graph(&mb, node, "else_branch");
+		node = mb_graph_node(&mb, g, "ConstantOfShape", "s", "e");
+		{
+			/* s = [2] as the branch's own initializer. */
+			Onnx__TensorProto *tp = rt_arena_alloc(&mb.arena,
+							       sizeof(*tp));
+
+			onnx__tensor_proto__init(tp);
+			tp->name = rt_arena_strdup(&mb.arena, "s");
+			tp->has_data_type = 1;
+			tp->data_type = ENPU_RT_INT64;
+			tp->n_dims = 1;
+			tp->dims = rt_arena_alloc(&mb.arena, sizeof(int64_t));
+			tp->dims[0] = 1;
+			tp->n_int64_data = 1;
+			tp->int64_data = (int64_t *)shape;
+			g->n_initializer = 1;
+			g->initializer = rt_arena_alloc(&mb.arena,
+							sizeof(*g->initializer));
+			g->initializer[0] = tp;
+		}
+		mb_graph_output(&mb, g, "e");
+		{
+			Onnx__AttributeProto *v = untyped_attr(&mb, node, "value");
+			Onnx__TensorProto *tp = rt_arena_alloc(&mb.arena,
+							       sizeof(*tp));
+			static float zero = 0;
+
+			onnx__tensor_proto__init(tp);
+			tp->has_data_type = 1;
+			tp->data_type = ENPU_RT_FLOAT;
+			tp->n_dims = 1;
+			tp->dims = rt_arena_alloc(&mb.arena, sizeof(int64_t));
+			tp->dims[0] = 1;
+			tp->n_float_data = 1;
+			tp->float_data = &zero;
+			v->has_type = 1;
+			v->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
+			v->t = tp;
+		}
+		mb_output(&mb, "y");
+		expect_run(t, &mb, 3, dims, ranks, data, dtypes,
+			   c ? then_want : zeros, 2,
+			   c ? "then reads a, b" : "else reads nothing");
 	}
 }
 
@@ -331,25 +412,6 @@ static void test_sequence_output(struct test_state *t)
 	      kind, elem, count);
 	enpu_rt_session_destroy(s);
 	mb_free(&mb);
-}
-
-/* A Constant's attribute without its type field (IR version 1). */
-static Onnx__AttributeProto *untyped_attr(struct model_builder *mb,
-					  Onnx__NodeProto *node,
-					  const char *name)
-{
-	Onnx__AttributeProto *a = rt_arena_alloc(&mb->arena, sizeof(*a));
-	Onnx__AttributeProto **list = rt_arena_alloc(&mb->arena,
-		(node->n_attribute + 1) * sizeof(*list));
-
-	onnx__attribute_proto__init(a);
-	a->name = rt_arena_strdup(&mb->arena, name);
-	if (node->n_attribute)
-		memcpy(list, node->attribute,
-		       node->n_attribute * sizeof(*list));
-	list[node->n_attribute++] = a;
-	node->attribute = list;
-	return a;
 }
 
 /*
@@ -486,6 +548,198 @@ static void test_typed_fields(struct test_state *t)
 	}
 }
 
+/*
+ * Float attributes keep their value, typed or (IR 1) untyped:
+ * LeakyRelu's alpha 0.25 on [-4, 2] gives [-1, 2].
+ */
+static void test_float_attributes(struct test_state *t)
+{
+	static const int64_t two[] = { 2 };
+	static const float x[2] = { -4, 2 }, want[2] = { -1, 2 };
+	const int64_t *const dims[] = { two };
+	const int ranks[] = { 1 };
+	const void *const data[] = { x };
+	const int32_t dtypes[] = { ENPU_RT_FLOAT };
+
+	for (int typed = 0; typed < 2; typed++) {
+		struct model_builder mb;
+		Onnx__NodeProto *node;
+
+		mb_init(&mb, 13);
+		mb_input(&mb, "x", ENPU_RT_FLOAT, 1, two);
+		node = mb_node(&mb, "LeakyRelu", "x", "y");
+		if (typed) {
+			mb_attr_float(&mb, node, "alpha", 0.25f);
+		} else {
+			Onnx__AttributeProto *a = untyped_attr(&mb, node,
+							       "alpha");
+
+			a->has_f = 1;
+			a->f = 0.25f;
+		}
+		mb_output(&mb, "y");
+		expect_run(t, &mb, 1, dims, ranks, data, dtypes, want, 2,
+			   typed ? "typed alpha" : "untyped alpha");
+	}
+}
+
+/* A Constant's tensor `value` reaches the graph: y = x + [1.5, -2]. */
+static void test_tensor_attribute(struct test_state *t)
+{
+	static const int64_t two[] = { 2 };
+	static const float x[2] = { 1, 1 }, want[2] = { 2.5f, -1 };
+	static float value[2] = { 1.5f, -2 };
+	const int64_t *const dims[] = { two };
+	const int ranks[] = { 1 };
+	const void *const data[] = { x };
+	const int32_t dtypes[] = { ENPU_RT_FLOAT };
+	struct model_builder mb;
+	Onnx__AttributeProto *a;
+	Onnx__TensorProto *tp;
+	Onnx__NodeProto *node;
+
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, two);
+	node = mb_node(&mb, "Constant", "", "c");
+	a = untyped_attr(&mb, node, "value");
+	a->has_type = 1;
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
+	tp = rt_arena_alloc(&mb.arena, sizeof(*tp));
+	onnx__tensor_proto__init(tp);
+	tp->has_data_type = 1;
+	tp->data_type = ENPU_RT_FLOAT;
+	tp->n_dims = 1;
+	tp->dims = rt_arena_alloc(&mb.arena, sizeof(int64_t));
+	tp->dims[0] = 2;
+	tp->n_float_data = 2;
+	tp->float_data = value;
+	a->t = tp;
+	mb_node(&mb, "Add", "x,c", "y");
+	mb_output(&mb, "y");
+	expect_run(t, &mb, 1, dims, ranks, data, dtypes, want, 2,
+		   "Constant value");
+}
+
+/*
+ * The loader's counts from both sides: 1024 opset imports load, 1025 are
+ * refused; subgraphs nest 16 deep (If in If...), 17 are refused; an
+ * initializer without a name is refused.
+ */
+static void test_loader_counts(struct test_state *t)
+{
+	static const int64_t one[] = { 1 };
+	struct model_builder mb;
+
+	for (size_t count = 1024; count <= 1025; count++) {
+		Onnx__OperatorSetIdProto **opsets;
+
+		relu_model(&mb, 1);
+		opsets = rt_arena_alloc(&mb.arena, count * sizeof(*opsets));
+		opsets[0] = &mb.opset;
+		for (size_t i = 1; i < count; i++) {
+			char domain[32];
+
+			opsets[i] = rt_arena_alloc(&mb.arena, sizeof(**opsets));
+			onnx__operator_set_id_proto__init(opsets[i]);
+			snprintf(domain, sizeof(domain), "org.example.d%zu", i);
+			opsets[i]->domain = rt_arena_strdup(&mb.arena, domain);
+			opsets[i]->has_version = 1;
+			opsets[i]->version = 1;
+		}
+		mb.model.n_opset_import = count;
+		mb.model.opset_import = opsets;
+		if (count == 1024)
+			expect_open(t, &mb, ENPU_RT_OK, NULL, "1024 opsets");
+		else
+			expect_open(t, &mb, ENPU_RT_INVALID_MODEL,
+				    "model imports 1025 opsets", "1025 opsets");
+	}
+	for (int levels = 16; levels <= 17; levels++) {
+		Onnx__GraphProto *g;
+		Onnx__NodeProto *node;
+
+		mb_init(&mb, 13);
+		mb_input(&mb, "c", ENPU_RT_BOOL, 1, one);
+		mb_input(&mb, "x", ENPU_RT_FLOAT, 1, one);
+		node = mb_node(&mb, "If", "c", "y");
+		mb_output(&mb, "y");
+		for (int level = 1; level <= levels; level++) {
+			g = mb_attr_graph(&mb, node, "else_branch");
+			mb_graph_node(&mb, g, "Identity", "x", "e");
+			mb_graph_output(&mb, g, "e");
+			g = mb_attr_graph(&mb, node, "then_branch");
+			mb_graph_output(&mb, g, "t");
+			if (level == levels) {
+				mb_graph_node(&mb, g, "Identity", "x", "t");
+				break;
+			}
+			node = mb_graph_node(&mb, g, "If", "c", "t");
+		}
+		if (levels == 16)
+			expect_open(t, &mb, ENPU_RT_OK, NULL, "16 levels");
+		else
+			expect_open(t, &mb, ENPU_RT_UNSUPPORTED,
+				    "subgraphs nest too deep", "17 levels");
+	}
+	{
+		float w = 1;
+
+		mb_init(&mb, 13);
+		mb_input(&mb, "x", ENPU_RT_FLOAT, 1, one);
+		mb_initializer(&mb, "", ENPU_RT_FLOAT, 1, one, &w, sizeof(w));
+		mb_node(&mb, "Relu", "x", "y");
+		mb_output(&mb, "y");
+		expect_open(t, &mb, ENPU_RT_INVALID_MODEL,
+			    "initializer 0 has no name", "unnamed initializer");
+	}
+}
+
+/*
+ * Two uint64 initializers of 8 values each (64 bytes, the arena's
+ * alignment, so nothing pads one from the next) keep their values and
+ * their names: a copy of one element too many would land in the second.
+ */
+static void test_typed_fields_back_to_back(struct test_state *t)
+{
+	static const int64_t eight[] = { 8 };
+	static uint64_t u[2][8];
+	struct model_builder mb;
+	enpu_rt_session *s = NULL;
+	char error[1024];
+
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < 8; i++)
+			u[k][i] = ((uint64_t)0x0101010101010101u * (uint64_t)(k + 1)) ^
+				  (uint64_t)i;
+	mb_init(&mb, 13);
+	for (int k = 0; k < 2; k++) {
+		Onnx__TensorProto *tp = mb_initializer(&mb, k ? "v" : "u",
+						       ENPU_RT_UINT64, 1,
+						       eight, NULL, 0);
+
+		tp->has_raw_data = 0;
+		tp->n_uint64_data = 8;
+		tp->uint64_data = u[k];
+	}
+	mb_node(&mb, "Identity", "u", "y");
+	mb_node(&mb, "Identity", "v", "z");
+	mb_output(&mb, "y");
+	mb_output(&mb, "z");
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) == ENPU_RT_OK,
+	      "%s", error);
+	for (size_t o = 0; s && o < 2; o++) {
+		struct enpu_rt_output out;
+
+		CHECK(t, (o || enpu_rt_session_run(s) == 0) &&
+		      enpu_rt_session_output(s, o, &out) == 0 &&
+		      out.byte_size == sizeof(u[o]) &&
+		      !memcmp(out.data, u[o], sizeof(u[o])),
+		      "output %zu: the values read differ", o);
+	}
+	enpu_rt_session_destroy(s);
+	mb_free(&mb);
+}
+
 const struct test_case loader_tests[] = {
 	{ "loader_rank_limit", test_rank_limit },
 	{ "loader_opset_imports", test_opset_imports },
@@ -497,5 +751,9 @@ const struct test_case loader_tests[] = {
 	{ "loader_sequence_output", test_sequence_output },
 	{ "loader_untyped_attributes", test_untyped_attributes },
 	{ "loader_typed_fields", test_typed_fields },
+	{ "loader_typed_fields_back_to_back", test_typed_fields_back_to_back },
+	{ "loader_float_attributes", test_float_attributes },
+	{ "loader_tensor_attribute", test_tensor_attribute },
+	{ "loader_counts", test_loader_counts },
 	{ NULL, NULL },
 };

@@ -17,6 +17,7 @@
 #include "enpu/enpu_rt.h"
 #include "model_builder.h"
 #include "model_io.h"
+#include "onnx_loader.h"
 #include "rt_open.h"
 
 static const float identity[4] = { 1, 0, 0, 1 };
@@ -278,6 +279,8 @@ static void test_model_files(struct test_state *t)
 	saved = dup(0);
 	close(0);
 	status = enpu_rt_session_create_from_file(model, options, &s);
+	/* Both files were read through descriptor 0 and closed again. */
+	CHECK(t, fcntl(0, F_GETFD) == -1, "descriptor 0 left open");
 	dup2(saved, 0);
 	close(saved);
 	CHECK(t, status == ENPU_RT_OK, "stdin closed: %d %s", status,
@@ -298,9 +301,78 @@ static void test_model_files(struct test_state *t)
 	rmdir(dir);
 }
 
+/*
+ * rt_read_file() (the loader's, the quantizer's and enpu-run's reader):
+ * a file of exactly @max bytes is read, one byte more is refused; every
+ * failure leaves *data NULL and *size 0 and names the path.
+ */
+static void test_read_file(struct test_state *t)
+{
+	char dir[] = "/tmp/enpu-rt-read-XXXXXX", path[256], missing[300];
+	struct rt_error_sink errors = { .status = 0 };
+	void *data = NULL;
+	size_t size = 99;
+
+	if (!mkdtemp(dir)) {
+		CHECK(t, 0, "mkdtemp failed");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/w.bin", dir);
+	snprintf(missing, sizeof(missing), "%s/none", dir);
+	CHECK(t, !mio_write_file(path, identity, sizeof(identity)), "write");
+	CHECK(t, rt_read_file(path, 16, &data, &size, &errors) == 0 &&
+	      size == 16 && data && !memcmp(data, identity, 16),
+	      "16 bytes at a limit of 16: %s", errors.message);
+	free(data);
+	size = 99;
+	CHECK(t, rt_read_file(path, 15, &data, &size, &errors) ==
+	      ENPU_RT_INVALID_MODEL && !data && size == 0 &&
+	      strstr(errors.message, "is 16 bytes, more than the 15 allowed"),
+	      "16 bytes at a limit of 15: size %zu, %s", size, errors.message);
+	size = 99;
+	CHECK(t, rt_read_file(missing, 16, &data, &size, &errors) ==
+	      ENPU_RT_IO_ERROR && !data && size == 0 &&
+	      strstr(errors.message, missing), "missing: size %zu, %s", size,
+	      errors.message);
+	size = 99;
+	CHECK(t, rt_read_file(dir, 16, &data, &size, &errors) ==
+	      ENPU_RT_IO_ERROR && !data && size == 0 &&
+	      strstr(errors.message, "is not a regular file"),
+	      "a directory: size %zu, %s", size, errors.message);
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * A file shorter than its st_size (every sysfs attribute claims a page):
+ * the read of external data meets the end of the file early and fails
+ * naming it, instead of retrying for ever.
+ */
+static void test_external_short_read(struct test_state *t)
+{
+	static const char *const keys[] = { "location", "length" };
+	static const char *const values[] = { "online", "16" };
+	const char *dir = "/sys/devices/system/cpu";
+	struct model_builder mb;
+	struct stat st;
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s/online", dir);
+	if (stat(path, &st) || st.st_size < 16) {
+		printf("  skipped: no sysfs %s claiming 16 bytes or more\n",
+		       path);
+		return;
+	}
+	external_model(&mb, keys, values, 2);
+	expect_external(t, &mb, dir, ENPU_RT_IO_ERROR, "reading "
+			"'/sys/devices/system/cpu/online' failed", "short read");
+}
+
 const struct test_case loader_file_tests[] = {
 	{ "loader_external_offsets", test_external_offsets },
 	{ "loader_external_path_components", test_external_path_components },
 	{ "loader_model_files", test_model_files },
+	{ "loader_read_file", test_read_file },
+	{ "loader_external_short_read", test_external_short_read },
 	{ NULL, NULL },
 };
