@@ -47,6 +47,7 @@ PACKAGES=(
 	libonnx-dev libonnx-testdata protobuf-c-compiler libprotobuf-c-dev
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
 	pahole
+	tmux trace-cmd python3
 )
 
 log() { printf 'deps: %s\n' "$*" >&2; }
