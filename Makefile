@@ -59,6 +59,7 @@ include $(sort $(wildcard tools/*/*.mk))
 include $(sort $(wildcard firmware-loader/*.mk))
 include $(sort $(wildcard kernel/*.mk))
 include $(sort $(wildcard tests/*/*.mk))
+include $(sort $(wildcard examples/*/*.mk))
 
 all: module $(ALL_TARGETS)
 
