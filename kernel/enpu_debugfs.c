@@ -17,7 +17,7 @@
  *   latency         per finished job (the last 4096): SUBMIT entry,
  *                   dispatch, completion consumed, fence signalled
  *
- * Lock order (scheduler/enpu_sched.c): enpu_device.nop_lock, then the
+ * Lock order (scheduler/enpu_sched.c): enpu_device.nop.lock, then the
  * scheduler's. The mailbox lock is taken by ping without any other lock
  * held.
  */
@@ -122,7 +122,7 @@ static int enpu_debugfs_nop_locked(struct seq_file *m,
 	u32 status;
 	int ret;
 
-	lockdep_assert_held(&edev->nop_lock);
+	lockdep_assert_held(&edev->nop.lock);
 	status = enpu_read(edev, ENPU_REG_STATUS);
 	if (status != ENPU_STATUS_READY) {
 		seq_printf(m, "device not ready (status %u)\n", status);
@@ -146,10 +146,10 @@ static int enpu_debugfs_nop_locked(struct seq_file *m,
 	nop->edev = edev;
 	init_completion(&nop->done);
 	INIT_WORK(&nop->free_work, enpu_nop_free_work);
-	enpu_debugfs_write_nop(edev->nop_cmd);
+	enpu_debugfs_write_nop(edev->nop.cmd);
 	enpu_sched_job_init(&nop->sched, &edev->sched.kernel_ctx,
 			    nop->sched.fence, &enpu_nop_ops);
-	nop->sched.desc.cmd_addr = edev->nop_cmd_dma;
+	nop->sched.desc.cmd_addr = edev->nop.cmd_dma;
 	nop->sched.desc.cmd_size = sizeof(struct enpu_cmd_nop);
 	kref_get(&nop->ref);	/* the scheduler's, dropped after done */
 	nop->fence_live = true;
@@ -167,7 +167,7 @@ static int enpu_debugfs_nop_locked(struct seq_file *m,
 		   nop->sched.waiter.status,
 		   ktime_to_ns(ktime_sub(nop->sched.waiter.completed_at,
 					 submitted)),
-		   (long long)atomic64_read(&edev->irq_count[ENPU_VEC_JOB_DONE]));
+		   (long long)atomic64_read(&edev->irq.count[ENPU_VEC_JOB_DONE]));
 out:
 	kref_put(&nop->ref, enpu_nop_release);
 	return ret;
@@ -177,9 +177,9 @@ static int enpu_debugfs_nop(struct seq_file *m, struct enpu_device *edev)
 {
 	int ret;
 
-	mutex_lock(&edev->nop_lock);
+	mutex_lock(&edev->nop.lock);
 	ret = enpu_debugfs_nop_locked(m, edev);
-	mutex_unlock(&edev->nop_lock);
+	mutex_unlock(&edev->nop.lock);
 	return ret;
 }
 
@@ -306,7 +306,7 @@ static int enpu_debugfs_latency(struct seq_file *m, struct enpu_device *edev)
 
 static int enpu_debugfs_irq_stats(struct seq_file *m, struct enpu_device *edev)
 {
-	struct enpu_irq_stats *stats = &edev->irq_stats;
+	struct enpu_irq_stats *stats = &edev->irq.stats;
 
 	seq_printf(m, "hard_max_ns=%lld hard_max_entries=%d cq_batch=%d thread_runs=%lld thread_entries=%lld pump_max_jobs=%d pump_batch=%d pump_deferred=%lld\n",
 		   (long long)atomic64_read(&stats->hard_max_ns),
@@ -421,14 +421,14 @@ int enpu_debugfs_init(struct enpu_device *edev)
 {
 	int ret;
 
-	ret = drmm_mutex_init(&edev->drm, &edev->nop_lock);
+	ret = drmm_mutex_init(&edev->drm, &edev->nop.lock);
 	if (ret)
 		return ret;
 	/* Lives as long as the device: a timed-out job may still read it. */
-	edev->nop_cmd = dmam_alloc_coherent(edev->dev,
+	edev->nop.cmd = dmam_alloc_coherent(edev->dev,
 					    sizeof(struct enpu_cmd_nop),
-					    &edev->nop_cmd_dma, GFP_KERNEL);
-	if (!edev->nop_cmd)
+					    &edev->nop.cmd_dma, GFP_KERNEL);
+	if (!edev->nop.cmd)
 		return -ENOMEM;
 #ifdef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
 	drm_debugfs_add_files(&edev->drm, enpu_debugfs_files,

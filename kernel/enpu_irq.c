@@ -26,10 +26,10 @@ static irqreturn_t enpu_irq_job_done(int irq, void *arg)
 	ktime_t start = ktime_get();
 	unsigned int consumed;
 
-	atomic64_inc(&edev->irq_count[ENPU_VEC_JOB_DONE]);
+	atomic64_inc(&edev->irq.count[ENPU_VEC_JOB_DONE]);
 	consumed = enpu_queue_drain_completions(edev, ENPU_CQ_BATCH);
-	enpu_stat_max(&edev->irq_stats.hard_max_entries, consumed);
-	enpu_stat_max64(&edev->irq_stats.hard_max_ns,
+	enpu_stat_max(&edev->irq.stats.hard_max_entries, consumed);
+	enpu_stat_max64(&edev->irq.stats.hard_max_ns,
 			ktime_to_ns(ktime_sub(ktime_get(), start)));
 	if (consumed == ENPU_CQ_BATCH && enpu_queue_completions_waiting(edev))
 		return IRQ_WAKE_THREAD;
@@ -41,9 +41,9 @@ static irqreturn_t enpu_irq_job_done_thread(int irq, void *arg)
 {
 	struct enpu_device *edev = arg;
 
-	atomic64_inc(&edev->irq_stats.thread_runs);
+	atomic64_inc(&edev->irq.stats.thread_runs);
 	atomic64_add(enpu_queue_drain_all(edev),
-		     &edev->irq_stats.thread_entries);
+		     &edev->irq.stats.thread_entries);
 	return IRQ_HANDLED;
 }
 
@@ -54,9 +54,9 @@ static irqreturn_t enpu_irq_error(int irq, void *arg)
 	u32 code = enpu_read(edev, ENPU_REG_ERROR_CODE);
 	u32 info = enpu_read(edev, ENPU_REG_ERROR_INFO);
 
-	atomic64_inc(&edev->irq_count[ENPU_VEC_ERROR]);
-	WRITE_ONCE(edev->last_error_code, code);
-	WRITE_ONCE(edev->last_error_info, info);
+	atomic64_inc(&edev->irq.count[ENPU_VEC_ERROR]);
+	WRITE_ONCE(edev->irq.last_error_code, code);
+	WRITE_ONCE(edev->irq.last_error_info, info);
 	dev_err_ratelimited(edev->dev,
 			    "device error: status %u, code %u, info 0x%x\n",
 			    status, code, info);
@@ -69,7 +69,7 @@ static irqreturn_t enpu_irq_event(int irq, void *arg)
 {
 	struct enpu_device *edev = arg;
 
-	atomic64_inc(&edev->irq_count[ENPU_VEC_EVENT]);
+	atomic64_inc(&edev->irq.count[ENPU_VEC_EVENT]);
 	/* Thermal and devfreq will act on this; for now it is only traced. */
 	dev_dbg(edev->dev, "event: temperature %d mC, OPP %u\n",
 		(s32)enpu_read(edev, ENPU_REG_TEMP_MC),
@@ -81,7 +81,7 @@ static irqreturn_t enpu_irq_mailbox(int irq, void *arg)
 {
 	struct enpu_device *edev = arg;
 
-	atomic64_inc(&edev->irq_count[ENPU_VEC_MAILBOX]);
+	atomic64_inc(&edev->irq.count[ENPU_VEC_MAILBOX]);
 	enpu_mailbox_irq(edev);
 	return IRQ_HANDLED;
 }

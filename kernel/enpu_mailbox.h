@@ -3,9 +3,24 @@
 #ifndef ENPU_MAILBOX_H
 #define ENPU_MAILBOX_H
 
+#include <linux/completion.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 struct enpu_device;
+
+/**
+ * struct enpu_mailbox - the one-command-at-a-time control channel
+ * @lock: serialises commands; held for the whole request/reply.
+ * @done: completed by the mailbox interrupt.
+ * @use_irq: wait for the interrupt instead of polling; only changed with
+ *	@lock held.
+ */
+struct enpu_mailbox {
+	struct mutex lock;	/* one command at a time */
+	struct completion done;
+	bool use_irq;
+};
 
 /**
  * struct enpu_mbox_msg - one mailbox command and its reply

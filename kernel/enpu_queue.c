@@ -5,7 +5,7 @@
  * interrupt drains the shared completion ring and wakes whoever waits for
  * each tag. The scheduler (scheduler/enpu_sched.c) is the only producer;
  * this layer calls nothing above it: a completion whose tag names no
- * waiter is reported through enpu_device.cq_unknown_tag.
+ * waiter is reported through enpu_device.rings.unknown_tag.
  *
  * Work done with interrupts off is bounded: a completion finds its waiter
  * in O(1) through the waiter's id in the low half of its tag (an IRQ-safe
@@ -46,12 +46,12 @@ int enpu_queue_init(struct enpu_device *edev)
 
 	/* Any change of SQ_PREEMPT_SEQ is a request: start where it is. */
 	for (q = 0; q < ENPU_MAX_QUEUES; q++)
-		edev->preempt_seq[q] = enpu_read(edev,
-						 ENPU_REG_SQ_PREEMPT_SEQ(q));
-	spin_lock_init(&edev->submit_lock);
-	spin_lock_init(&edev->cq_lock);
-	spin_lock_init(&edev->cq_drain_lock);
-	xa_init_flags(&edev->cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+		edev->rings.preempt_seq[q] =
+			enpu_read(edev, ENPU_REG_SQ_PREEMPT_SEQ(q));
+	spin_lock_init(&edev->rings.submit_lock);
+	spin_lock_init(&edev->rings.cq_lock);
+	spin_lock_init(&edev->rings.cq_drain_lock);
+	xa_init_flags(&edev->rings.cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	return 0;
 }
 
@@ -71,7 +71,7 @@ int enpu_queue_register_waiter(struct enpu_device *edev,
 {
 	waiter->pending = false;
 	/* Ids below 2^31: a bit-flipped tag never names a live waiter. */
-	return xa_alloc_irq(&edev->cq_table, &waiter->id, waiter,
+	return xa_alloc_irq(&edev->rings.cq_table, &waiter->id, waiter,
 			    XA_LIMIT(0, INT_MAX), GFP_KERNEL_ACCOUNT);
 }
 
@@ -88,11 +88,11 @@ void enpu_queue_unregister_waiter(struct enpu_device *edev,
 {
 	unsigned long flags;
 
-	xa_erase_irq(&edev->cq_table, waiter->id);
+	xa_erase_irq(&edev->rings.cq_table, waiter->id);
 	/* A drain that found it before the erase holds cq_lock. */
-	spin_lock_irqsave(&edev->cq_lock, flags);
+	spin_lock_irqsave(&edev->rings.cq_lock, flags);
 	WARN_ON_ONCE(waiter->pending);
-	spin_unlock_irqrestore(&edev->cq_lock, flags);
+	spin_unlock_irqrestore(&edev->rings.cq_lock, flags);
 }
 
 /**
@@ -114,9 +114,9 @@ void enpu_queue_add_waiter(struct enpu_device *edev,
 	WARN_ON_ONCE((tag & ENPU_TAG_ID_MASK) != waiter->id);
 	waiter->tag = tag;
 	init_completion(&waiter->done);
-	spin_lock_irqsave(&edev->cq_lock, flags);
+	spin_lock_irqsave(&edev->rings.cq_lock, flags);
 	waiter->pending = true;
-	spin_unlock_irqrestore(&edev->cq_lock, flags);
+	spin_unlock_irqrestore(&edev->rings.cq_lock, flags);
 }
 
 /**
@@ -133,10 +133,10 @@ bool enpu_queue_remove_waiter(struct enpu_device *edev,
 	unsigned long flags;
 	bool pending;
 
-	spin_lock_irqsave(&edev->cq_lock, flags);
+	spin_lock_irqsave(&edev->rings.cq_lock, flags);
 	pending = waiter->pending;
 	waiter->pending = false;
-	spin_unlock_irqrestore(&edev->cq_lock, flags);
+	spin_unlock_irqrestore(&edev->rings.cq_lock, flags);
 	return pending;
 }
 
@@ -147,7 +147,7 @@ static void enpu_queue_write_desc(struct enpu_device *edev, unsigned int queue,
 	void __iomem *d = edev->regs + ENPU_SQ_OFFSET(queue) +
 			  slot * ENPU_JOB_DESC_SIZE;
 
-	lockdep_assert_held(&edev->submit_lock);
+	lockdep_assert_held(&edev->rings.submit_lock);
 	lo_hi_writeq(desc->cmd_addr, d + ENPU_JOB_CMD_ADDR);
 	writel(desc->cmd_size, d + ENPU_JOB_CMD_SIZE);
 	writel(0, d + ENPU_JOB_FLAGS);
@@ -181,7 +181,7 @@ int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
 	if (queue >= edev->id.num_queues)
 		return -EINVAL;
 
-	spin_lock_irqsave(&edev->submit_lock, flags);
+	spin_lock_irqsave(&edev->rings.submit_lock, flags);
 	/* SQ_TAIL has a single writer, us, so it is our producer index. */
 	tail = enpu_read(edev, ENPU_REG_SQ_TAIL(queue));
 	head = enpu_read(edev, ENPU_REG_SQ_HEAD(queue));
@@ -200,7 +200,7 @@ int enpu_queue_submit(struct enpu_device *edev, unsigned int queue,
 		enpu_write(edev, ENPU_REG_SQ_TAIL(queue), tail + 1);
 		enpu_hw_ring_doorbell(edev, ENPU_DB_QUEUE);
 	}
-	spin_unlock_irqrestore(&edev->submit_lock, flags);
+	spin_unlock_irqrestore(&edev->rings.submit_lock, flags);
 	return ret;
 }
 
@@ -229,23 +229,23 @@ bool enpu_queue_preempt(struct enpu_device *edev, unsigned int queue,
 
 	if (queue >= edev->id.num_queues)
 		return true;
-	spin_lock_irqsave(&edev->submit_lock, flags);
-	if (edev->preempt_area[queue] != area &&
+	spin_lock_irqsave(&edev->rings.submit_lock, flags);
+	if (edev->rings.preempt_area[queue] != area &&
 	    enpu_read(edev, ENPU_REG_SQ_PREEMPT_ACK(queue)) !=
-	    edev->preempt_seq[queue]) {
-		spin_unlock_irqrestore(&edev->submit_lock, flags);
+	    edev->rings.preempt_seq[queue]) {
+		spin_unlock_irqrestore(&edev->rings.submit_lock, flags);
 		return false;
 	}
-	edev->preempt_area[queue] = area;
+	edev->rings.preempt_area[queue] = area;
 	enpu_write(edev, ENPU_REG_SQ_PREEMPT_AREA_LO(queue),
 		   lower_32_bits(area));
 	enpu_write(edev, ENPU_REG_SQ_PREEMPT_AREA_HI(queue),
 		   upper_32_bits(area));
 	/* Publishes the tag: writel() is a release. */
 	enpu_write(edev, ENPU_REG_SQ_PREEMPT_SEQ(queue),
-		   ++edev->preempt_seq[queue]);
+		   ++edev->rings.preempt_seq[queue]);
 	enpu_hw_ring_doorbell(edev, ENPU_DB_QUEUE);
-	spin_unlock_irqrestore(&edev->submit_lock, flags);
+	spin_unlock_irqrestore(&edev->rings.submit_lock, flags);
 	return true;
 }
 
@@ -258,11 +258,11 @@ bool enpu_queue_preempt(struct enpu_device *edev, unsigned int queue,
  */
 static void enpu_queue_sample_clock(struct enpu_device *edev)
 {
-	struct enpu_cq_clock *clock = &edev->cq_clock;
+	struct enpu_cq_clock *clock = &edev->rings.clock;
 	u64 busy_ns = enpu_hw_read_counter(edev, ENPU_REG_PERF_BUSY_NS_LO);
 	u64 cycles = enpu_hw_read_counter(edev, ENPU_REG_PERF_CYCLES_LO);
 
-	lockdep_assert_held(&edev->cq_lock);
+	lockdep_assert_held(&edev->rings.cq_lock);
 	if (cycles > clock->cycles && busy_ns >= clock->busy_ns) {
 		clock->ratio_ns = busy_ns - clock->busy_ns;
 		clock->ratio_cycles = cycles - clock->cycles;
@@ -273,7 +273,7 @@ static void enpu_queue_sample_clock(struct enpu_device *edev)
 
 static u64 enpu_queue_run_ns(struct enpu_device *edev, u64 cycles)
 {
-	struct enpu_cq_clock *clock = &edev->cq_clock;
+	struct enpu_cq_clock *clock = &edev->rings.clock;
 
 	if (!clock->ratio_cycles)
 		return enpu_hw_cycles_to_ns(edev, cycles);
@@ -288,9 +288,9 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
 	u64 tag = lo_hi_readq(cqe + ENPU_CQE_TAG);
 	struct enpu_cq_waiter *waiter;
 
-	lockdep_assert_held(&edev->cq_lock);
+	lockdep_assert_held(&edev->rings.cq_lock);
 	/* O(1): the tag names its waiter's slot. */
-	waiter = xa_load(&edev->cq_table, tag & ENPU_TAG_ID_MASK);
+	waiter = xa_load(&edev->rings.cq_table, tag & ENPU_TAG_ID_MASK);
 	if (waiter && waiter->pending && waiter->tag == tag) {
 		waiter->queue = readl(cqe + ENPU_CQE_QUEUE);
 		waiter->status = readl(cqe + ENPU_CQE_STATUS);
@@ -305,7 +305,7 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
 			complete(&waiter->done);
 		return;
 	}
-	atomic64_inc(&edev->cq_unknown_tags);
+	atomic64_inc(&edev->rings.unknown_tags);
 	dev_warn_ratelimited(edev->dev,
 			     "completion for unknown tag 0x%llx dropped\n", tag);
 	/*
@@ -314,8 +314,8 @@ static void enpu_queue_complete_one(struct enpu_device *edev,
 	 * Quiet waiters give up after a timeout; their late completion is
 	 * harmless.
 	 */
-	if (!enpu_tag_quiet(tag) && edev->cq_unknown_tag)
-		edev->cq_unknown_tag(edev);
+	if (!enpu_tag_quiet(tag) && edev->rings.unknown_tag)
+		edev->rings.unknown_tag(edev);
 }
 
 /**
@@ -343,9 +343,9 @@ unsigned int enpu_queue_drain_completions(struct enpu_device *edev,
 	u32 head, tail;
 
 	/* Batches complete in ring order, whoever drains them. */
-	spin_lock_irqsave(&edev->cq_drain_lock, drain_flags);
+	spin_lock_irqsave(&edev->rings.cq_drain_lock, drain_flags);
 	now = ktime_get();
-	spin_lock_irqsave(&edev->cq_lock, flags);
+	spin_lock_irqsave(&edev->rings.cq_lock, flags);
 	head = enpu_read(edev, ENPU_REG_CQ_HEAD);
 	tail = enpu_read(edev, ENPU_REG_CQ_TAIL);
 	if (tail - head > edev->id.cq_entries) {
@@ -362,14 +362,14 @@ unsigned int enpu_queue_drain_completions(struct enpu_device *edev,
 					(head & mask) * ENPU_CQE_SIZE, now,
 					&callbacks);
 	enpu_write(edev, ENPU_REG_CQ_HEAD, head);
-	spin_unlock_irqrestore(&edev->cq_lock, flags);
+	spin_unlock_irqrestore(&edev->rings.cq_lock, flags);
 
 	/* A callback may free its waiter, so unlink before calling. */
 	list_for_each_entry_safe(waiter, next, &callbacks, done_node) {
 		list_del(&waiter->done_node);
 		waiter->complete_fn(waiter);
 	}
-	spin_unlock_irqrestore(&edev->cq_drain_lock, drain_flags);
+	spin_unlock_irqrestore(&edev->rings.cq_drain_lock, drain_flags);
 	return consumed;
 }
 

@@ -8,7 +8,11 @@
 #include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
+
+#include "enpu_regs.h"
 
 struct enpu_device;
 
@@ -33,6 +37,49 @@ struct enpu_job_desc {
 };
 
 struct enpu_cq_waiter;
+
+/**
+ * struct enpu_cq_clock - device time per cycle, from the device's counters
+ * @busy_ns: PERF_BUSY_NS at the last sample.
+ * @cycles: PERF_CYCLES at the last sample.
+ * @ratio_ns: busy ns between the last two samples that moved;
+ * @ratio_cycles: cycles between them (0: none yet, use the clock).
+ */
+struct enpu_cq_clock {
+	u64 busy_ns;
+	u64 cycles;
+	u64 ratio_ns;
+	u64 ratio_cycles;
+};
+
+/**
+ * struct enpu_rings - the rings' state of one device, owned by enpu_queue.c
+ * @submit_lock: serialises writers of the submission rings; IRQ-safe.
+ * @cq_lock: protects the pending state of the waiters in @cq_table;
+ *	taken in hard IRQ context.
+ * @cq_drain_lock: one completion batch (entries and callbacks) at a time.
+ * @cq_table: id -> registered struct enpu_cq_waiter; the low half of a
+ *	completion tag is the id.
+ * @unknown_tag: called for a completion whose tag no waiter has (set by
+ *	recovery, which owns the device's health: the ring does not call up).
+ * @unknown_tags: completions whose tag no waiter had.
+ * @clock: the device's busy-time and cycle counters at the last
+ *	completion batch and the ratio they moved by since the one before,
+ *	under @cq_lock (device time of a run).
+ * @preempt_seq: last SQ_PREEMPT_SEQ written per queue; under @submit_lock.
+ * @preempt_area: the save area that request named; under @submit_lock.
+ */
+struct enpu_rings {
+	spinlock_t submit_lock;		/* SQ_TAIL writers; IRQ-safe */
+	spinlock_t cq_lock;		/* waiter state, CQ_HEAD; IRQ-safe */
+	spinlock_t cq_drain_lock;	/* one completion batch at a time */
+	struct xarray cq_table;
+	void (*unknown_tag)(struct enpu_device *edev);
+	atomic64_t unknown_tags;
+	struct enpu_cq_clock clock;
+	u32 preempt_seq[ENPU_MAX_QUEUES];
+	dma_addr_t preempt_area[ENPU_MAX_QUEUES];
+};
 
 /*
  * A completion tag: the waiter's id (from enpu_queue_register_waiter())
@@ -59,7 +106,7 @@ static inline bool enpu_tag_quiet(u64 tag)
 
 /*
  * Called once the completion entry of the waiter's tag has been consumed,
- * outside enpu_device.cq_lock, in the context that drained the ring (the
+ * outside enpu_device.rings.cq_lock, in the context that drained the ring (the
  * job-done interrupt or its thread, or a waiter that suspected a lost
  * interrupt).
  */
@@ -67,7 +114,7 @@ typedef void (*enpu_cq_complete_t)(struct enpu_cq_waiter *waiter);
 
 /**
  * struct enpu_cq_waiter - someone waiting for the completion of one tag
- * @id: its slot in enpu_device.cq_table, for as long as it is registered.
+ * @id: its slot in enpu_device.rings.cq_table, for as long as it is registered.
  * @pending: waiting for @tag; set by enpu_queue_add_waiter(), cleared by
  *	the completion or enpu_queue_remove_waiter(), under cq_lock.
  * @done_node: on the draining context's private list between the moment

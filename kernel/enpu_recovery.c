@@ -258,7 +258,7 @@ static void enpu_recovery_hang(struct enpu_device *edev, const char *why)
 static void enpu_recovery_check(struct enpu_device *edev)
 {
 	struct enpu_recovery *rec = &edev->recovery;
-	u64 irqs = atomic64_read(&edev->irq_count[ENPU_VEC_JOB_DONE]);
+	u64 irqs = atomic64_read(&edev->irq.count[ENPU_VEC_JOB_DONE]);
 	u32 status, heartbeat, timeout;
 	u64 completed, stall_ms;
 	ktime_t now;
@@ -458,7 +458,7 @@ int enpu_recovery_init(struct enpu_device *edev)
 	struct enpu_recovery *rec = &edev->recovery;
 	int ret;
 
-	edev->cq_unknown_tag = enpu_recovery_unknown_tag;
+	edev->rings.unknown_tag = enpu_recovery_unknown_tag;
 
 	ret = drmm_mutex_init(&edev->drm, &rec->lock);
 	if (ret)

@@ -40,17 +40,18 @@
  * Lock order (outermost first; enpu_device.h refers here):
  *   enpu_recovery.lock (mutex, recovery only)
  *   dma_resv ww-mutexes of a submit's BOs (enpu_job.c)
- *   enpu_device.nop_lock (mutex, debugfs NOP)
- *   enpu_device.cq_drain_lock (IRQ-safe, enpu_queue.c): held while
+ *   enpu_device.nop.lock (mutex, debugfs NOP)
+ *   enpu_device.rings.cq_drain_lock (IRQ-safe, enpu_queue.c): held while
  *	completion callbacks run, hence around everything below
  *   the lock of a fence being signalled (dependency callbacks run under
  *	it); ours is the context's enpu_timeline.lock, also held while a
  *	context's done list is taken and signalled
  *   enpu_sched.lock (IRQ-safe): contexts' FIFOs and done lists, the
  *	policy, on_device
- *   enpu_device.submit_lock or enpu_device.cq_lock (enpu_queue.c), never
- *	nested in each other
- * The hrtimer callback takes enpu_sched.lock only.
+ *   enpu_device.rings.submit_lock or enpu_device.rings.cq_lock
+ *	(enpu_queue.c), never nested in each other
+ * The hrtimer callback takes enpu_sched.lock only. enpu_mailbox.lock
+ * (mutex) takes no other lock; only enpu_recovery.lock is held around it.
  */
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
@@ -446,7 +447,7 @@ static void enpu_sched_pump_locked(struct enpu_sched *s)
 			break;
 	}
 	enpu_sched_top_up(s, now);
-	enpu_stat_max(&s->edev->irq_stats.pump_max_jobs, s->on_device_count);
+	enpu_stat_max(&s->edev->irq.stats.pump_max_jobs, s->on_device_count);
 	enpu_sched_arm_timer(s, now);
 }
 
@@ -602,7 +603,7 @@ static void enpu_sched_unlock_signal(struct enpu_sched *s,
 		enpu_sched_signal_all(s);
 		return;
 	}
-	atomic64_inc(&s->edev->irq_stats.pump_deferred);
+	atomic64_inc(&s->edev->irq.stats.pump_deferred);
 	queue_work(s->edev->job_wq, &s->done_work);
 }
 
@@ -624,7 +625,7 @@ static void enpu_sched_unlock_defer(struct enpu_sched *s, unsigned long flags)
 	spin_unlock_irqrestore(&s->lock, flags);
 	if (!finished)
 		return;
-	atomic64_inc(&s->edev->irq_stats.pump_deferred);
+	atomic64_inc(&s->edev->irq.stats.pump_deferred);
 	queue_work(s->edev->job_wq, &s->done_work);
 }
 
