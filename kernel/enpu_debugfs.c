@@ -107,7 +107,7 @@ static void enpu_nop_done(struct enpu_sched_job *sjob)
 						sched);
 
 	complete(&nop->done);
-	queue_work(nop->edev->job_wq, &nop->free_work);
+	queue_work(nop->edev->job.wq, &nop->free_work);
 }
 
 static const struct enpu_sched_job_ops enpu_nop_ops = {
@@ -268,7 +268,7 @@ static int enpu_debugfs_cpu_copy_bytes(struct seq_file *m,
 				       struct enpu_device *edev)
 {
 	seq_printf(m, "%lld\n",
-		   (long long)atomic64_read(&edev->cpu_copy_bytes));
+		   (long long)atomic64_read(&edev->job.cpu_copy_bytes));
 	return 0;
 }
 

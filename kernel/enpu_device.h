@@ -89,16 +89,8 @@ struct enpu_identity {
  * @nop: the debugfs NOP job (enpu_debugfs.c).
  * @sched: the scheduler: contexts' FIFOs, dispatch, preemption
  *	(scheduler/enpu_sched.c).
- * @jobs_completed: job fences signalled since probe; the watchdog's
- *	progress measure.
+ * @job: the job side's device-wide state (enpu_job.c).
  * @recovery: watchdog and hang recovery (enpu_recovery.c).
- * @job_wq: frees finished jobs (unpin, unmap, DMA buffer) in process
- *	context.
- * @cpu_copy_bytes: bytes of buffer contents the driver copied with the
- *	CPU; the zero-copy design keeps it at 0 (debugfs cpu_copy_bytes).
- * @last_job_sg_lock: protects @last_job_sg.
- * @last_job_sg: BO table and segments of the last submitted job, for
- *	debugfs last_job_sg; NULL before the first job.
  * @jobs: jobs whose fence has not signalled, against ENPU_LIMIT_JOBS.
  * @contexts: created contexts not yet freed, against ENPU_LIMIT_CONTEXTS.
  * @import_moves: move_notify calls of imported buffers' exporters.
@@ -120,12 +112,8 @@ struct enpu_device {
 	struct enpu_nop nop;
 
 	struct enpu_sched sched;
-	atomic64_t jobs_completed;
+	struct enpu_job_dev job;
 	struct enpu_recovery recovery;
-	struct workqueue_struct *job_wq;
-	atomic64_t cpu_copy_bytes;
-	struct mutex last_job_sg_lock;	/* last_job_sg */
-	struct enpu_job_sg_snapshot *last_job_sg;
 	struct enpu_quota jobs;
 	struct enpu_quota contexts;
 	atomic64_t import_moves;

@@ -788,10 +788,10 @@ static void enpu_job_set_last_sg(struct enpu_device *edev,
 {
 	struct enpu_job_sg_snapshot *old;
 
-	mutex_lock(&edev->last_job_sg_lock);
-	old = edev->last_job_sg;
-	edev->last_job_sg = snap;
-	mutex_unlock(&edev->last_job_sg_lock);
+	mutex_lock(&edev->job.last_sg_lock);
+	old = edev->job.last_sg;
+	edev->job.last_sg = snap;
+	mutex_unlock(&edev->job.last_sg_lock);
 	kvfree(old);
 }
 
@@ -809,8 +809,8 @@ void enpu_job_show_last_sg(struct seq_file *m, struct enpu_device *edev)
 	struct enpu_job_sg_snapshot *snap;
 	u32 i, k, n = 0;
 
-	mutex_lock(&edev->last_job_sg_lock);
-	snap = edev->last_job_sg;
+	mutex_lock(&edev->job.last_sg_lock);
+	snap = edev->job.last_sg;
 	for (i = 0; snap && i < snap->bo_count; i++) {
 		seq_printf(m, "bo=%u handle-size=%llu segs=%u access=%s\n", i,
 			   snap->bos[i].size, snap->bos[i].segs,
@@ -819,7 +819,7 @@ void enpu_job_show_last_sg(struct seq_file *m, struct enpu_device *edev)
 			seq_printf(m, "  0x%llx %llu\n", snap->segs[n].addr,
 				   snap->segs[n].len);
 	}
-	mutex_unlock(&edev->last_job_sg_lock);
+	mutex_unlock(&edev->job.last_sg_lock);
 }
 
 /* Implicit sync: writers wait for everyone, readers for writers. */
@@ -894,7 +894,7 @@ static void enpu_job_done(struct enpu_sched_job *sjob)
 {
 	struct enpu_job *job = container_of(sjob, struct enpu_job, sched);
 
-	queue_work(job->edev->job_wq, &job->free_work);
+	queue_work(job->edev->job.wq, &job->free_work);
 }
 
 /*
@@ -1186,9 +1186,9 @@ static void enpu_job_release_device(struct drm_device *drm, void *data)
 {
 	struct enpu_device *edev = data;
 
-	if (edev->job_wq)
-		destroy_workqueue(edev->job_wq);
-	kvfree(edev->last_job_sg);
+	if (edev->job.wq)
+		destroy_workqueue(edev->job.wq);
+	kvfree(edev->job.last_sg);
 }
 
 /**
@@ -1201,15 +1201,15 @@ int enpu_job_init(struct enpu_device *edev)
 {
 	int ret;
 
-	ret = drmm_mutex_init(&edev->drm, &edev->last_job_sg_lock);
+	ret = drmm_mutex_init(&edev->drm, &edev->job.last_sg_lock);
 	if (ret)
 		return ret;
 	ret = drmm_add_action_or_reset(&edev->drm, enpu_job_release_device,
 				       edev);
 	if (ret)
 		return ret;
-	edev->job_wq = alloc_workqueue("enpu-job", WQ_UNBOUND, 0);
-	if (!edev->job_wq)
+	edev->job.wq = alloc_workqueue("enpu-job", WQ_UNBOUND, 0);
+	if (!edev->job.wq)
 		return -ENOMEM;
 	return 0;
 }
@@ -1221,5 +1221,5 @@ int enpu_job_init(struct enpu_device *edev)
  */
 void enpu_job_fini(struct enpu_device *edev)
 {
-	flush_workqueue(edev->job_wq);
+	flush_workqueue(edev->job.wq);
 }

@@ -280,7 +280,7 @@ static void enpu_recovery_check(struct enpu_device *edev)
 	}
 	status = enpu_read(edev, ENPU_REG_STATUS);
 	heartbeat = enpu_read(edev, ENPU_REG_HEARTBEAT);
-	completed = atomic64_read(&edev->jobs_completed);
+	completed = atomic64_read(&edev->job.completed);
 	now = ktime_get();
 	stall_ms = max_t(u64, ENPU_HEARTBEAT_STALL_MIN_MS,
 			 DIV_ROUND_UP_ULL((u64)enpu_hw_heartbeat_period_us(edev) *

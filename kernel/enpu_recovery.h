@@ -35,7 +35,7 @@ enum enpu_recovery_reason {
  * @last_heartbeat: HEARTBEAT at the previous tick.
  * @heartbeat_moved: when @last_heartbeat last changed (wall time).
  * @last_irqs: job-done interrupts counted at the previous tick.
- * @last_completed: enpu_device.jobs_completed at the last progress.
+ * @last_completed: enpu_device.job.completed at the last progress.
  * @progress_heartbeat: HEARTBEAT when @last_completed last changed; the
  *	job timeout counts device time (heartbeat ticks) from there.
  * @tick_valid: the fields above describe a tick with jobs on the device.

@@ -522,7 +522,7 @@ static bool enpu_sched_signal_timeline(struct enpu_sched *s,
 		list_del_init(&sjob->node);
 		enpu_sched_log_latency(s, sjob, at);
 		atomic64_inc(&sctx->completed);
-		atomic64_inc(&s->edev->jobs_completed);
+		atomic64_inc(&s->edev->job.completed);
 		if (sjob->park) {
 			/* The device may still read it: freed after a reset. */
 			spin_lock_irqsave(&s->lock, flags);
@@ -604,7 +604,7 @@ static void enpu_sched_unlock_signal(struct enpu_sched *s,
 		return;
 	}
 	atomic64_inc(&s->edev->irq.stats.pump_deferred);
-	queue_work(s->edev->job_wq, &s->done_work);
+	queue_work(s->edev->job.wq, &s->done_work);
 }
 
 static void enpu_sched_done_work(struct work_struct *work)
@@ -626,7 +626,7 @@ static void enpu_sched_unlock_defer(struct enpu_sched *s, unsigned long flags)
 	if (!finished)
 		return;
 	atomic64_inc(&s->edev->irq.stats.pump_deferred);
-	queue_work(s->edev->job_wq, &s->done_work);
+	queue_work(s->edev->job.wq, &s->done_work);
 }
 
 /* Completion-ring callback: any context, cq_drain_lock held. */
