@@ -112,7 +112,8 @@ static int split_samples(struct q_model *m, const struct q_sample_list *all,
 			      "leaves none to calibrate on", held, all->count);
 	calib->dirs = all->dirs;
 	calib->count = all->count - held;
-	eval->dirs = all->dirs + calib->count;
+	/* Nothing held out (one sample): the evaluation reuses them all. */
+	eval->dirs = held ? all->dirs + calib->count : all->dirs;
 	eval->count = held ? held : all->count;
 	m->report->held_out = held > 0;
 	m->report->calibration_samples = calib->count;
