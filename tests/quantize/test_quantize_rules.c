@@ -189,8 +189,8 @@ static int quantize_ramp(const char *model, const char *out,
 
 /*
  * The opset table's boundaries: an op blocks the move to 13 below its
- * entry (MaxPool 8 and Min 8: the first versions whose models mean the
- * same at 13; Transpose 1), and from opset 10 up the opset is kept rather than
+ * entry (MaxPool 8, Min 8 and Gemm 7: the first versions whose models
+ * mean the same at 13; Transpose 1), and from opset 10 up the opset is kept rather than
  * raised (10 is where QuantizeLinear exists).
  */
 static int test_opset_boundaries(void)
@@ -205,6 +205,9 @@ static int test_opset_boundaries(void)
 		{ 7, "MaxPool", 10, "opset raised from 7 to 10" },
 		{ 8, "Min", 13, "opset raised from 8 to 13" },
 		{ 7, "Min", 10, "node 'Min_1' (Min) changes meaning at "
+		  "opset 13" },
+		{ 7, "Gemm", 13, "opset raised from 7 to 13" },
+		{ 6, "Gemm", 10, "node 'Gemm_0' (Gemm) changes meaning at "
 		  "opset 13" },
 		{ 1, "Transpose", 13, "opset raised from 1 to 13" },
 		{ 10, "Softmax", 10, "opset 10 kept: node 'Softmax_1' "
@@ -231,6 +234,23 @@ static int test_opset_boundaries(void)
 			n = qt_node(&m, "MaxPool", "x", "p");
 			qt_attr_ints(&m, n, "kernel_shape", k, 2);
 			qt_node(&m, "Conv", "p,w", "y");
+			qt_output(&m, "y");
+			CHECK(!qt_save(&m, path_of("%s", name)), "save");
+			qt_free(&m);
+		} else if (!strcmp(cases[i].op, "Gemm")) {
+			/* x -> Gemm(w, c) -> y (C is required before 11). */
+			struct qt_model m;
+			const int64_t wd[] = { 8, 4 }, cd[] = { 1, 4 };
+			float w[32];
+			const float c[4] = { 0.5f, -0.5f, 0.25f, 0 };
+
+			for (int j = 0; j < 32; j++)
+				w[j] = (float)(j % 5 - 2) / 4;
+			qt_init(&m, cases[i].opset);
+			qt_input(&m, "x", ENPU_RT_FLOAT, 2, row_dims);
+			qt_init_float(&m, "w", 2, wd, w);
+			qt_init_float(&m, "c", 2, cd, c);
+			qt_node(&m, "Gemm", "x,w,c", "y");
 			qt_output(&m, "y");
 			CHECK(!qt_save(&m, path_of("%s", name)), "save");
 			qt_free(&m);
@@ -619,6 +639,128 @@ static int test_colliding_names(void)
 	return 0;
 }
 
+/*
+ * x -> MatMul(w1) -> h -> MatMul(w2) -> y where x's sample and w1 sit
+ * exactly on their quantization grids (x: multiples of 1/128 from -1 to
+ * 127/128, so scale 1/128 and zero point 128; w1: multiples of 1/64 with
+ * 127/64 in every column, so scale 1/64): the first layer's own result
+ * is exact and all it adds is h's Q/DQ, so its added_inside is 0 while
+ * its added is not; most of w2 rounds to 0, so the second layer adds
+ * error inside and is the one keep_float = 1 leaves in float.
+ */
+static int test_error_attribution(void)
+{
+	static const float x[1][8] = {
+		{ -1, 127.0f / 128, 0.5f, -0.25f, 3.0f / 128, -37.0f / 128,
+		  0, 101.0f / 128 },
+	};
+	const int64_t w1d[] = { 8, 8 }, w2d[] = { 8, 4 };
+	float w1[64], w2[32];
+	struct enpu_quantize_options o;
+	struct enpu_quantize_report r;
+	struct qt_model m;
+
+	for (int k = 0; k < 8; k++)
+		for (int c = 0; c < 8; c++)
+			w1[k * 8 + c] = k == c ? ((c & 1) ? -127.0f : 127.0f) / 64 :
+				(float)((k * 5 + c * 3) % 41 - 20) / 64;
+	/* w2: 1 atop each column, the rest below half its step (1/254). */
+	for (int i = 0; i < 32; i++)
+		w2[i] = i < 4 ? 1.0f : 0.0035f * (1 + (float)(i % 4) / 10);
+	qt_init(&m, 13);
+	qt_input(&m, "x", ENPU_RT_FLOAT, 2, row_dims);
+	qt_init_float(&m, "w1", 2, w1d, w1);
+	qt_init_float(&m, "w2", 2, w2d, w2);
+	qt_node(&m, "MatMul", "x,w1", "h");
+	qt_node(&m, "MatMul", "h,w2", "y");
+	qt_output(&m, "y");
+	CHECK(!qt_save(&m, path_of("attrib.onnx")), "save");
+	qt_free(&m);
+	write_rows("attrib_calib", x, 1);
+	enpu_quantize_options_init(&o);
+	o.evaluate = 1;
+	CHECK(!quantize("attrib.onnx", "attrib_calib", "attrib_q.onnx", &o, &r),
+	      "quantize");
+	CHECK(r.layer_count == 2 && !strcmp(r.layers[0].name, "MatMul_0") &&
+	      !strcmp(r.layers[1].name, "MatMul_1"), "layers");
+	printf("  layer 0 added %.3g (inside %.3g), layer 1 added %.3g "
+	       "(inside %.3g)\n", r.layers[0].added, r.layers[0].added_inside,
+	       r.layers[1].added, r.layers[1].added_inside);
+	CHECK(fabs(r.layers[0].added_inside) < 1e-9 &&
+	      r.layers[0].added > 1e-7,
+	      "exact layer: added %g, inside %g", r.layers[0].added,
+	      r.layers[0].added_inside);
+	CHECK(r.layers[1].added_inside > 1e-7, "off-grid layer: inside %g",
+	      r.layers[1].added_inside);
+	enpu_quantize_report_free(&r);
+	o.keep_float = 1;
+	CHECK(!quantize("attrib.onnx", "attrib_calib", "attrib_q.onnx", &o, &r),
+	      "quantize, keep 1 float");
+	CHECK(r.kept_float_count == 1 && !strcmp(r.kept_float[0], "MatMul_1"),
+	      "kept in float: %s", r.kept_float_count ? r.kept_float[0] :
+	      "(none)");
+	enpu_quantize_report_free(&r);
+	return 0;
+}
+
+/*
+ * A graph input that is also a graph output (a pass-through) stays
+ * readable: the output is still the input, the MatMul still quantized.
+ */
+static int test_input_also_output(void)
+{
+	const int64_t wd[] = { 8, 4 };
+	float w[32] = { 0 };
+	struct enpu_quantize_report r;
+	Onnx__ModelProto *model;
+	struct qt_model m;
+
+	w[0] = 1;
+	qt_init(&m, 13);
+	qt_input(&m, "x", ENPU_RT_FLOAT, 2, row_dims);
+	qt_init_float(&m, "w", 2, wd, w);
+	qt_node(&m, "MatMul", "x,w", "y");
+	qt_output(&m, "y");
+	qt_output(&m, "x");
+	CHECK(!qt_save(&m, path_of("pass.onnx")), "save");
+	qt_free(&m);
+	CHECK(!quantize_ramp("pass.onnx", "pass_q.onnx", &r), "quantize");
+	CHECK(r.quantized_nodes == 1, "%zu quantized", r.quantized_nodes);
+	enpu_quantize_report_free(&r);
+	model = qt_load(path_of("pass_q.onnx"));
+	CHECK(model && model->graph->n_output == 2 &&
+	      !strcmp(model->graph->output[1]->name, "x") &&
+	      !qt_producer(model->graph, "x") &&
+	      activation_dq(model->graph,
+			    qt_find_op(model->graph, "MatMul", 0)->input[0]),
+	      "x is still the input and output, MatMul reads its Q/DQ");
+	onnx__model_proto__free_unpacked(model, NULL);
+	{
+		enpu_rt_options *opt = NULL;
+		enpu_rt_session *s = NULL;
+		struct enpu_rt_output out;
+		int status;
+
+		enpu_rt_options_create(&opt);
+		status = enpu_rt_session_create_from_file(path_of("pass_q.onnx"),
+							  opt, &s);
+		enpu_rt_options_destroy(opt);
+		CHECK(!status, "the quantized model does not load");
+		status = enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT, 2,
+						    row_dims, ramp_rows[0],
+						    sizeof(ramp_rows[0]));
+		if (!status)
+			status = enpu_rt_session_run(s);
+		if (!status)
+			status = enpu_rt_session_output(s, 1, &out);
+		CHECK(!status && out.byte_size == sizeof(ramp_rows[0]) &&
+		      !memcmp(out.data, ramp_rows[0], sizeof(ramp_rows[0])),
+		      "output x is not the input");
+		enpu_rt_session_destroy(s);
+	}
+	return 0;
+}
+
 const struct test rule_tests[] = {
 	{ "exact_activation_params", test_exact_activation_params },
 	{ "opset_boundaries", test_opset_boundaries },
@@ -627,5 +769,7 @@ const struct test rule_tests[] = {
 	{ "long_note", test_long_note },
 	{ "node_without_outputs", test_node_without_outputs },
 	{ "colliding_names", test_colliding_names },
+	{ "error_attribution", test_error_attribution },
+	{ "input_also_output", test_input_also_output },
 	{ NULL, NULL },
 };
