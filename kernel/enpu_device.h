@@ -18,14 +18,17 @@
 #include <drm/drm_device.h>
 
 #include "enpu_debugfs.h"
+#include "enpu_devfreq.h"
 #include "enpu_irq.h"
 #include "enpu_job.h"
 #include "enpu_limits.h"
 #include "enpu_mailbox.h"
+#include "enpu_pm.h"
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
 #include "enpu_regs.h"
 #include "enpu_sched.h"
+#include "enpu_thermal.h"
 
 struct device;
 
@@ -94,6 +97,9 @@ struct enpu_identity {
  * @jobs: jobs whose fence has not signalled, against ENPU_LIMIT_JOBS.
  * @contexts: created contexts not yet freed, against ENPU_LIMIT_CONTEXTS.
  * @import_moves: move_notify calls of imported buffers' exporters.
+ * @dvfs: devfreq of the NPU clock (enpu_devfreq.c).
+ * @thermal: thermal zone and safe state (enpu_thermal.c).
+ * @pm: runtime and system PM (enpu_pm.c).
  */
 struct enpu_device {
 	struct drm_device drm;
@@ -117,6 +123,9 @@ struct enpu_device {
 	struct enpu_quota jobs;
 	struct enpu_quota contexts;
 	atomic64_t import_moves;
+	struct enpu_dvfs dvfs;
+	struct enpu_thermal thermal;
+	struct enpu_pm pm;
 };
 
 static inline struct enpu_device *to_enpu_device(struct drm_device *drm)
