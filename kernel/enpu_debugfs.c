@@ -11,6 +11,8 @@
  *   last_job_sg     BO table and segments of the last submitted job
  *   recovery        "resets=<n> hangs=<n> lost_irqs=<n>" since probe
  *   dmabuf_moves    move_notify calls from exporters of imported buffers
+ *   power           runtime PM and the thermal safe state (enpu_pm.c,
+ *                   enpu_thermal.c)
  *   irq_stats       the most work the completion path did at once
  *                   (struct enpu_irq_stats) and its batch limits
  *   sched           the scheduler and one line of counters per context
@@ -42,9 +44,11 @@
 #include "enpu_hw.h"
 #include "enpu_job.h"
 #include "enpu_mailbox.h"
+#include "enpu_pm.h"
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
 #include "enpu_sched.h"
+#include "enpu_thermal.h"
 
 #define ENPU_NOP_CYCLES		1000
 #define ENPU_NOP_TIMEOUT_MS	1000
@@ -304,6 +308,14 @@ static int enpu_debugfs_latency(struct seq_file *m, struct enpu_device *edev)
 	return 0;
 }
 
+/* Runtime PM and the thermal safe state (enpu_pm.c, enpu_thermal.c). */
+static int enpu_debugfs_power(struct seq_file *m, struct enpu_device *edev)
+{
+	enpu_pm_show(m, edev);
+	enpu_thermal_show(m, edev);
+	return 0;
+}
+
 static int enpu_debugfs_irq_stats(struct seq_file *m, struct enpu_device *edev)
 {
 	struct enpu_irq_stats *stats = &edev->irq.stats;
@@ -353,6 +365,7 @@ ENPU_DEBUGFS_SHOW(irq_stats, enpu_debugfs_irq_stats)
 ENPU_DEBUGFS_SHOW(dmabuf_moves, enpu_debugfs_dmabuf_moves)
 ENPU_DEBUGFS_SHOW(sched, enpu_debugfs_sched)
 ENPU_DEBUGFS_SHOW(latency, enpu_debugfs_latency)
+ENPU_DEBUGFS_SHOW(power, enpu_debugfs_power)
 
 #ifdef ENPU_HAVE_DRM_DEBUGFS_ADD_FILES
 
@@ -374,6 +387,7 @@ static const struct drm_debugfs_info enpu_debugfs_files[] = {
 	{ "dmabuf_moves", enpu_debugfs_dmabuf_moves_show },
 	{ "sched", enpu_debugfs_sched_show },
 	{ "latency", enpu_debugfs_latency_show },
+	{ "power", enpu_debugfs_power_show },
 };
 
 #else
@@ -396,6 +410,7 @@ static const struct drm_info_list enpu_debugfs_files[] = {
 	{ "dmabuf_moves", enpu_debugfs_dmabuf_moves_show },
 	{ "sched", enpu_debugfs_sched_show },
 	{ "latency", enpu_debugfs_latency_show },
+	{ "power", enpu_debugfs_power_show },
 };
 
 /**

@@ -13,6 +13,7 @@
 #include <drm/drm_drv.h>
 
 #include "enpu_debugfs.h"
+#include "enpu_devfreq.h"
 #include "enpu_device.h"
 #include "enpu_drv.h"
 #include "enpu_fw_loader.h"
@@ -20,8 +21,10 @@
 #include "enpu_irq.h"
 #include "enpu_job.h"
 #include "enpu_mailbox.h"
+#include "enpu_pm.h"
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
+#include "enpu_thermal.h"
 
 /* A device left running by a previous driver instance must start over. */
 static int enpu_device_reset_if_running(struct enpu_device *edev)
@@ -111,14 +114,25 @@ struct enpu_device *enpu_device_probe(const struct enpu_bus_resources *res)
 	ret = enpu_mailbox_set_irq_mask(edev, ENPU_IRQ_MASK_ALL);
 	if (ret)
 		goto err_stop;
+	ret = enpu_devfreq_init(edev);
+	if (ret)
+		goto err_stop;
+	ret = enpu_thermal_init(edev);
+	if (ret)
+		goto err_devfreq;
 	ret = enpu_debugfs_init(edev);
 	if (ret)
-		goto err_stop;
+		goto err_thermal;
 	ret = drm_dev_register(&edev->drm, 0);
 	if (ret)
-		goto err_stop;
+		goto err_thermal;
+	enpu_pm_init(edev);
 	return edev;
 
+err_thermal:
+	enpu_thermal_fini(edev);
+err_devfreq:
+	enpu_devfreq_fini(edev);
 err_stop:
 	/* The error interrupt may have queued recovery already. */
 	enpu_recovery_fini(edev);
@@ -138,7 +152,10 @@ err_stop:
  */
 void enpu_device_remove(struct enpu_device *edev)
 {
+	enpu_pm_fini(edev);
 	drm_dev_unplug(&edev->drm);
+	enpu_thermal_fini(edev);
+	enpu_devfreq_fini(edev);
 	enpu_recovery_fini(edev);
 	enpu_device_stop(edev);
 	synchronize_irq(edev->irqs[ENPU_VEC_JOB_DONE]);

@@ -57,7 +57,7 @@ static const struct drm_ioctl_desc enpu_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ENPU_BO_INFO, enpu_gem_info_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ENPU_BO_WAIT, enpu_gem_wait_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(ENPU_SUBMIT, enpu_job_submit_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_SUBMIT, enpu_pm_submit_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ENPU_CONTEXT_CREATE, enpu_context_create_ioctl,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ENPU_CONTEXT_DESTROY, enpu_context_destroy_ioctl,

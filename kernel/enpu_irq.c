@@ -19,6 +19,7 @@
 #include "enpu_mailbox.h"
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
+#include "enpu_thermal.h"
 
 static irqreturn_t enpu_irq_job_done(int irq, void *arg)
 {
@@ -70,7 +71,7 @@ static irqreturn_t enpu_irq_event(int irq, void *arg)
 	struct enpu_device *edev = arg;
 
 	atomic64_inc(&edev->irq.count[ENPU_VEC_EVENT]);
-	/* Thermal and devfreq will act on this; for now it is only traced. */
+	enpu_thermal_event(edev);
 	dev_dbg(edev->dev, "event: temperature %d mC, OPP %u\n",
 		(s32)enpu_read(edev, ENPU_REG_TEMP_MC),
 		enpu_read(edev, ENPU_REG_OPP_CURRENT));

@@ -83,6 +83,7 @@ static struct pci_driver enpu_pci_driver = {
 	.id_table = enpu_pci_ids,
 	.probe = enpu_pci_probe,
 	.remove = enpu_pci_remove,
+	.driver.pm = &enpu_pm_ops,
 };
 
 /**

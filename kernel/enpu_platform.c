@@ -89,6 +89,7 @@ static struct platform_driver enpu_platform_driver = {
 	.driver = {
 		.name = KBUILD_MODNAME,
 		.of_match_table = enpu_of_match,
+		.pm = &enpu_pm_ops,
 	},
 	.probe = enpu_platform_probe,
 #if defined(ENPU_HAVE_PLATFORM_REMOVE_VOID)
