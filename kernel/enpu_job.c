@@ -62,6 +62,7 @@
 #include "enpu_job.h"
 #include "enpu_job_buf.h"
 #include "enpu_limits.h"
+#include "enpu_pm.h"
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
 #include "enpu_rerun.h"
@@ -209,6 +210,7 @@ static void enpu_job_uncharge(struct enpu_job *job)
 	enpu_quota_give(&job->ctx->jobs);
 	enpu_quota_give(&job->ctx->file->jobs);
 	enpu_quota_give(&job->edev->jobs);
+	enpu_pm_job_end(job->edev);
 }
 
 static void enpu_job_release(struct kref *ref)
@@ -1056,6 +1058,7 @@ static int enpu_job_charge(struct enpu_job *job)
 		return -EAGAIN;
 	}
 	job->charged = true;
+	enpu_pm_job_begin(job->edev);
 	return 0;
 }
 
