@@ -50,6 +50,7 @@
 #include "enpu_queue.h"
 #include "enpu_recovery.h"
 #include "enpu_sched.h"
+#include "enpu_thermal.h"
 
 #define ENPU_WATCHDOG_PERIOD_MS	100
 /*
@@ -165,7 +166,9 @@ static void enpu_recovery_recovered(struct enpu_device *edev)
 	rec->tick_valid = false;
 	rec->attempts = 0;
 	WRITE_ONCE(rec->wedged, false);
-	enpu_sched_restart(edev);
+	/* The thermal safe state restarts them once the device is cool. */
+	if (!enpu_thermal_holding(edev))
+		enpu_sched_restart(edev);
 }
 
 /*
