@@ -32,7 +32,9 @@ EARLY_MODULES=(virtio_pci 9pnet_virtio 9p)
 LATE_MODULES=(drm drm_shmem_helper vgem)
 # Only the debug kernel has these: lkdtm and kmemleak-test provoke reports
 # on purpose, so tests/rig can check that each checker is heard.
-OPTIONAL_MODULES=(lkdtm kmemleak_test)
+# governor_simpleondemand: enpu's devfreq governor, a module on Debian's
+# kernels (built in on the debug kernel), loaded by devfreq on demand.
+OPTIONAL_MODULES=(lkdtm kmemleak_test governor_simpleondemand)
 
 die() { printf 'vm: initramfs: %s\n' "$*" >&2; exit 1; }
 
