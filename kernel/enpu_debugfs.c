@@ -181,9 +181,14 @@ static int enpu_debugfs_nop(struct seq_file *m, struct enpu_device *edev)
 {
 	int ret;
 
+	/* A runtime-suspended engine is powered on for it, as for SUBMIT. */
+	ret = enpu_pm_get(edev);
+	if (ret)
+		return ret;
 	mutex_lock(&edev->nop.lock);
 	ret = enpu_debugfs_nop_locked(m, edev);
 	mutex_unlock(&edev->nop.lock);
+	enpu_pm_put(edev);
 	return ret;
 }
 

@@ -221,13 +221,37 @@ int enpu_pm_submit_ioctl(struct drm_device *drm, void *data,
 	struct enpu_device *edev = to_enpu_device(drm);
 	int ret;
 
-	ret = pm_runtime_resume_and_get(edev->dev);
-	if (ret < 0)
+	ret = enpu_pm_get(edev);
+	if (ret)
 		return ret;
 	ret = enpu_job_submit_ioctl(drm, data, file);
+	enpu_pm_put(edev);
+	return ret;
+}
+
+/**
+ * enpu_pm_get() - resume the device and keep it powered
+ * @edev: the device. Process context; may wait for a resume.
+ *
+ * For the driver's own users of the engine (SUBMIT, the debugfs NOP).
+ *
+ * Return: 0, or the resume's error (no reference kept then).
+ */
+int enpu_pm_get(struct enpu_device *edev)
+{
+	int ret = pm_runtime_resume_and_get(edev->dev);
+
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * enpu_pm_put() - drop what enpu_pm_get() or enpu_pm_job_begin() took
+ * @edev: the device. Any context: the autosuspend is asynchronous.
+ */
+void enpu_pm_put(struct enpu_device *edev)
+{
 	pm_runtime_mark_last_busy(edev->dev);
 	pm_runtime_put_autosuspend(edev->dev);
-	return ret;
 }
 
 /**
@@ -245,8 +269,7 @@ void enpu_pm_job_begin(struct enpu_device *edev)
  */
 void enpu_pm_job_end(struct enpu_device *edev)
 {
-	pm_runtime_mark_last_busy(edev->dev);
-	pm_runtime_put_autosuspend(edev->dev);
+	enpu_pm_put(edev);
 }
 
 /**

@@ -60,6 +60,8 @@ void enpu_pm_init(struct enpu_device *edev);
 void enpu_pm_fini(struct enpu_device *edev);
 int enpu_pm_submit_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file);
+int enpu_pm_get(struct enpu_device *edev);
+void enpu_pm_put(struct enpu_device *edev);
 void enpu_pm_job_begin(struct enpu_device *edev);
 void enpu_pm_job_end(struct enpu_device *edev);
 void enpu_pm_show(struct seq_file *m, struct enpu_device *edev);
