@@ -75,7 +75,17 @@ void device_advance(struct vnpu *v)
 	}
 
 	v->device_ns += device_ns;
-	thermal_advance(v, device_ns, busy_ns);
+	/*
+	 * The engine was busy from the start of the interval until the job
+	 * stopped, then idle: heat first, then cool, not the average of the
+	 * two. A host stall that covers a job's end (one long interval)
+	 * would otherwise smear the job's heat over the idle rest, and the
+	 * device would never reach a trip it did reach.
+	 */
+	if (busy_ns > device_ns)
+		busy_ns = device_ns;
+	thermal_advance(v, busy_ns, busy_ns);
+	thermal_advance(v, device_ns - busy_ns, 0);
 	if (busy_ns)
 		regs_publish_perf(v);
 	else
