@@ -32,6 +32,7 @@
 # does no network work and takes about a second. Idempotent; safe to run at
 # any time, also by several users at once (a lock serialises the cache).
 #
+# `deps.sh plot` installs gnuplot (gnuplot-nox) for make bench-thermal.
 # `deps.sh bench` also installs what only the benchmarks need: oneDNN
 # (libdnnl-dev) and Node.js with npm for ONNX Runtime's npm package, unless a
 # node/npm is already on PATH.
@@ -168,6 +169,11 @@ exec 8>"$CACHE/deps.lock"
 flock 8
 
 install_packages "${PACKAGES[@]}"
+
+# `deps.sh plot`: a plotting tool for make bench-thermal's PNG.
+if [ "${1:-}" = plot ]; then
+	command -v gnuplot >/dev/null || install_packages gnuplot-nox
+fi
 
 if [ "${1:-}" = bench ]; then
 	install_packages libdnnl-dev
