@@ -5,7 +5,8 @@
  * or off (make bench-thermal; tests/bench/thermal/README.md).
  *
  * A frame is released every --period-ms; it must finish within the
- * period. Plan "npu": one NPU job of --npu-cycles device cycles (a NOP
+ * period (a frame that could not even start before its deadline is
+ * dropped and counted as a miss). Plan "npu": one NPU job of --npu-cycles device cycles (a NOP
  * job: the device is busy, draws power and heats exactly as for layer
  * work of that length). Plan "cpu": the same frame's fallback on the CPU,
  * an int8 GEMM on the runtime's CPU kernels sized at start-up to take
@@ -194,6 +195,7 @@ int main(int argc, char **argv)
 	uint32_t cmds_size;
 	uint32_t syncobj;
 	uint64_t frames = 0, misses = 0, per_plan[2] = { 0 }, switches = 0;
+	uint64_t dropped = 0;
 	uint64_t start, period_wall, end_wall;
 	double device_s;
 	struct enpu_error err;
@@ -246,6 +248,20 @@ int main(int argc, char **argv)
 		if (now < release)
 			sleep_until(release);
 		now = wall_ns();
+		/*
+		 * A frame whose deadline passed before it could start is
+		 * dropped (a miss), as a camera pipeline drops stale frames:
+		 * one stall costs the frames it covers, not a backlog that
+		 * every later frame inherits.
+		 */
+		if (now > release + period_wall) {
+			dropped++;
+			misses++;
+			fprintf(csv, "%s,%llu,%.1f,drop,-1,1,-1,-1,-1\n",
+				c.hooks ? "on" : "off", (unsigned long long)i,
+				(double)(now - start) * c.speed / 1e6);
+			continue;
+		}
 		/* device ms: the policy's clock and the CSV's time axis */
 		t_ms = (double)(now - start) * c.speed / 1e6;
 		if (enpu_th_monitor_poll(mon, (now - start) / 1000000u, snap) == 1 ||
@@ -305,10 +321,12 @@ int main(int argc, char **argv)
 	}
 	device_s = (double)(wall_ns() - start) * c.speed / 1e9;
 	fclose(csv);
-	printf("thermal-bench hooks %s: %llu frames in %.1f s of device time, %llu deadline misses (%.2f %%), throughput %.2f frames/s, npu %llu cpu %llu frames, %llu switches, cpu frame M=%zu\n",
+	printf("thermal-bench hooks %s: %llu frames done in %.1f s of device time, %llu deadline misses of %llu released (%.2f %%, %llu dropped), throughput %.2f frames/s, npu %llu cpu %llu frames, %llu switches, cpu frame M=%zu\n",
 	       c.hooks ? "on" : "off", (unsigned long long)frames, device_s,
 	       (unsigned long long)misses,
-	       frames ? 100.0 * (double)misses / (double)frames : 0.0,
+	       (unsigned long long)(frames + dropped),
+	       frames + dropped ? 100.0 * (double)misses / (double)(frames + dropped) : 0.0,
+	       (unsigned long long)dropped,
 	       (double)frames / device_s, (unsigned long long)per_plan[0],
 	       (unsigned long long)per_plan[1], (unsigned long long)switches,
 	       cpu.m);
