@@ -266,8 +266,9 @@ static struct enpu_th_snapshot snap(int npu_mc, int cpu_mc, long cur_hz)
 	return s;
 }
 
-static struct enpu_th_policy *policy(unsigned int plans,
-				     enum enpu_th_preference pref)
+static struct enpu_th_policy *policy_horizon(unsigned int plans,
+					     enum enpu_th_preference pref,
+					     uint32_t horizon_ms)
 {
 	struct enpu_th_policy_config c;
 	struct enpu_th_policy *p = NULL;
@@ -275,11 +276,21 @@ static struct enpu_th_policy *policy(unsigned int plans,
 
 	enpu_th_policy_defaults(&c, plans);
 	c.preference = pref;
+	c.horizon_ms = horizon_ms;
 	if (enpu_th_policy_create(&c, &p, why, sizeof(why))) {
 		fprintf(stderr, "%s\n", why);
 		exit(1);
 	}
 	return p;
+}
+
+/* The threshold, dwell and clock rules alone: their cases jump between
+ * temperatures no device reaches that fast, which the projection (tested
+ * on its own below) would rightly act on. */
+static struct enpu_th_policy *policy(unsigned int plans,
+				     enum enpu_th_preference pref)
+{
+	return policy_horizon(plans, pref, 0);
 }
 
 static void step(struct enpu_th_policy *p, int npu_mc, int cpu_mc, long hz,
@@ -330,6 +341,88 @@ static void policy_walks_every_transition_with_hysteresis(void)
 	STEP(p, 86000, 86000, GHZ, 19900, 3, CPU_HOT);
 	STEP(p, COOL, 86000, GHZ, 22000, 1, COOLED);
 	enpu_th_policy_destroy(p);
+}
+
+/*
+ * The projection: a headroom falling at the rate seen since the previous
+ * sample leaves the NPU a sample before it is below enter_mc; a steady,
+ * cooling, unknown or too-close reading projects nothing; within the
+ * dwell only a projection past the passive trip leaves at once.
+ */
+static void projection_leaves_a_heating_npu_a_sample_early(void)
+{
+	struct enpu_th_policy *p = policy_horizon(2, ENPU_TH_PREFER_BALANCED,
+						  1000);
+	struct enpu_th_policy *q = policy(2, ENPU_TH_PREFER_BALANCED);
+	struct enpu_th_snapshot s;
+	struct enpu_th_decision d;
+
+	/* 70 -> 76 degC in 1 s: 9 degC of headroom, 3 projected: leave. */
+	STEP(p, 70000, COOL, GHZ, 0, 0, KEEP);
+	STEP(q, 70000, COOL, GHZ, 0, 0, KEEP);
+	s = snap(76000, COOL, GHZ);
+	enpu_th_policy_update(p, &s, 1000, &d);
+	CHECK(d.npu_projected_mc == 3000, "projected %d", d.npu_projected_mc);
+	CHECK(d.plan == 1 && d.reason == ENPU_TH_NPU_HEATING, "left: plan %u %s",
+	      d.plan, enpu_th_reason_name(d.reason));
+	/* Without the projection the same readings keep the NPU. */
+	STEP(q, 76000, COOL, GHZ, 1000, 0, KEEP);
+	enpu_th_policy_destroy(p);
+	enpu_th_policy_destroy(q);
+
+	/* Steady 79 degC (6 of headroom): nothing projected. */
+	p = policy_horizon(2, ENPU_TH_PREFER_BALANCED, 1000);
+	STEP(p, 79000, COOL, GHZ, 0, 0, KEEP);
+	s = snap(79000, COOL, GHZ);
+	enpu_th_policy_update(p, &s, 1000, &d);
+	CHECK(d.npu_projected_mc == 6000 && d.plan == 0, "steady %d plan %u",
+	      d.npu_projected_mc, d.plan);
+	/* Cooling 79.5 -> 79: nothing either. */
+	STEP(p, 79500, COOL, GHZ, 2000, 0, KEEP);
+	STEP(p, 79000, COOL, GHZ, 3000, 0, KEEP);
+	/* 80 -> 80.2 degC in 1 s: 4.8 of headroom projected 4.6... but
+	 * already below 5: npu-hot, not heating. */
+	STEP(p, 80200, COOL, GHZ, 4000, 1, NPU_HOT);
+	enpu_th_policy_destroy(p);
+
+	/* Samples 100 ms apart give no rate: 70 -> 76 keeps the NPU; the
+	 * rate is then taken over the 1 s since the first one. */
+	p = policy_horizon(2, ENPU_TH_PREFER_BALANCED, 1000);
+	STEP(p, 70000, COOL, GHZ, 0, 0, KEEP);
+	STEP(p, 76000, COOL, GHZ, 100, 0, KEEP);
+	STEP(p, 77000, COOL, GHZ, 1000, 1, NPU_HEATING);	/* 8 - 7 */
+	enpu_th_policy_destroy(p);
+
+	/* An unknown reading forgets the rate. */
+	p = policy_horizon(2, ENPU_TH_PREFER_BALANCED, 1000);
+	STEP(p, 70000, COOL, GHZ, 0, 0, KEEP);
+	fresh_root();
+	npu_tree(70000, COOL, GHZ, 3000000);
+	put("sys/class/thermal/thermal_zone2/temp", "garbage\n");
+	CHECK(enpu_th_read(root, &s) == 0, "read");
+	enpu_th_policy_update(p, &s, 1000, &d);
+	CHECK(d.npu_projected_mc == INT32_MAX && d.plan == 0, "unknown");
+	STEP(p, 76000, COOL, GHZ, 2000, 0, KEEP);	/* new reference */
+	enpu_th_policy_destroy(p);
+
+	/*
+	 * Within the dwell after coming back: heating towards enter_mc
+	 * waits for the dwell; projected past the passive trip does not.
+	 */
+	p = policy_horizon(2, ENPU_TH_PREFER_BALANCED, 1000);
+	q = policy(2, ENPU_TH_PREFER_BALANCED);
+	STEP(p, 81000, COOL, GHZ, 0, 1, NPU_HOT);
+	STEP(q, 81000, COOL, GHZ, 0, 1, NPU_HOT);
+	STEP(p, 72000, COOL, GHZ, 2000, 0, COOLED);	/* 13 of headroom */
+	STEP(q, 72000, COOL, GHZ, 2000, 0, COOLED);
+	STEP(p, 76000, COOL, GHZ, 3000, 0, KEEP);	/* 9, 5 projected */
+	STEP(p, 79000, COOL, GHZ, 3500, 0, KEEP);	/* 6, 0 projected */
+	/* 3 of headroom, -4.5 projected: out within the dwell... */
+	STEP(p, 82000, COOL, GHZ, 3900, 1, NPU_HOT);
+	/* ...where without the projection it waits for the trip. */
+	STEP(q, 82000, COOL, GHZ, 3900, 0, KEEP);
+	enpu_th_policy_destroy(p);
+	enpu_th_policy_destroy(q);
 }
 
 static void policy_follows_the_npu_clock(void)
@@ -455,6 +548,7 @@ int main(void)
 		T(reader_survives_missing_and_odd_files),
 		T(headroom_figures),
 		T(policy_walks_every_transition_with_hysteresis),
+		T(projection_leaves_a_heating_npu_a_sample_early),
 		T(policy_follows_the_npu_clock),
 		T(preferences_move_the_thresholds),
 		T(latency_target_brings_work_back),

@@ -109,12 +109,20 @@ struct enpu_th_policy_config {
 	int32_t exit_mc;	/* step back above this headroom (> enter_mc) */
 	double npu_clock_low;	/* devfreq below this share: NPU throttled */
 	uint32_t dwell_ms;	/* least time between two switches */
+	/*
+	 * Leave the NPU when the headroom projected this far ahead (at the
+	 * rate it fell since the previous sample) is below enter_mc: the
+	 * sampling interval, so that the next sample, not the one after,
+	 * is already on the other plan. 0: no projection.
+	 */
+	uint32_t horizon_ms;
 	uint32_t latency_target_us;	/* 0: none */
 	enum enpu_th_preference preference;
 };
 
-/* Defaults: enter 5 degC, exit 12 degC, clock 0.7, dwell 2 s, balanced,
- * the first half of the plans (rounded up) on the NPU. */
+/* Defaults: enter 5 degC, exit 12 degC, clock 0.7, dwell 2 s, horizon
+ * 1 s (the monitor's least polling interval), balanced, the first half of
+ * the plans (rounded up) on the NPU. */
 void enpu_th_policy_defaults(struct enpu_th_policy_config *config,
 			     unsigned int plan_count);
 
@@ -127,6 +135,7 @@ enum enpu_th_reason {
 	ENPU_TH_CPU_HOT,	/* CPU headroom below enter_mc on a CPU plan */
 	ENPU_TH_COOLED,		/* headroom back above exit_mc */
 	ENPU_TH_LATENCY,	/* latency target missed: back to a faster plan */
+	ENPU_TH_NPU_HEATING,	/* NPU headroom projected below enter_mc */
 };
 
 const char *enpu_th_reason_name(enum enpu_th_reason reason);
@@ -136,6 +145,9 @@ struct enpu_th_decision {
 	bool changed;
 	enum enpu_th_reason reason;
 	struct enpu_th_headroom headroom;
+	/* NPU headroom horizon_ms ahead at the current rate (== npu_mc when
+	 * not falling or unknown). */
+	int32_t npu_projected_mc;
 	uint64_t at_ms;
 };
 

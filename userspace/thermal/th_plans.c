@@ -171,7 +171,8 @@ static void log_decision(struct enpu_th_plans *p, unsigned int from,
 	if (h->npu_mc == INT32_MAX)
 		fprintf(p->log, "unknown");
 	else
-		fprintf(p->log, "%.1f C", h->npu_mc / 1000.0);
+		fprintf(p->log, "%.1f C (%.1f C projected)", h->npu_mc / 1000.0,
+			d->npu_projected_mc / 1000.0);
 	fprintf(p->log, ", cpu headroom ");
 	if (h->cpu_mc == INT32_MAX)
 		fprintf(p->log, "unknown");

@@ -6,15 +6,23 @@
  * npu_plan_count use the NPU, the rest are CPU-only (the last one with
  * the fewest CPU threads). The policy moves one plan at a time:
  *
- *   away from the NPU   NPU headroom below enter_mc, or the NPU clock
- *                       (devfreq cur/top) below npu_clock_low;
+ *   away from the NPU   NPU headroom below enter_mc, or the headroom
+ *                       projected horizon_ms ahead below it (heating at
+ *                       the rate seen since the previous sample), or the
+ *                       NPU clock (devfreq cap/top) below npu_clock_low;
  *   to fewer threads    on a CPU plan, CPU headroom below enter_mc;
  *   back                headroom above exit_mc (and the NPU clock back
  *                       above npu_clock_low + 0.2): one step per dwell.
  *
+ * The projection is there because sampling is slow next to the heat: at
+ * most once a second, while a device with a 2 s thermal time constant
+ * under load rises several degrees between two samples, so a policy that
+ * waits to see the threshold crossed is a sample late and the device is
+ * at its passive trip (clock capped, frames late) before the switch.
+ *
  * enter_mc < exit_mc is the hysteresis; dwell_ms is the least time between
  * two switches, except that an NPU already past its passive trip (negative
- * headroom) is left at once. A latency target missed on a CPU plan while
+ * headroom), or projected past it, is left at once. A latency target missed on a CPU plan while
  * the NPU has headroom again steps back without waiting for exit_mc. The
  * latency preference leaves the NPU 2 degC later and returns 3 degC
  * sooner; the energy preference goes from the NPU straight to the
@@ -32,6 +40,9 @@
 #define LATENCY_PREF_ENTER_MC	2000
 #define LATENCY_PREF_EXIT_MC	3000
 #define EWMA_SHIFT		2	/* new sample weighs 1/4 */
+/* Samples closer than this give no rate (a netlink event right after a
+ * poll would turn sensor noise into a slope). */
+#define RATE_MIN_MS		200
 
 struct enpu_th_policy {
 	struct enpu_th_policy_config config;
@@ -39,6 +50,9 @@ struct enpu_th_policy {
 	bool switched;
 	uint64_t last_switch_ms;
 	uint32_t latency_us[ENPU_TH_MAX_PLANS];	/* EWMA, 0: none yet */
+	bool have_ref;			/* ref_* hold an earlier sample */
+	int32_t ref_npu_mc;		/* its NPU headroom */
+	uint64_t ref_ms;		/* its time */
 };
 
 static const char *const reason_names[] = {
@@ -48,6 +62,7 @@ static const char *const reason_names[] = {
 	[ENPU_TH_CPU_HOT] = "cpu-hot",
 	[ENPU_TH_COOLED] = "cooled",
 	[ENPU_TH_LATENCY] = "latency",
+	[ENPU_TH_NPU_HEATING] = "npu-heating",
 };
 
 const char *enpu_th_reason_name(enum enpu_th_reason reason)
@@ -152,6 +167,7 @@ void enpu_th_policy_defaults(struct enpu_th_policy_config *c,
 	c->exit_mc = 12000;
 	c->npu_clock_low = 0.7;
 	c->dwell_ms = 2000;
+	c->horizon_ms = 1000;
 	c->preference = ENPU_TH_PREFER_BALANCED;
 }
 
@@ -223,14 +239,47 @@ unsigned int enpu_th_policy_plan(const struct enpu_th_policy *p)
 	return p->plan;
 }
 
+/*
+ * The NPU headroom horizon_ms ahead if it keeps falling at the rate seen
+ * since the reference sample; @npu_mc itself if it is not falling, or
+ * unknown, or there is no usable reference. Moves the reference on.
+ */
+static int32_t project(struct enpu_th_policy *p, int32_t npu_mc,
+		       uint64_t now_ms)
+{
+	int64_t projected = npu_mc;
+
+	if (npu_mc == INT32_MAX) {
+		p->have_ref = false;
+		return npu_mc;
+	}
+	if (p->have_ref && now_ms < p->ref_ms)
+		p->have_ref = false;	/* a clock that went back */
+	if (p->have_ref && now_ms - p->ref_ms < RATE_MIN_MS)
+		return npu_mc;
+	if (p->have_ref && p->config.horizon_ms && npu_mc < p->ref_npu_mc) {
+		int64_t fall = (int64_t)p->ref_npu_mc - npu_mc;
+
+		projected -= fall * p->config.horizon_ms /
+			     (int64_t)(now_ms - p->ref_ms);
+		if (projected < INT32_MIN + 1)
+			projected = INT32_MIN + 1;
+	}
+	p->have_ref = true;
+	p->ref_npu_mc = npu_mc;
+	p->ref_ms = now_ms;
+	return (int32_t)projected;
+}
+
 static void choose(struct enpu_th_policy *p, const struct enpu_th_headroom *h,
-		   bool dwelt, unsigned int *plan, enum enpu_th_reason *reason)
+		   int32_t npu_projected, bool dwelt, unsigned int *plan,
+		   enum enpu_th_reason *reason)
 {
 	const struct enpu_th_policy_config *c = &p->config;
 	int32_t enter = c->enter_mc, exit = c->exit_mc;
 	unsigned int npu_plans = c->npu_plan_count, last = c->plan_count - 1;
 	bool on_npu = p->plan < npu_plans;
-	bool npu_hot, npu_throttled, npu_cool, cpu_hot, cpu_cool;
+	bool npu_hot, npu_heating, npu_throttled, npu_cool, cpu_hot, cpu_cool;
 
 	if (c->preference == ENPU_TH_PREFER_LATENCY) {
 		enter -= LATENCY_PREF_ENTER_MC;
@@ -239,6 +288,7 @@ static void choose(struct enpu_th_policy *p, const struct enpu_th_headroom *h,
 			exit = enter + 1;
 	}
 	npu_hot = h->npu_mc < enter;
+	npu_heating = !npu_hot && npu_projected < enter;
 	npu_throttled = h->npu_clock < c->npu_clock_low;
 	npu_cool = h->npu_mc > exit &&
 		   h->npu_clock >= c->npu_clock_low + CLOCK_HYSTERESIS - 1e-9;
@@ -247,11 +297,13 @@ static void choose(struct enpu_th_policy *p, const struct enpu_th_headroom *h,
 
 	*plan = p->plan;
 	*reason = ENPU_TH_KEEP;
-	if (on_npu && (npu_hot || npu_throttled)) {
-		/* Past the trip: no waiting. */
-		if (!dwelt && h->npu_mc >= 0)
+	if (on_npu && (npu_hot || npu_heating || npu_throttled)) {
+		/* Past the trip, or past it by the next sample: no waiting. */
+		if (!dwelt && h->npu_mc >= 0 && npu_projected >= 0)
 			return;
-		*reason = npu_hot ? ENPU_TH_NPU_HOT : ENPU_TH_NPU_THROTTLED;
+		*reason = npu_hot ? ENPU_TH_NPU_HOT :
+			  npu_throttled ? ENPU_TH_NPU_THROTTLED :
+			  ENPU_TH_NPU_HEATING;
 		*plan = p->plan + 1;
 		if (*plan == npu_plans && c->preference == ENPU_TH_PREFER_ENERGY)
 			*plan = last;
@@ -283,7 +335,7 @@ static void choose(struct enpu_th_policy *p, const struct enpu_th_headroom *h,
 	 * work again: go back without waiting for exit_mc. */
 	if (c->latency_target_us && p->plan > 0 &&
 	    p->latency_us[p->plan] > c->latency_target_us && !npu_hot &&
-	    !npu_throttled && (on_npu || npu_plans)) {
+	    !npu_heating && !npu_throttled && (on_npu || npu_plans)) {
 		*reason = ENPU_TH_LATENCY;
 		*plan = on_npu ? p->plan - 1 : npu_plans - 1;
 	}
@@ -300,7 +352,8 @@ void enpu_th_policy_update(struct enpu_th_policy *p,
 
 	memset(d, 0, sizeof(*d));
 	enpu_th_headroom(s, &d->headroom);
-	choose(p, &d->headroom, dwelt, &plan, &reason);
+	d->npu_projected_mc = project(p, d->headroom.npu_mc, now_ms);
+	choose(p, &d->headroom, d->npu_projected_mc, dwelt, &plan, &reason);
 	if (plan > p->config.plan_count - 1)
 		plan = p->config.plan_count - 1;
 	d->at_ms = now_ms;
