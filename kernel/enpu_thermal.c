@@ -22,11 +22,19 @@
  * The zone is interrupt driven: the device raises ENPU_VEC_EVENT when the
  * temperature crosses a trip (enpu_irq.c calls enpu_thermal_event()), and
  * the core polls every ENPU_THERMAL_PASSIVE_MS while passive cooling is
- * active. Without CONFIG_THERMAL, or on a device without the 1.5 trip
+ * active. The device has no programmable thresholds and no hysteresis of
+ * its own: a device held at its passive trip by the cooling crosses it
+ * every few milliseconds, and one zone update per crossing made step_wise
+ * move the clock up and down hundreds of times a second (a SET_OPP each).
+ * An event therefore updates the zone at once only if the last
+ * event-driven update is ENPU_THERMAL_PASSIVE_MS old, else that much
+ * after it: the first crossing is seen at once, a storm at the passive
+ * polling rate. Without CONFIG_THERMAL, or on a device without the 1.5 trip
  * registers, there is no zone and the device protects itself (halt and
  * recovery) only.
  */
 #include <linux/device.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
@@ -218,9 +226,12 @@ static void enpu_thermal_safe_work(struct work_struct *work)
 
 static void enpu_thermal_event_work(struct work_struct *work)
 {
-	struct enpu_thermal *thermal = container_of(work, struct enpu_thermal,
+	struct enpu_thermal *thermal = container_of(to_delayed_work(work),
+						    struct enpu_thermal,
 						    event_work);
 
+	WRITE_ONCE(thermal->last_event_update, jiffies);
+	atomic64_inc(&thermal->event_updates);
 	thermal_zone_device_update(thermal->tz, THERMAL_EVENT_UNSPECIFIED);
 }
 
@@ -230,8 +241,17 @@ static void enpu_thermal_event_work(struct work_struct *work)
  */
 void enpu_thermal_event(struct enpu_device *edev)
 {
-	if (READ_ONCE(edev->thermal.tz))
-		schedule_work(&edev->thermal.event_work);
+	struct enpu_thermal *thermal = &edev->thermal;
+	unsigned long next, delay = 0;
+
+	if (!READ_ONCE(thermal->tz))
+		return;
+	next = READ_ONCE(thermal->last_event_update) +
+	       msecs_to_jiffies(ENPU_THERMAL_PASSIVE_MS);
+	if (time_before(jiffies, next))
+		delay = next - jiffies;
+	/* Already pending: that update will see this crossing too. */
+	queue_delayed_work(system_wq, &thermal->event_work, delay);
 }
 
 /**
@@ -252,7 +272,9 @@ int enpu_thermal_init(struct enpu_device *edev)
 	int ret;
 
 	INIT_DELAYED_WORK(&thermal->safe_work, enpu_thermal_safe_work);
-	INIT_WORK(&thermal->event_work, enpu_thermal_event_work);
+	INIT_DELAYED_WORK(&thermal->event_work, enpu_thermal_event_work);
+	thermal->last_event_update = jiffies -
+				     msecs_to_jiffies(ENPU_THERMAL_PASSIVE_MS);
 	if (!IS_ENABLED(CONFIG_THERMAL) || !(edev->id.caps & ENPU_CAP_THERMAL) ||
 	    passive <= 0 || hot <= passive) {
 		dev_info(edev->dev, "no thermal zone (device trips %d/%d mC)\n",
@@ -306,7 +328,7 @@ void enpu_thermal_fini(struct enpu_device *edev)
 	struct thermal_zone_device *tz = thermal->tz;
 
 	WRITE_ONCE(thermal->tz, NULL);
-	cancel_work_sync(&thermal->event_work);
+	cancel_delayed_work_sync(&thermal->event_work);
 	if (tz)
 		thermal_zone_device_unregister(tz);
 	cancel_delayed_work_sync(&thermal->safe_work);
@@ -321,9 +343,10 @@ void enpu_thermal_show(struct seq_file *m, struct enpu_device *edev)
 {
 	struct enpu_thermal *thermal = &edev->thermal;
 
-	seq_printf(m, "temp_mc=%d zone=%d holding=%d holds=%lld opp=%u\n",
+	seq_printf(m, "temp_mc=%d zone=%d holding=%d holds=%lld opp=%u event_updates=%lld\n",
 		   (int)enpu_read(edev, ENPU_REG_TEMP_MC), thermal->tz ? 1 : 0,
 		   READ_ONCE(thermal->holding),
 		   atomic64_read(&thermal->holds),
-		   enpu_read(edev, ENPU_REG_OPP_CURRENT));
+		   enpu_read(edev, ENPU_REG_OPP_CURRENT),
+		   atomic64_read(&thermal->event_updates));
 }

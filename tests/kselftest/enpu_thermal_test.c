@@ -306,6 +306,8 @@ TEST_F_TIMEOUT(thermal, idle_device_slows_down_and_min_freq_pins_it, 300)
 TEST_F_TIMEOUT(thermal, hot_ambient_lowers_the_clock_until_cool, 300)
 {
 	char path[PATH_MAX + 64];
+	long long before, updates;
+	int64_t t0, ms;
 	long seen;
 
 	snprintf(path, sizeof(path), "%s/min_freq", self->devfreq);
@@ -321,6 +323,21 @@ TEST_F_TIMEOUT(thermal, hot_ambient_lowers_the_clock_until_cool, 300)
 	EXPECT_LT(0, seen);
 	EXPECT_GT(GHZ, read_long(self->devfreq, "max_freq"));
 	EXPECT_EQ(0, debugfs_power("holding"));
+	/*
+	 * Held at the passive trip, the device crosses it every few device
+	 * ms; the zone must not be updated for each crossing (a clock change
+	 * each): at most one event-driven update per 100 ms. A bound the
+	 * driver enforces by its own clock: a slow machine only lowers it.
+	 */
+	before = debugfs_power("event_updates");
+	t0 = enpu_now_ns();
+	sleep_ms(2000);
+	updates = debugfs_power("event_updates") - before;
+	ms = (enpu_now_ns() - t0) / 1000000;
+	TH_LOG("%lld event-driven zone updates in %lld ms, zone %ld mC",
+	       updates, (long long)ms, read_long(self->zone, "temp"));
+	ASSERT_LE(0, before);
+	EXPECT_GE(ms / 100 + 2, updates);
 	/* The ambient back, cooling fast: the clock returns to the top. */
 	ASSERT_EQ(0, set_ambient(self->ambient_mc));
 	ASSERT_EQ(0, enpu_fault("speed 5", 0, NULL));
