@@ -5,12 +5,27 @@
 # workload with the runtime thermal hooks off, then (after the device has
 # cooled back to its idle temperature) on; CSV and PNG on the host.
 #
-# usage: run.sh BENCH_BIN OUT_DIR AMBIENT_MC SECONDS SPEED
+# Before them, a control boot in the vnpu's default (cool) ambient runs the
+# same frames on the NPU for CONTROL_SECONDS of device time: no thermal
+# limit is reached there, so its misses are the VM's own timing noise, the
+# floor under both runs' figures.
+#
+# usage: run.sh BENCH_BIN OUT_DIR AMBIENT_MC SECONDS SPEED CONTROL_SECONDS
 set -euo pipefail
-BIN=$1 OUT=$2 AMBIENT=$3 SECONDS_DEV=$4 SPEED=$5
+BIN=$1 OUT=$2 AMBIENT=$3 SECONDS_DEV=$4 SPEED=$5 CONTROL_SECONDS=$6
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd -P)
 mkdir -p "$OUT"
-rm -f "$OUT"/off.csv "$OUT"/on.csv "$OUT"/thermal.csv "$OUT"/thermal.png
+rm -f "$OUT"/off.csv "$OUT"/on.csv "$OUT"/control.csv "$OUT"/thermal.csv \
+	"$OUT"/thermal.png
+
+# The VM (QEMU and the vnpu) runs at nice -10 where we may (root): on a
+# host shared with builds, a QEMU thread waiting for a core is a frame
+# late for reasons that are not the system under test. Others' work still
+# runs; the control boot shows what noise is left.
+NICE=()
+if [ "$(id -u)" = 0 ]; then
+	NICE=(nice -n -10)
+fi
 
 # In the guest: cool (wait for the zone to settle idle), run, cool, run.
 guest=$OUT/guest.sh
@@ -27,6 +42,11 @@ devfreq=\$(for d in /sys/class/devfreq/*; do
 	[ "\$(basename "\$(readlink \$d/device/driver)")" = enpu ] && echo \$d; done | head -n1)
 [ -n "\$devfreq" ] && tr ' ' '\\n' <\$devfreq/available_frequencies |
 	sort -n | tail -n1 >\$devfreq/min_freq
+if [ "\${1:-}" = control ]; then
+	"$BIN" --hooks off --seconds $CONTROL_SECONDS --speed $SPEED \
+		--csv "$OUT/control.csv"
+	exit 0
+fi
 cool() {
 	# idle until the device is below 70 degC (a hot ambient's idle level)
 	for _ in \$(seq 600); do
@@ -41,20 +61,29 @@ for hooks in off on; do
 done
 GUEST
 chmod +x "$guest"
-"$REPO/tools/vm/run" --timeout 900 \
+# A bound on each boot: all the device time / SPEED, plus boot and cooling.
+timeout=$(awk -v c="$CONTROL_SECONDS" -v s="$SECONDS_DEV" -v f="$SPEED" \
+	'BEGIN { printf "%d", (c + 2 * s) / f + 600 }')
+"${NICE[@]}" "$REPO/tools/vm/run" --timeout "$timeout" \
+	--vnpu-arg --speed --vnpu-arg "$SPEED" \
+	-- "$guest" control | tee "$OUT/console.log"
+"${NICE[@]}" "$REPO/tools/vm/run" --timeout "$timeout" \
 	--vnpu-arg --ambient-mc --vnpu-arg "$AMBIENT" \
 	--vnpu-arg --speed --vnpu-arg "$SPEED" \
-	-- "$guest" | tee "$OUT/console.log"
+	-- "$guest" | tee -a "$OUT/console.log"
 
 { cat "$OUT/off.csv"; tail -n +2 "$OUT/on.csv"; } >"$OUT/thermal.csv"
 
 # Summary from the CSV itself: the same numbers the plot shows.
-awk -F, 'NR > 1 { n[$1]++; m[$1] += $6; if ($4 != "drop") d[$1]++
+awk -F, 'NR > 1 { n[$1]++; m[$1] += $6; if ($4 != "drop" && $4 != "fail") d[$1]++
 		if ($3 > t[$1]) t[$1] = $3 }
-	END { for (h in n) printf "bench-thermal: hooks %-3s %5d frames released, %5d done, %4d deadline misses (incl. dropped), miss rate %6.2f %%, throughput %.2f frames/s over %.1f s of device time\n",
+	END { for (h in n) printf "bench-thermal: hooks %-3s %5d frames released, %5d done, %4d deadline misses (incl. dropped and failed), miss rate %6.2f %%, throughput %.2f frames/s over %.1f s of device time\n",
 		h, n[h], d[h], m[h], 100 * m[h] / n[h], d[h] / (t[h] / 1000), t[h] / 1000 }' \
 	"$OUT/thermal.csv" | sort
-awk -F, 'NR > 1 { n[$1]++; m[$1] += $6; if ($4 != "drop") d[$1]++
+awk -F, 'NR > 1 { n++; m += $6; if ($4 != "drop" && $4 != "fail") d++; if ($3 > t) t = $3 }
+	END { printf "bench-thermal: control (cool ambient, hooks off, NPU never throttled) %d frames released, %d deadline misses, miss rate %.2f %%: the VM'"'"'s own timing noise at this speed\n",
+		n, m, n ? 100 * m / n : 0 }' "$OUT/control.csv"
+awk -F, 'NR > 1 { n[$1]++; m[$1] += $6; if ($4 != "drop" && $4 != "fail") d[$1]++
 		if ($3 > t[$1]) t[$1] = $3 }
 	END { if (!n["on"] || !n["off"]) exit 1
 	      r = m["off"] ? m["on"] / m["off"] : 0
@@ -86,8 +115,8 @@ plot "$OUT/off.csv" every ::1 using (\$3/1000):5 with points pt 7 ps 0.3 title "
 unset logscale y
 set ylabel "plan (0 npu, 1 cpu)"
 set yrange [-0.2:1.2]
-plot "$OUT/off.csv" every ::1 using (\$3/1000):(strcol(4) eq "cpu" ? 1 : (strcol(4) eq "drop" ? 1/0 : 0)) with steps title "off", \
-     "$OUT/on.csv" every ::1 using (\$3/1000):(strcol(4) eq "cpu" ? 1 : (strcol(4) eq "drop" ? 1/0 : 0)) with steps title "on"
+plot "$OUT/off.csv" every ::1 using (\$3/1000):(strcol(4) eq "cpu" ? 1 : (strcol(4) eq "drop" || strcol(4) eq "fail" ? 1/0 : 0)) with steps title "off", \
+     "$OUT/on.csv" every ::1 using (\$3/1000):(strcol(4) eq "cpu" ? 1 : (strcol(4) eq "drop" || strcol(4) eq "fail" ? 1/0 : 0)) with steps title "on"
 unset multiplot
 PLOT
 echo "bench-thermal: wrote $OUT/thermal.csv and $OUT/thermal.png"

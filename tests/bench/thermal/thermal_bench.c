@@ -195,7 +195,7 @@ int main(int argc, char **argv)
 	uint32_t cmds_size;
 	uint32_t syncobj;
 	uint64_t frames = 0, misses = 0, per_plan[2] = { 0 }, switches = 0;
-	uint64_t dropped = 0;
+	uint64_t dropped = 0, failed = 0;
 	uint64_t start, period_wall, end_wall;
 	double device_s;
 	struct enpu_error err;
@@ -264,7 +264,14 @@ int main(int argc, char **argv)
 		}
 		/* device ms: the policy's clock and the CSV's time axis */
 		t_ms = (double)(now - start) * c.speed / 1e6;
-		if (enpu_th_monitor_poll(mon, (now - start) / 1000000u, snap) == 1 ||
+		/*
+		 * The monitor runs on device time too: with the vnpu slowed
+		 * down (--speed below 1, see the README) a once-a-second
+		 * sample stays once per second of the device's thermal
+		 * dynamics, as on silicon, instead of sampling a slowed
+		 * device more often.
+		 */
+		if (enpu_th_monitor_poll(mon, (uint64_t)t_ms, snap) == 1 ||
 		    frames == 0) {
 			struct enpu_th_decision d;
 
@@ -272,10 +279,11 @@ int main(int argc, char **argv)
 				enpu_th_policy_update(pol, snap, (uint64_t)t_ms, &d);
 				if (d.changed) {
 					switches++;
-					fprintf(stderr, "thermal: t=%.0f ms plan %s (%s), npu headroom %.1f C, npu clock %.0f%%\n",
+					fprintf(stderr, "thermal: t=%.0f ms plan %s (%s), npu headroom %.1f C (%.1f C projected), npu clock %.0f%%\n",
 						t_ms, plan_names[d.plan],
 						enpu_th_reason_name(d.reason),
 						d.headroom.npu_mc / 1000.0,
+						d.npu_projected_mc / 1000.0,
 						d.headroom.npu_clock * 100);
 				}
 			}
@@ -285,12 +293,24 @@ int main(int argc, char **argv)
 			ret = npu_frame_run(dev, cmds, (uint32_t)cmds_size, syncobj);
 		else
 			ret = cpu_frame_run(&cpu);
+		done = wall_ns();
 		if (ret) {
+			/*
+			 * A frame the driver failed (e.g. -ETIMEDOUT from a
+			 * reset the watchdog made) is a miss, counted and
+			 * shown, not the end of the run.
+			 */
 			fprintf(stderr, "thermal-bench: frame %llu on %s failed: %d\n",
 				(unsigned long long)i, plan_names[plan], ret);
-			return 1;
+			failed++;
+			misses++;
+			fprintf(csv, "%s,%llu,%.1f,fail,-1,1,-1,-1,-1\n",
+				c.hooks ? "on" : "off", (unsigned long long)i,
+				(double)(done - start) * c.speed / 1e6);
+			if (failed > 10)
+				return 1;
+			continue;
 		}
-		done = wall_ns();
 		lat_ms = (double)(done - release) * c.speed / 1e6;
 		if (c.hooks)
 			enpu_th_policy_observe_latency(pol, (uint32_t)(lat_ms * 1000));
@@ -321,12 +341,13 @@ int main(int argc, char **argv)
 	}
 	device_s = (double)(wall_ns() - start) * c.speed / 1e9;
 	fclose(csv);
-	printf("thermal-bench hooks %s: %llu frames done in %.1f s of device time, %llu deadline misses of %llu released (%.2f %%, %llu dropped), throughput %.2f frames/s, npu %llu cpu %llu frames, %llu switches, cpu frame M=%zu\n",
+	printf("thermal-bench hooks %s: %llu frames done in %.1f s of device time, %llu deadline misses of %llu released (%.2f %%, %llu dropped, %llu failed), throughput %.2f frames/s, npu %llu cpu %llu frames, %llu switches, cpu frame M=%zu\n",
 	       c.hooks ? "on" : "off", (unsigned long long)frames, device_s,
 	       (unsigned long long)misses,
-	       (unsigned long long)(frames + dropped),
-	       frames + dropped ? 100.0 * (double)misses / (double)(frames + dropped) : 0.0,
-	       (unsigned long long)dropped,
+	       (unsigned long long)(frames + dropped + failed),
+	       frames + dropped + failed ?
+	       100.0 * (double)misses / (double)(frames + dropped + failed) : 0.0,
+	       (unsigned long long)dropped, (unsigned long long)failed,
 	       (double)frames / device_s, (unsigned long long)per_plan[0],
 	       (unsigned long long)per_plan[1], (unsigned long long)switches,
 	       cpu.m);
