@@ -37,17 +37,6 @@ module_param(devfreq_poll_ms, uint, 0444);
 MODULE_PARM_DESC(devfreq_poll_ms,
 		 "devfreq sampling period of the NPU load, ms (read at probe)");
 
-static u64 enpu_devfreq_read64(struct enpu_device *edev, u32 lo)
-{
-	u32 hi, low;
-
-	do {
-		hi = enpu_read(edev, lo + 4);
-		low = enpu_read(edev, lo);
-	} while (enpu_read(edev, lo + 4) != hi);
-	return (u64)hi << 32 | low;
-}
-
 static u32 enpu_devfreq_opp_count(struct enpu_device *edev)
 {
 	return min_t(u32, enpu_read(edev, ENPU_REG_OPP_COUNT), ENPU_MAX_OPPS);
@@ -129,8 +118,8 @@ static int enpu_devfreq_get_dev_status(struct device *dev,
 {
 	struct enpu_device *edev = dev_get_drvdata(dev);
 	struct enpu_dvfs *dvfs = &edev->dvfs;
-	u64 busy = enpu_devfreq_read64(edev, ENPU_REG_PERF_BUSY_NS_LO);
-	u64 total = enpu_devfreq_read64(edev, ENPU_REG_PERF_DEVICE_NS_LO);
+	u64 busy = enpu_hw_read_counter(edev, ENPU_REG_PERF_BUSY_NS_LO);
+	u64 total = enpu_hw_read_counter(edev, ENPU_REG_PERF_DEVICE_NS_LO);
 	u64 dbusy = busy - dvfs->last_busy_ns;
 	u64 dtotal = total - dvfs->last_total_ns;
 
@@ -213,8 +202,8 @@ int enpu_devfreq_init(struct enpu_device *edev)
 	ret = enpu_devfreq_get_cur_freq(edev->dev, &freq);
 	if (ret)
 		return 0;
-	dvfs->last_busy_ns = enpu_devfreq_read64(edev, ENPU_REG_PERF_BUSY_NS_LO);
-	dvfs->last_total_ns = enpu_devfreq_read64(edev, ENPU_REG_PERF_DEVICE_NS_LO);
+	dvfs->last_busy_ns = enpu_hw_read_counter(edev, ENPU_REG_PERF_BUSY_NS_LO);
+	dvfs->last_total_ns = enpu_hw_read_counter(edev, ENPU_REG_PERF_DEVICE_NS_LO);
 	profile->initial_freq = freq;
 	profile->polling_ms = devfreq_poll_ms;
 	profile->timer = DEVFREQ_TIMER_DELAYED;
@@ -282,7 +271,7 @@ void enpu_devfreq_resume(struct enpu_device *edev)
 	if (!dvfs->devfreq)
 		return;
 	/* The counters went on while the device was off. */
-	dvfs->last_busy_ns = enpu_devfreq_read64(edev, ENPU_REG_PERF_BUSY_NS_LO);
-	dvfs->last_total_ns = enpu_devfreq_read64(edev, ENPU_REG_PERF_DEVICE_NS_LO);
+	dvfs->last_busy_ns = enpu_hw_read_counter(edev, ENPU_REG_PERF_BUSY_NS_LO);
+	dvfs->last_total_ns = enpu_hw_read_counter(edev, ENPU_REG_PERF_DEVICE_NS_LO);
 	devfreq_resume_device(dvfs->devfreq);
 }
