@@ -21,7 +21,7 @@ FIXTURE_SETUP(debugfs)
 	int status = enpu_debugfs_dir(sizeof(self->dir), self->dir);
 
 	ASSERT_EQ(0, status)
-		TH_LOG("no ENPU directory under /sys/kernel/debug/dri: %s",
+		TH_LOG("no ENPU directory under /sys/kernel/debug/{accel,dri}: %s",
 		       strerror(-status));
 }
 

@@ -57,24 +57,10 @@ TEST(node_of_another_driver_is_refused)
 
 TEST(enpu_info_prints_the_device)
 {
-	char line[256], output[8192] = "", program[4096], command[4200];
-	size_t used = 0;
-	FILE *pipe;
-	int status;
+	char output[8192];
 
-	ASSERT_EQ(0, enpu_selftest_program("enpu-info", sizeof(program),
-					   program));
-	snprintf(command, sizeof(command), "'%s' 2>&1", program);
-	pipe = popen(command, "r");
-	ASSERT_NE(NULL, pipe);
-	while (fgets(line, sizeof(line), pipe) &&
-	       used + strlen(line) < sizeof(output)) {
-		strcpy(output + used, line);
-		used += strlen(line);
-	}
-	status = pclose(pipe);
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("%s", output);
+	EXPECT_EQ(0, enpu_selftest_program_output("enpu-info", sizeof(output),
+						  output)) TH_LOG("%s", output);
 	EXPECT_NE(NULL, strstr(output, "device 0: /dev/"));
 	EXPECT_NE(NULL, strstr(output, "firmware:"));
 	EXPECT_NE(NULL, strstr(output, " MHz"));

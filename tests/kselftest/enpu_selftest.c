@@ -13,6 +13,7 @@
 #include "enpu_selftest.h"
 
 #define DEBUGFS_DRI "/sys/kernel/debug/dri"
+#define DEBUGFS_ACCEL "/sys/kernel/debug/accel"
 
 int enpu_selftest_count_devices(void)
 {
@@ -167,21 +168,25 @@ int enpu_debugfs_read(const char *dir, const char *file, size_t size,
 	return 0;
 }
 
-int enpu_debugfs_dir(size_t size, char *dir)
+/*
+ * Finds the ENPU's directory under one debugfs root: DRM minors under
+ * dri/ (render node, 6.1), accel minors under accel/ (6.12).
+ */
+static int enpu_debugfs_dir_under(const char *root, size_t size, char *dir)
 {
 	struct dirent *entry;
 	int status = -ENOENT;
-	DIR *dri;
+	DIR *minors;
 
-	dri = opendir(DEBUGFS_DRI);
-	if (!dri)
+	minors = opendir(root);
+	if (!minors)
 		return -errno;
-	while ((entry = readdir(dri))) {
+	while ((entry = readdir(minors))) {
 		char candidate[300], name[256];
 
 		if (entry->d_name[0] == '.')
 			continue;
-		snprintf(candidate, sizeof(candidate), DEBUGFS_DRI "/%s",
+		snprintf(candidate, sizeof(candidate), "%s/%s", root,
 			 entry->d_name);
 		if (enpu_debugfs_read(candidate, "name", sizeof(name), name))
 			continue;
@@ -195,7 +200,16 @@ int enpu_debugfs_dir(size_t size, char *dir)
 		status = 0;
 		break;
 	}
-	closedir(dri);
+	closedir(minors);
+	return status;
+}
+
+int enpu_debugfs_dir(size_t size, char *dir)
+{
+	int status = enpu_debugfs_dir_under(DEBUGFS_ACCEL, size, dir);
+
+	if (status)
+		status = enpu_debugfs_dir_under(DEBUGFS_DRI, size, dir);
 	return status;
 }
 
@@ -285,4 +299,29 @@ int enpu_selftest_program(const char *program, size_t size, char *path)
 	if ((size_t)snprintf(path, size, "%s/bin/%s", self, program) >= size)
 		return -ENAMETOOLONG;
 	return access(path, X_OK) ? -errno : 0;
+}
+
+int enpu_selftest_program_output(const char *program, size_t size,
+				 char *output)
+{
+	char line[256], path[4096], command[4200];
+	size_t used = 0;
+	FILE *pipe;
+	int status;
+
+	output[0] = '\0';
+	if (enpu_selftest_program(program, sizeof(path), path))
+		return -1;
+	snprintf(command, sizeof(command), "'%s' 2>&1", path);
+	pipe = popen(command, "r");
+	if (!pipe)
+		return -1;
+	while (fgets(line, sizeof(line), pipe)) {
+		if (used + strlen(line) < size) {
+			strcpy(output + used, line);
+			used += strlen(line);
+		}
+	}
+	status = pclose(pipe);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -59,6 +59,14 @@ int enpu_selftest_program(const char *program, size_t size, char *path);
 /* Writes text to path (a sysfs, debugfs or cgroup file). */
 int enpu_write_file(const char *path, const char *text);
 
+/*
+ * Runs build/bin/<program> with stderr joined to stdout, keeps what fits of
+ * its output in output (NUL-terminated); returns its exit status, or -1 if
+ * it could not be run or did not exit normally.
+ */
+int enpu_selftest_program_output(const char *program, size_t size,
+				 char *output);
+
 /* Runs a shell command, returns its exit status or -1. */
 int enpu_run(const char *command);
 
