@@ -54,7 +54,7 @@ $(B)/kmod/$(1)/build/kernel/enpu_conftest.h: $(ENPU_KMOD_PROBES) \
 	@touch $$@
 
 module-$(1): $(B)/kmod/$(1)/build/kernel/enpu_conftest.h
-	bash tools/vm/build-module.sh $$(KDIR_$(1)) $(B)/kmod/$(1)
+	+bash tools/vm/build-module.sh $$(KDIR_$(1)) $(B)/kmod/$(1)
 endef
 $(foreach k,6.12 6.12-rt debug,$(eval $(call ENPU_KMOD_RULES,$(k))))
 
@@ -82,3 +82,23 @@ check-debug: debug-kernel
 	  if ($$(i+1) ~ /^failed/) f += $$i } } \
 	  END { printf "check-debug: %d passed, %d failed\n", p, f; exit f != 0 }' \
 		$(B)/check-debug.log
+
+# The build tier on 6.12: W=1 with -Werror and sparse against Debian's
+# 6.12 headers too (6.1 is check-kernel-build's). The VM tier's module-6.12
+# then has nothing left to build.
+.PHONY: check-kernel-build-6.12
+check-kernel-build-6.12: $(B)/kmod/6.12/build/kernel/enpu_conftest.h
+	+bash tools/vm/build-module.sh $(KDIR_6.12) $(B)/kmod/6.12 sparse
+BUILD_CHECKS += check-kernel-build-6.12
+
+# The VM tier on 6.12 in `make check`: the kselftests (both device
+# configurations) and the demo. The rig's own tests run once, on the
+# default kernel; they boot 6.12 and 6.12-rt too (boots_kernel_*).
+# `make check-vm-6.12` is the whole VM tier on 6.12. Times: top README.
+.PHONY: vm-test-6.12 check-vm-6.12
+vm-test-6.12: all
+	$(MAKE) --no-print-directory vm-test-kselftest vm-test-demo KERNEL=6.12
+VM_TESTS += vm-test-6.12
+
+check-vm-6.12:
+	$(MAKE) --no-print-directory check-vm KERNEL=6.12
