@@ -13,35 +13,51 @@
 
 #include "npu.h"
 
-#define DRI_DEBUGFS "/sys/kernel/debug/dri"
+/*
+ * The driver's debugfs directory is under accel/ where it registers an
+ * accel node (6.12), under dri/ where it registers a render node (6.1).
+ */
+static const char *const debugfs_roots[] = {
+	"/sys/kernel/debug/accel",
+	"/sys/kernel/debug/dri",
+};
 
-int npu_counters_find(char *path, size_t size)
+static int counters_find_under(const char *root, char *path, size_t size)
 {
-	DIR *dri = opendir(DRI_DEBUGFS);
+	DIR *minors = opendir(root);
 	struct dirent *entry;
 	int status = -ENOENT;
 
-	if (!dri)
+	if (!minors)
 		return -errno;
-	while (status && (entry = readdir(dri))) {
+	while (status && (entry = readdir(minors))) {
 		char name_path[512], name[64] = "";
 		FILE *file;
 
 		if (entry->d_name[0] == '.')
 			continue;
-		snprintf(name_path, sizeof(name_path), DRI_DEBUGFS "/%s/name",
+		snprintf(name_path, sizeof(name_path), "%s/%s/name", root,
 			 entry->d_name);
 		file = fopen(name_path, "r");
 		if (!file)
 			continue;
 		if (fgets(name, sizeof(name), file) && !strncmp(name, "enpu", 4)) {
-			snprintf(path, size, DRI_DEBUGFS "/%s/regs",
-				 entry->d_name);
+			snprintf(path, size, "%s/%s/regs", root, entry->d_name);
 			status = 0;
 		}
 		fclose(file);
 	}
-	closedir(dri);
+	closedir(minors);
+	return status;
+}
+
+int npu_counters_find(char *path, size_t size)
+{
+	int status = -ENOENT;
+
+	for (size_t i = 0; status &&
+	     i < sizeof(debugfs_roots) / sizeof(debugfs_roots[0]); i++)
+		status = counters_find_under(debugfs_roots[i], path, size);
 	return status;
 }
 
