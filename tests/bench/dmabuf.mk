@@ -11,11 +11,15 @@ BENCH_DMABUF_SPEED ?= 1
 
 ALL_TARGETS += $(BENCH_DMABUF_BIN)
 
+# The debugfs readers and drm_card (tools/common) come with the kselftests'
+# helper objects (defined by
+# tests/kselftest/kselftest.mk, read after this file).
+.SECONDEXPANSION:
 $(BENCH_DMABUF_BIN): $(BENCH_DMABUF_DIR)/dmabuf_bench.c $(LIBENPU_HEADERS) \
-		$(TOOLS_COMMON_SOURCES) $(TOOLS_COMMON_HEADERS) $(B)/lib/libenpu.so
+		$$(KSELFTEST_HELPER_OBJECTS) $(B)/lib/libenpu.so
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $(LIBENPU_CFLAGS) $(TOOLS_COMMON_CFLAGS) -o $@ $< \
-		$(TOOLS_COMMON_SOURCES) $(LIBENPU_LDFLAGS) \
+	$(CC) $(KSELFTEST_CFLAGS) -I$(KSELFTEST_DIR) -o $@ $< \
+		$(KSELFTEST_HELPER_OBJECTS) $(LIBENPU_LDFLAGS) -pthread \
 		-Wl,-rpath,'$$ORIGIN/../../lib'
 
 .PHONY: bench-dmabuf

@@ -12,10 +12,14 @@ BENCH_SUBMIT_SPEED ?= 1000
 
 ALL_TARGETS += $(BENCH_SUBMIT_BIN)
 
+# The debugfs readers are the kselftests' helpers (defined by
+# tests/kselftest/kselftest.mk, read after this file).
+.SECONDEXPANSION:
 $(BENCH_SUBMIT_BIN): $(BENCH_SUBMIT_DIR)/submit_bench.c $(LIBENPU_HEADERS) \
-		$(B)/lib/libenpu.so
+		$$(KSELFTEST_HELPER_OBJECTS) $(B)/lib/libenpu.so
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $(LIBENPU_CFLAGS) -o $@ $< $(LIBENPU_LDFLAGS) \
+	$(CC) $(KSELFTEST_CFLAGS) -I$(KSELFTEST_DIR) -o $@ $< \
+		$(KSELFTEST_HELPER_OBJECTS) $(LIBENPU_LDFLAGS) -pthread \
 		-Wl,-rpath,'$$ORIGIN/../../lib'
 
 .PHONY: bench-submit

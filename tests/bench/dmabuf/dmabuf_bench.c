@@ -26,6 +26,7 @@
 #include <enpu/enpu.h>
 
 #include "drm_card.h"
+#include "enpu_selftest.h"
 
 #define WIDTH 1920
 #define HEIGHT 1080
@@ -129,39 +130,17 @@ static int vgem_frame_create(struct vgem_frame *frame)
 	return 0;
 }
 
+/* The driver's count of bytes it copied with the CPU (debugfs). */
 static int debugfs_cpu_copy_bytes(uint64_t *bytes)
 {
-	const char *base = "/sys/kernel/debug/dri";
-	struct dirent *entry;
-	int status = -ENOENT;
-	DIR *dri = opendir(base);
+	char dir[256], text[64];
+	int status = enpu_debugfs_dir(sizeof(dir), dir);
 
-	if (!dri)
-		return -errno;
-	while (status == -ENOENT && (entry = readdir(dri))) {
-		char path[512], text[128] = "";
-		FILE *file;
-
-		snprintf(path, sizeof(path), "%s/%s/name", base,
-			 entry->d_name);
-		file = fopen(path, "re");
-		if (!file)
-			continue;
-		if (!fgets(text, sizeof(text), file) ||
-		    strncmp(text, "enpu ", 5)) {
-			fclose(file);
-			continue;
-		}
-		fclose(file);
-		snprintf(path, sizeof(path), "%s/%s/cpu_copy_bytes", base,
-			 entry->d_name);
-		file = fopen(path, "re");
-		if (!file)
-			break;
-		status = fscanf(file, "%" SCNu64, bytes) == 1 ? 0 : -EIO;
-		fclose(file);
-	}
-	closedir(dri);
+	if (!status)
+		status = enpu_debugfs_read(dir, "cpu_copy_bytes", sizeof(text),
+					   text);
+	if (!status)
+		status = sscanf(text, "%" SCNu64, bytes) == 1 ? 0 : -EIO;
 	return status;
 }
 

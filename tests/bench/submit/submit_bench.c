@@ -8,7 +8,6 @@
  *
  *   submit-bench [--jobs N] [--pings N]
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,6 +17,8 @@
 #include <unistd.h>
 
 #include <enpu/enpu.h>
+
+#include "enpu_selftest.h"
 
 #define MIN_SAMPLES 10000
 #define WARMUP 200
@@ -47,37 +48,6 @@ static int64_t percentile(const int64_t *sorted, size_t count, double p)
 	if (rank > count)
 		rank = count;
 	return sorted[rank - 1];
-}
-
-/* The device's directory under /sys/kernel/debug/dri (its `name` says enpu). */
-static int find_debugfs(char *dir, size_t size)
-{
-	DIR *root = opendir("/sys/kernel/debug/dri");
-	struct dirent *entry;
-	int found = -ENOENT;
-
-	if (!root)
-		return -errno;
-	while (found && (entry = readdir(root))) {
-		char path[300], name[128] = "";
-		FILE *file;
-
-		if (entry->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/name",
-			 entry->d_name);
-		file = fopen(path, "r");
-		if (!file)
-			continue;
-		if (fgets(name, sizeof(name), file) && strstr(name, "enpu")) {
-			snprintf(dir, size, "/sys/kernel/debug/dri/%s",
-				 entry->d_name);
-			found = 0;
-		}
-		fclose(file);
-	}
-	closedir(root);
-	return found;
 }
 
 /* One read of debugfs ping = one mailbox round trip; its latency_ns. */
@@ -145,7 +115,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "submit-bench: %s\n", error.message);
 		return 1;
 	}
-	if (find_debugfs(dir, sizeof(dir))) {
+	if (enpu_debugfs_dir(sizeof(dir), dir)) {
 		fprintf(stderr, "submit-bench: no enpu debugfs directory\n");
 		return 1;
 	}
