@@ -50,7 +50,7 @@ KUNIT_INCLUDES :=
 FUZZ_TARGETS :=
 
 .PHONY: all module check check-host check-kunit check-build check-vm demo clean deps \
-	install
+	install uninstall
 all:
 
 # One fragment per room or program; each owns the rules for its directory.

@@ -49,16 +49,19 @@ $(LIBENPU_STATIC): $(LIBENPU_OBJECTS)
 # The pkg-config file names the install prefix, so it is written again at
 # install time with the PREFIX given then; this copy describes a default
 # install for inspection.
+# Directories under the prefix are written relative to it, so that the
+# file relocates (pkg-config --define-prefix, a staged install).
+PC_DIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 LIBENPU_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' \
-	-e 's|@LIBDIR@|$(LIBENPU_LIBDIR)|' \
-	-e 's|@INCLUDEDIR@|$(LIBENPU_INCLUDEDIR)|' \
+	-e 's|@LIBDIR@|$(call PC_DIR,$(LIBENPU_LIBDIR))|' \
+	-e 's|@INCLUDEDIR@|$(call PC_DIR,$(LIBENPU_INCLUDEDIR))|' \
 	-e 's|@VERSION@|$(LIBENPU_VERSION)|' $(LIBENPU_DIR)/libenpu.pc.in
 
 $(LIBENPU_PC): $(LIBENPU_DIR)/libenpu.pc.in $(LIBENPU_DIR)/libenpu.mk
 	@mkdir -p $(@D)
 	$(LIBENPU_PC_SED) >$@
 
-.PHONY: install-libenpu test-libenpu-symbols
+.PHONY: install-libenpu uninstall-libenpu test-libenpu-symbols
 install: install-libenpu
 install-libenpu: $(LIBENPU_SHARED) $(B)/lib/libenpu.so.0 $(B)/lib/libenpu.so \
 		$(LIBENPU_STATIC)
@@ -70,6 +73,14 @@ install-libenpu: $(LIBENPU_SHARED) $(B)/lib/libenpu.so.0 $(B)/lib/libenpu.so \
 	install -m 0644 $(LIBENPU_STATIC) $(DESTDIR)$(LIBENPU_LIBDIR)/
 	$(LIBENPU_PC_SED) >$(DESTDIR)$(LIBENPU_LIBDIR)/pkgconfig/libenpu.pc
 	install -m 0644 $(LIBENPU_HEADERS) $(DESTDIR)$(LIBENPU_INCLUDEDIR)/enpu/
+
+uninstall: uninstall-libenpu
+uninstall-libenpu:
+	rm -f $(addprefix $(DESTDIR)$(LIBENPU_LIBDIR)/,$(notdir \
+		$(LIBENPU_SHARED) $(LIBENPU_STATIC)) libenpu.so.0 libenpu.so \
+		pkgconfig/libenpu.pc) \
+		$(addprefix $(DESTDIR)$(LIBENPU_INCLUDEDIR)/enpu/,$(notdir \
+		$(LIBENPU_HEADERS)))
 
 # The .so must export exactly the functions the public header declares.
 HOST_TESTS += test-libenpu-symbols
