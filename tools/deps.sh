@@ -47,7 +47,7 @@ PACKAGES=(
 	libdrm-dev sparse linux-source-6.1 shellcheck seabios
 	libonnx-dev libonnx-testdata protobuf-c-compiler libprotobuf-c-dev
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
-	pahole dkms groff-base
+	pahole dkms groff-base abigail-tools
 	tmux trace-cmd python3
 )
 

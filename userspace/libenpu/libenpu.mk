@@ -61,7 +61,8 @@ $(LIBENPU_PC): $(LIBENPU_DIR)/libenpu.pc.in $(LIBENPU_DIR)/libenpu.mk
 	@mkdir -p $(@D)
 	$(LIBENPU_PC_SED) >$@
 
-.PHONY: install-libenpu uninstall-libenpu test-libenpu-symbols
+.PHONY: install-libenpu uninstall-libenpu test-libenpu-symbols \
+	test-libenpu-abi update-libenpu-abi
 install: install-libenpu
 install-libenpu: $(LIBENPU_SHARED) $(B)/lib/libenpu.so.0 $(B)/lib/libenpu.so \
 		$(LIBENPU_STATIC)
@@ -96,3 +97,39 @@ test-libenpu-symbols: $(LIBENPU_SHARED)
 		echo "test-libenpu-symbols: exported symbols differ from enpu.h" >&2; \
 		exit 1; \
 	fi
+
+# The ABI check: the exported symbols with their version nodes, and the
+# types they take (abidw's record of the DWARF: struct layouts, enums,
+# prototypes), compared with what is committed in abi/. Removing, renaming
+# or re-versioning a symbol, or changing a public struct, fails make check;
+# so does an addition until it is recorded. After a deliberate change (a
+# new function in a new version node, a field appended where the contract
+# allows it): `make update-libenpu-abi`, and the diff shows what changed.
+LIBENPU_ABI_DIR := $(LIBENPU_DIR)/abi
+LIBENPU_ABIDW = abidw --no-corpus-path --no-comp-dir-path --no-show-locs \
+	--type-id-style hash
+LIBENPU_SYMBOLS = nm -D --defined-only $(LIBENPU_SHARED) | \
+	awk '$$2 == "T" { print $$3 }' | sed 's/@@*/@/' | sort
+HOST_TESTS += test-libenpu-abi
+test-libenpu-abi: $(LIBENPU_SHARED)
+	@command -v abidiff >/dev/null || \
+		{ echo "test-libenpu-abi: abidiff missing (run tools/deps.sh)"; exit 1; }
+	@fail=0; \
+	test "$$(readelf -d $(LIBENPU_SHARED) | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" = \
+		"$$(cat $(LIBENPU_ABI_DIR)/soname)" && echo "ok   SONAME is $$(cat $(LIBENPU_ABI_DIR)/soname)" || \
+		{ echo "FAIL SONAME differs from $(LIBENPU_ABI_DIR)/soname"; fail=$$((fail + 1)); }; \
+	if $(LIBENPU_SYMBOLS) | diff -u $(LIBENPU_ABI_DIR)/symbols - ; then \
+		echo "ok   exported symbols and versions match $(LIBENPU_ABI_DIR)/symbols"; \
+	else echo "FAIL exported symbols differ from $(LIBENPU_ABI_DIR)/symbols (- lost, + new)"; \
+		fail=$$((fail + 1)); fi; \
+	if abidiff $(LIBENPU_ABI_DIR)/libenpu.abi $(LIBENPU_SHARED); then \
+		echo "ok   abidiff: no ABI change against $(LIBENPU_ABI_DIR)/libenpu.abi"; \
+	else echo "FAIL abidiff: the ABI changed (above); make update-libenpu-abi if deliberate"; \
+		fail=$$((fail + 1)); fi; \
+	echo "test-libenpu-abi: $$((3 - fail)) passed, $$fail failed"; test $$fail = 0
+
+update-libenpu-abi: $(LIBENPU_SHARED)
+	@mkdir -p $(LIBENPU_ABI_DIR)
+	echo $(LIBENPU_SONAME) >$(LIBENPU_ABI_DIR)/soname
+	$(LIBENPU_SYMBOLS) >$(LIBENPU_ABI_DIR)/symbols
+	$(LIBENPU_ABIDW) --out-file $(LIBENPU_ABI_DIR)/libenpu.abi $(LIBENPU_SHARED)
