@@ -36,6 +36,11 @@
 # `deps.sh bench` also installs what only the benchmarks need: oneDNN
 # (libdnnl-dev) and Node.js with npm for ONNX Runtime's npm package, unless a
 # node/npm is already on PATH.
+#
+# `deps.sh --pick-abi ABI_REGEX FLAVOUR` only prints the ABI the rule above
+# picks from the package lists apt already has (no update, no install, no
+# cache), e.g. `--pick-abi '6\.12\.[0-9]+\+deb12' rt-amd64`; exit 1 when
+# there is no pair. tests/rig/deps-pick-test.sh checks the rule with it.
 set -euo pipefail
 
 CACHE=${ENPU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/enpu}
@@ -155,6 +160,15 @@ fetch_headers() {
 		{ log "headers-$kver: scripts/ missing (linux-kbuild not unpacked)"; exit 1; }
 	touch "$root/.complete"
 }
+
+if [ "${1:-}" = --pick-abi ]; then
+	[ $# -eq 3 ] || { log "usage: deps.sh --pick-abi ABI_REGEX FLAVOUR"; exit 2; }
+	APT_UPDATED=1
+	abi=$(pick_abi "$2" "$3")
+	[ -n "$abi" ] || exit 1
+	echo "$abi"
+	exit 0
+fi
 
 # Reads `NAME := value` from the cache's kernel.mk or kernel-pins.mk.
 pinned() {

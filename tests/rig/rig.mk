@@ -16,3 +16,9 @@ VM_TESTS += vm-test-rig
 test-debug-reports:
 	bash tests/rig/debug-reports-test.sh
 HOST_TESTS += test-debug-reports
+
+# tools/deps.sh's kernel pin rule, on made-up package lists (host tier).
+.PHONY: test-deps-pick
+test-deps-pick:
+	bash tests/rig/deps-pick-test.sh
+HOST_TESTS += test-deps-pick
