@@ -401,12 +401,17 @@ static bool enpu_sched_try_preempt(struct enpu_sched *s,
 	    !(only && first->saveable && !only->preempt_requested &&
 	      enpu_sched_should_preempt(&s->rq, &only->ent, &cand->ent, now)))
 		return false;
-	if (!enpu_sched_dispatch(s, cand, now))
-		return false;
+	/*
+	 * The requests go out before @cand's descriptor: the device starts
+	 * saving while the descriptor is written, and a guest vCPU stalled
+	 * between the two doorbells no longer delays the save (the device
+	 * counts @cand's latency from its doorbell). A dispatch that fails
+	 * after them has only cost the victims a save and a resume.
+	 */
 	list_for_each_entry(sjob, &s->on_device, node)
 		if (sjob->sctx != cand)
 			enpu_sched_request_preempt(s, sjob->sctx);
-	return true;
+	return enpu_sched_dispatch(s, cand, now);
 }
 
 static void enpu_sched_arm_timer(struct enpu_sched *s, u64 now)
