@@ -175,7 +175,10 @@ struct npu_band {
 void npu_conv_band(uint32_t height, uint32_t kernel, uint32_t stride,
 		   uint32_t dilation, uint32_t pad_top, uint32_t r0,
 		   uint32_t r1, struct npu_band *band);
-/* Bands of at most @per_band rows, balanced: band i is [r0, r1). */
+/*
+ * Bands of at most @per_band rows (0 counts as 1: one row that does not
+ * fit still gets a band of its own), balanced: band i is [r0, r1).
+ */
 uint32_t npu_band_count(uint32_t rows, uint32_t per_band);
 void npu_band_rows(uint32_t rows, uint32_t bands, uint32_t i, uint32_t *r0,
 		   uint32_t *r1);

@@ -233,7 +233,7 @@ static int emit_copy(struct compile *cc, const struct enpu_layer_tensor *src,
 	uint32_t rows = npu_most_rows(src->height, copy_fits, &f), bands;
 	int status;
 
-	bands = npu_band_count(src->height, rows ? rows : 1);
+	bands = npu_band_count(src->height, rows);
 	for (uint32_t n = 0; n < src->batch; n++)
 		for (uint32_t i = 0; i < bands; i++) {
 			struct enpu_layer_tensor a, b;
@@ -450,7 +450,7 @@ static int emit_conv(struct compile *cc, const struct rt_node *node,
 			f.channels = (cout + chunks - 1) / chunks;
 		}
 	rows = npu_most_rows((uint32_t)q.out_height, conv_fits, &f);
-	bands = npu_band_count((uint32_t)q.out_height, rows ? rows : 1);
+	bands = npu_band_count((uint32_t)q.out_height, rows);
 	for (uint32_t n = 0; n < q.batch; n++)
 		for (uint32_t ch = 0; ch < chunks; ch++)
 			for (uint32_t i = 0; i < bands; i++) {
@@ -594,7 +594,7 @@ static int emit_fc(struct compile *cc, const struct rt_node *node,
 		f.channels = (n + chunks - 1) / chunks;
 	}
 	rows = npu_most_rows(m, fc_fits, &f);
-	bands = npu_band_count(m, rows ? rows : 1);
+	bands = npu_band_count(m, rows);
 	for (uint32_t ch = 0; ch < chunks; ch++)
 		for (uint32_t i = 0; i < bands; i++) {
 			struct enpu_fc_layer l = { 0 };
@@ -709,7 +709,7 @@ static int emit_eltwise(struct compile *cc, const struct rt_node *node,
 		cols = npu_most_rows(y.width, eltwise_cols_fit, &f);
 	}
 	bands = npu_band_count(y.height, rows);
-	col_pieces = npu_band_count(y.width, cols ? cols : 1);
+	col_pieces = npu_band_count(y.width, cols);
 	for (uint32_t n = 0; n < y.batch; n++)
 		for (uint32_t i = 0; i < bands; i++)
 			for (uint32_t j = 0; j < col_pieces; j++) {
@@ -842,7 +842,7 @@ static int emit_pool(struct compile *cc, const struct rt_node *node,
 	} else {
 		rows = npu_most_rows(oh, pool_fits, &f);
 	}
-	bands = npu_band_count(oh, rows ? rows : 1);
+	bands = npu_band_count(oh, rows);
 	for (uint32_t n = 0; n < x.batch; n++)
 		for (uint32_t ch = 0; ch < chunks; ch++)
 			for (uint32_t i = 0; i < bands; i++) {
