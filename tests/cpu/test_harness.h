@@ -29,4 +29,19 @@ struct test_case {
 	void (*run)(struct test_state *state);
 };
 
+/* Runs @test, prints its "ok"/"FAIL" line and counts it. */
+static inline void test_run(const struct test_case *test, int *passed,
+			    int *failed)
+{
+	struct test_state state = { 0 };
+
+	test->run(&state);
+	printf("%s %s\n", state.failures ? "FAIL" : "ok  ", test->name);
+	fflush(stdout);
+	if (state.failures)
+		(*failed)++;
+	else
+		(*passed)++;
+}
+
 #endif /* ENPU_TEST_HARNESS_H */

@@ -25,18 +25,8 @@ int main(int argc, char **argv)
 
 	for (size_t i = 0; i < ARRAY_SIZE(suites); i++) {
 		for (const struct test_case *t = suites[i]; t->name; t++) {
-			struct test_state state = { 0 };
-
-			if (filter && !strstr(t->name, filter))
-				continue;
-			t->run(&state);
-			printf("%s %s\n", state.failures ? "FAIL" : "ok  ",
-			       t->name);
-			fflush(stdout);
-			if (state.failures)
-				failed++;
-			else
-				passed++;
+			if (!filter || strstr(t->name, filter))
+				test_run(t, &passed, &failed);
 		}
 	}
 	printf("%d passed, %d failed\n", passed, failed);

@@ -804,17 +804,8 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--write-models"))
 		return write_models(argv[2]) ? 1 : 0;
 	npu_sim_configure(&default_config);
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		struct test_state state = { 0 };
-
-		tests[i].run(&state);
-		printf("%s %s\n", state.failures ? "FAIL" : "ok  ",
-		       tests[i].name);
-		if (state.failures)
-			failed++;
-		else
-			passed++;
-	}
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		test_run(&tests[i], &passed, &failed);
 	printf("test-npu: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -432,17 +432,8 @@ int main(void)
 	};
 	int passed = 0, failed = 0;
 
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		struct test_state state = { 0 };
-
-		tests[i].run(&state);
-		printf("%s %s\n", state.failures ? "FAIL" : "ok  ",
-		       tests[i].name);
-		if (state.failures)
-			failed++;
-		else
-			passed++;
-	}
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		test_run(&tests[i], &passed, &failed);
 	printf("test-ops: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -747,32 +747,20 @@ extern const struct test_case qdq_tests[];
 /* test_backends.c: backend options, placement reports; { NULL } too. */
 extern const struct test_case backend_tests[];
 
-static void run_test(const struct test_case *test, int *passed, int *failed)
-{
-	struct test_state state = { 0 };
-
-	test->run(&state);
-	printf("%s %s\n", state.failures ? "FAIL" : "ok  ", test->name);
-	if (state.failures)
-		(*failed)++;
-	else
-		(*passed)++;
-}
-
 int main(void)
 {
 	int passed = 0, failed = 0;
 
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		run_test(&tests[i], &passed, &failed);
+		test_run(&tests[i], &passed, &failed);
 	for (size_t i = 0; loader_tests[i].name; i++)
-		run_test(&loader_tests[i], &passed, &failed);
+		test_run(&loader_tests[i], &passed, &failed);
 	for (size_t i = 0; loader_file_tests[i].name; i++)
-		run_test(&loader_file_tests[i], &passed, &failed);
+		test_run(&loader_file_tests[i], &passed, &failed);
 	for (size_t i = 0; qdq_tests[i].name; i++)
-		run_test(&qdq_tests[i], &passed, &failed);
+		test_run(&qdq_tests[i], &passed, &failed);
 	for (size_t i = 0; backend_tests[i].name; i++)
-		run_test(&backend_tests[i], &passed, &failed);
+		test_run(&backend_tests[i], &passed, &failed);
 	printf("test-rt: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
