@@ -11,6 +11,29 @@ struct gemm_shape {
 	const char *note;
 };
 
+/*
+ * The data every implementation compared is given: u8 inputs with this zero
+ * point, s8 weights, a u8 output with that one and a per-channel output
+ * scale near 1 / (128 * reduction depth), so results use the u8 range.
+ */
+#define BENCH_INPUT_ZERO_POINT 128
+#define BENCH_OUTPUT_ZERO_POINT 131
+
+static inline void bench_fill(uint8_t *input, size_t input_size,
+			      int8_t *weights, size_t weight_size)
+{
+	for (size_t i = 0; i < input_size; i++)
+		input[i] = (uint8_t)(i * 2654435761u >> 13);
+	for (size_t i = 0; i < weight_size; i++)
+		weights[i] = (int8_t)(i * 2246822519u >> 17);
+}
+
+static inline double bench_output_scale(size_t channel, size_t depth)
+{
+	return 1.0 / (128.0 * (double)depth) *
+	       (1.0 + (double)(channel % 7) / 8.0);
+}
+
 /* Seconds on the monotonic clock. */
 double bench_now(void);
 

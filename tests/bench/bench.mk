@@ -8,8 +8,9 @@ BENCH_DIR := tests/bench
 BENCH_GEMM_BIN := $(B)/tests/bench/gemm-bench
 # Listed by name: other benchmarks (bench-dmabuf) live in this directory too.
 BENCH_GEMM_OBJECTS := $(patsubst %,$(B)/obj/tests/bench/%.o,\
-	gemm_bench bench_peak bench_onednn)
-# The convolution table: a second binary sharing the peak measurement.
+	gemm_bench bench_peak bench_onednn bench_onednn_run)
+# The convolution table: a second binary sharing the peak measurement and
+# the oneDNN timing.
 BENCH_CONV_BIN := $(B)/tests/bench/conv-bench
 BENCH_CONV_OBJECTS := $(patsubst %,$(B)/obj/tests/bench/%.o,\
 	conv_bench bench_onednn_conv)
@@ -19,16 +20,18 @@ BENCH_ORT_MODULE := $(BENCH_NPM)/node_modules/onnxruntime-node
 BENCH_ORT_STAMP := $(BENCH_NPM)/.onnxruntime-node-$(BENCH_ORT_VERSION)
 
 $(BENCH_GEMM_OBJECTS): $(B)/obj/tests/bench/%.o: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.h \
-		$(RUNTIME_CPU_HEADERS) | $(B)/obj/tests/bench/
+		$(BENCH_DIR)/bench_onednn.h $(RUNTIME_CPU_HEADERS) | $(B)/obj/tests/bench/
 	$(CC) $(USER_CFLAGS) $(RUNTIME_CPU_CFLAGS) -c $< -o $@
 
 $(BENCH_CONV_OBJECTS): $(B)/obj/tests/bench/%.o: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.h \
-		$(BENCH_DIR)/conv_bench.h $(RUNTIME_CPU_HEADERS) | $(B)/obj/tests/bench/
+		$(BENCH_DIR)/bench_onednn.h $(BENCH_DIR)/conv_bench.h $(RUNTIME_CPU_HEADERS) | $(B)/obj/tests/bench/
 	$(CC) $(USER_CFLAGS) $(RUNTIME_CPU_CFLAGS) -c $< -o $@
 
-$(BENCH_CONV_BIN): $(BENCH_CONV_OBJECTS) $(B)/obj/tests/bench/bench_peak.o \
+BENCH_CONV_SHARED := $(patsubst %,$(B)/obj/tests/bench/%.o,\
+	bench_peak bench_onednn_run)
+$(BENCH_CONV_BIN): $(BENCH_CONV_OBJECTS) $(BENCH_CONV_SHARED) \
 		$(RUNTIME_CPU_LIB) | $(B)/tests/bench/
-	$(CC) -o $@ $(BENCH_CONV_OBJECTS) $(B)/obj/tests/bench/bench_peak.o \
+	$(CC) -o $@ $(BENCH_CONV_OBJECTS) $(BENCH_CONV_SHARED) \
 		$(RUNTIME_CPU_LDFLAGS) -ldnnl -lgomp
 
 $(BENCH_GEMM_BIN): $(BENCH_GEMM_OBJECTS) $(RUNTIME_CPU_LIB) \

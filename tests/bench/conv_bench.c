@@ -61,7 +61,8 @@ static double bench_ours(const struct conv_layer *l, enum enpu_cpu_isa isa,
 	size_t ow = conv_layer_output(l, l->width);
 	size_t cin_g = l->input_channels / l->groups;
 	size_t in_size = l->height * l->width * l->input_channels;
-	size_t w_size = l->output_channels * cin_g * l->kernel * l->kernel;
+	size_t depth = cin_g * l->kernel * l->kernel;
+	size_t w_size = l->output_channels * depth;
 	struct enpu_cpu_conv_shape shape = {
 		.input_channels = l->input_channels,
 		.output_channels = l->output_channels, .groups = l->groups,
@@ -81,20 +82,16 @@ static double bench_ours(const struct conv_layer *l, enum enpu_cpu_isa isa,
 	int32_t *bias = calloc(l->output_channels, sizeof(int32_t));
 	struct enpu_cpu_requant requant = {
 		.multiplier = multiplier, .shift = shift, .per_channel = 1,
-		.zero_point = 131, .min = 0, .max = 255,
+		.zero_point = BENCH_OUTPUT_ZERO_POINT, .min = 0, .max = 255,
 	};
 	struct our_run run;
 	double seconds = -1.0;
 
 	if (!a || !b || !c || !multiplier || !shift || !bias)
 		goto out;
-	for (size_t i = 0; i < in_size; i++)
-		a[i] = (uint8_t)(i * 2654435761u >> 13);
-	for (size_t i = 0; i < w_size; i++)
-		b[i] = (int8_t)(i * 2246822519u >> 17);
+	bench_fill(a, in_size, b, w_size);
 	for (size_t i = 0; i < l->output_channels; i++)
-		if (enpu_requant_from_scale(1.0 / (128.0 * (double)(cin_g * l->kernel * l->kernel)) *
-					    (1.0 + (double)(i % 7) / 8.0),
+		if (enpu_requant_from_scale(bench_output_scale(i, depth),
 					    &multiplier[i], &shift[i]))
 			goto out;
 	if (enpu_cpu_context_create((unsigned int)threads, &context) ||
@@ -105,7 +102,8 @@ static double bench_ours(const struct conv_layer *l, enum enpu_cpu_isa isa,
 	run.args = (struct enpu_cpu_conv_args){
 		.batch = 1, .input_height = l->height, .input_width = l->width,
 		.input = a, .input_type = ENPU_CPU_UINT8,
-		.input_zero_point = 128, .weights = weights, .output = c,
+		.input_zero_point = BENCH_INPUT_ZERO_POINT, .weights = weights,
+		.output = c,
 		.output_type = ENPU_CPU_UINT8, .requant = &requant,
 	};
 	seconds = bench_time(run_ours, &run, min_seconds, 5);

@@ -65,20 +65,16 @@ static double bench_ours(const struct gemm_shape *s, enum enpu_cpu_isa isa,
 	int32_t *bias = calloc(s->n, sizeof(int32_t));
 	struct enpu_cpu_requant requant = {
 		.multiplier = multiplier, .shift = shift, .per_channel = 1,
-		.zero_point = 131, .min = 0, .max = 255,
+		.zero_point = BENCH_OUTPUT_ZERO_POINT, .min = 0, .max = 255,
 	};
 	struct our_run run;
 	double seconds = -1.0;
 
 	if (!a || !b || !c || !multiplier || !shift || !bias)
 		goto out;
-	for (size_t i = 0; i < s->m * s->k; i++)
-		a[i] = (uint8_t)(i * 2654435761u >> 13);
-	for (size_t i = 0; i < s->k * s->n; i++)
-		b[i] = (int8_t)(i * 2246822519u >> 17);
+	bench_fill(a, s->m * s->k, b, s->k * s->n);
 	for (size_t i = 0; i < s->n; i++)
-		if (enpu_requant_from_scale(1.0 / (128.0 * (double)s->k) *
-					    (1.0 + (double)(i % 7) / 8.0),
+		if (enpu_requant_from_scale(bench_output_scale(i, s->k),
 					    &multiplier[i], &shift[i]))
 			goto out;
 	if (enpu_cpu_context_create((unsigned int)threads, &context) ||
@@ -89,7 +85,8 @@ static double bench_ours(const struct gemm_shape *s, enum enpu_cpu_isa isa,
 	run.context = context;
 	run.args = (struct enpu_cpu_gemm_args){
 		.m = s->m, .a = a, .lda = s->k, .a_type = ENPU_CPU_UINT8,
-		.a_zero_point = 128, .weights = weights, .c = c, .ldc = s->n,
+		.a_zero_point = BENCH_INPUT_ZERO_POINT, .weights = weights,
+		.c = c, .ldc = s->n,
 		.c_type = ENPU_CPU_UINT8, .requant = &requant,
 	};
 	seconds = bench_time(run_ours, &run, min_seconds,
