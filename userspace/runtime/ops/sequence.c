@@ -103,30 +103,42 @@ static int check_elem(struct rt_kernel *k, int32_t elem,
 	return 0;
 }
 
+/*
+ * Most ops here compute the same thing at shape inference (on constant
+ * inputs) and at run time: one NAME_do(k, in, n_in, out, run) serves both,
+ * and `run` says whether to fill the output or only shape it.
+ */
+#define SEQUENCE_OP_ENTRIES(name)					\
+static int name##_infer(struct rt_kernel *k,				\
+			const struct rt_tensor *const *in, size_t n_in,	\
+			struct rt_tensor *const *out, size_t n_out)	\
+{									\
+	(void)n_out;							\
+	return name##_do(k, in, n_in, out[0], 0);			\
+}									\
+									\
+static int name##_run(struct rt_kernel *k,				\
+		      const struct rt_tensor *const *in, size_t n_in,	\
+		      struct rt_tensor *const *out, size_t n_out)	\
+{									\
+	(void)n_out;							\
+	return name##_do(k, in, n_in, out[0], 1);			\
+}
+
 /* SequenceEmpty */
-static int empty_do(struct rt_kernel *k, struct rt_tensor *out, int run)
+static int empty_do(struct rt_kernel *k, const struct rt_tensor *const *in,
+		    size_t n_in, struct rt_tensor *out, int run)
 {
 	int64_t dtype;
 	int status = rt_attr_int(k, "dtype", ENPU_RT_FLOAT, &dtype);
 
+	(void)in, (void)n_in;
 	if (status)
 		return status;
 	return emit(k, out, run, ENPU_RT_SEQUENCE, (int32_t)dtype, NULL, 0);
 }
 
-static int empty_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
-		       size_t n_in, struct rt_tensor *const *out, size_t n_out)
-{
-	(void)in, (void)n_in, (void)n_out;
-	return empty_do(k, out[0], 0);
-}
-
-static int empty_run(struct rt_kernel *k, const struct rt_tensor *const *in,
-		     size_t n_in, struct rt_tensor *const *out, size_t n_out)
-{
-	(void)in, (void)n_in, (void)n_out;
-	return empty_do(k, out[0], 1);
-}
+SEQUENCE_OP_ENTRIES(empty)
 
 /* SequenceConstruct: shapes suffice. */
 static int construct_do(struct rt_kernel *k, const struct rt_tensor *const *in,
@@ -147,21 +159,7 @@ static int construct_do(struct rt_kernel *k, const struct rt_tensor *const *in,
 		     rt_packed_shape(k, out, ENPU_RT_SEQUENCE, in, n_in);
 }
 
-static int construct_infer(struct rt_kernel *k,
-			   const struct rt_tensor *const *in, size_t n_in,
-			   struct rt_tensor *const *out, size_t n_out)
-{
-	(void)n_out;
-	return construct_do(k, in, n_in, out[0], 0);
-}
-
-static int construct_run(struct rt_kernel *k, const struct rt_tensor *const *in,
-			 size_t n_in, struct rt_tensor *const *out,
-			 size_t n_out)
-{
-	(void)n_out;
-	return construct_do(k, in, n_in, out[0], 1);
-}
+SEQUENCE_OP_ENTRIES(construct)
 
 static int need_values(const struct rt_tensor *const *in, size_t n_in,
 		       size_t count)
@@ -202,19 +200,7 @@ static int insert_do(struct rt_kernel *k, const struct rt_tensor *const *in,
 	return status;
 }
 
-static int insert_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
-			size_t n_in, struct rt_tensor *const *out, size_t n_out)
-{
-	(void)n_out;
-	return insert_do(k, in, n_in, out[0], 0);
-}
-
-static int insert_run(struct rt_kernel *k, const struct rt_tensor *const *in,
-		      size_t n_in, struct rt_tensor *const *out, size_t n_out)
-{
-	(void)n_out;
-	return insert_do(k, in, n_in, out[0], 1);
-}
+SEQUENCE_OP_ENTRIES(insert)
 
 /* SequenceErase(seq, position?) */
 static int erase_do(struct rt_kernel *k, const struct rt_tensor *const *in,
@@ -248,19 +234,7 @@ static int erase_do(struct rt_kernel *k, const struct rt_tensor *const *in,
 	return status;
 }
 
-static int erase_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
-		       size_t n_in, struct rt_tensor *const *out, size_t n_out)
-{
-	(void)n_out;
-	return erase_do(k, in, n_in, out[0], 0);
-}
-
-static int erase_run(struct rt_kernel *k, const struct rt_tensor *const *in,
-		     size_t n_in, struct rt_tensor *const *out, size_t n_out)
-{
-	(void)n_out;
-	return erase_do(k, in, n_in, out[0], 1);
-}
+SEQUENCE_OP_ENTRIES(erase)
 
 /* SequenceAt(seq, position) */
 static int at_item(struct rt_kernel *k, const struct rt_tensor *const *in,
@@ -476,19 +450,7 @@ static int split_do(struct rt_kernel *k, const struct rt_tensor *const *in,
 	return status;
 }
 
-static int split_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
-		       size_t n_in, struct rt_tensor *const *out, size_t n_out)
-{
-	(void)n_out;
-	return split_do(k, in, n_in, out[0], 0);
-}
-
-static int split_run(struct rt_kernel *k, const struct rt_tensor *const *in,
-		     size_t n_in, struct rt_tensor *const *out, size_t n_out)
-{
-	(void)n_out;
-	return split_do(k, in, n_in, out[0], 1);
-}
+SEQUENCE_OP_ENTRIES(split)
 
 /* ConcatFromSequence(seq; axis, new_axis) */
 static int concat_do(struct rt_kernel *k, const struct rt_tensor *in,
@@ -612,20 +574,7 @@ static int optional_do(struct rt_kernel *k, const struct rt_tensor *const *in,
 				     item ? 1 : 0);
 }
 
-static int optional_infer(struct rt_kernel *k,
-			  const struct rt_tensor *const *in, size_t n_in,
-			  struct rt_tensor *const *out, size_t n_out)
-{
-	(void)n_out;
-	return optional_do(k, in, n_in, out[0], 0);
-}
-
-static int optional_run(struct rt_kernel *k, const struct rt_tensor *const *in,
-			size_t n_in, struct rt_tensor *const *out, size_t n_out)
-{
-	(void)n_out;
-	return optional_do(k, in, n_in, out[0], 1);
-}
+SEQUENCE_OP_ENTRIES(optional)
 
 /* OptionalHasElement(input?): false only for an absent or empty one. */
 static int has_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
