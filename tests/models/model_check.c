@@ -12,10 +12,19 @@
  * ONNX Runtime's outputs.
  *
  * A float output passes when every element is within
- * 1e-3 * |ort| + 1e-4 * max|ort| of ONNX Runtime's; a quantized output
- * when within 2 % of the float output's range (the int8 rule rounds half
- * up where ORT rounds to even, docs/quantization.md). Ends with
- * "N passed, N failed"; a model that fails to load or run is a failure.
+ * 1e-3 * |ort| + 1e-4 * max|ort| of ONNX Runtime's. A quantized output is
+ * held to two rules, because the same QDQ model is not bit-exact between
+ * two runtimes: our requantization rounds half up where ORT rounds to
+ * even (docs/quantization.md), so an int8 tensor may differ by one step,
+ * and a float layer between quantized ones (PaddleOCR's ConvTranspose)
+ * amplifies that step for a few elements. It passes when
+ *  - agreement: at least 99.9 % of its elements are within 2 % of the
+ *    range of ORT's output for the same int8 model, and
+ *  - accuracy: its mean |error| against ORT's float output is at most
+ *    1.1 times that of ORT's int8 output (+1e-6): quantized here, it is
+ *    as close to the float model as ORT running the same file.
+ * Ends with "N passed, N failed"; a model that fails to load or run is a
+ * failure.
  */
 #include <errno.h>
 #include <math.h>
@@ -184,6 +193,57 @@ static void compare_float(const float *a, const float *b, size_t n,
 	}
 }
 
+/* Agreement and accuracy rules of the header comment for quantized @ours. */
+#define INT8_RANGE_SHARE 0.02
+#define INT8_AGREEMENT 0.999
+#define INT8_ERROR_RATIO 1.1
+
+static double mean_error(const float *a, const float *b, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += fabs((double)a[i] - b[i]);
+	return n ? sum / (double)n : 0;
+}
+
+static int compare_quantized(const struct model *m, const char *work,
+			     size_t o, const float *ours, const float *ort_int8,
+			     size_t n)
+{
+	char p[4096];
+	size_t bytes = 0, within = 0;
+	float *ort_float = mio_read_file(path_of(p, sizeof(p), "%s/%s/ort_%zu.bin",
+						 work, m->name, o), &bytes);
+	struct compare c = { 0 };
+	double ours_error, ort_error, agreement;
+	int ok;
+
+	if (!ort_float || bytes != n * sizeof(float)) {
+		printf("%-24s int8  output %zu: no ONNX Runtime float output "
+		       "of that size\n", m->name, o);
+		free(ort_float);
+		return 0;
+	}
+	compare_float(ours, ort_int8, n, 0, INT8_RANGE_SHARE, &c);
+	for (size_t i = 0; i < n; i++)
+		within += fabs((double)ours[i] - ort_int8[i]) <=
+			  INT8_RANGE_SHARE * c.ref_max + 1e-7 ||
+			  (isnan(ours[i]) && isnan(ort_int8[i]));
+	agreement = n ? (double)within / (double)n : 1;
+	ours_error = mean_error(ours, ort_float, n);
+	ort_error = mean_error(ort_int8, ort_float, n);
+	ok = agreement >= INT8_AGREEMENT &&
+	     ours_error <= INT8_ERROR_RATIO * ort_error + 1e-6;
+	printf("%-24s int8  output %zu: %zu values, max |diff| %.3g (max |ort| "
+	       "%.3g), %.3f %% within %.0f %% of it; mean |error| vs float %.3g "
+	       "(ORT's int8 %.3g), %s\n", m->name, o, n, c.max_abs, c.ref_max,
+	       100 * agreement, 100 * INT8_RANGE_SHARE, ours_error, ort_error,
+	       ok ? "within tolerance" : "FAIL");
+	free(ort_float);
+	return ok;
+}
+
 /* Runs @file on the inputs of @m; compares each output with @ort_prefix. */
 static int run_and_compare(const struct model *m, const char *file,
 			   const char *work, const char *ort_prefix,
@@ -245,14 +305,16 @@ static int run_and_compare(const struct model *m, const char *file,
 			ok = 0;
 			break;
 		}
-		if (quantized)
-			compare_float(out.data, ref, bytes / 4, 0, 0.02, &c);
-		else
-			compare_float(out.data, ref, bytes / 4, 1e-3, 1e-4, &c);
-		printf("%-24s %s output %zu: %zu values, max |diff| %.3g (max "
-		       "|ort| %.3g), %s\n", m->name, quantized ? "int8 " : "float",
-		       o, bytes / 4, c.max_abs, c.ref_max,
-		       c.worst <= 1 ? "within tolerance" : "FAIL");
+		if (quantized) {
+			ok &= compare_quantized(m, work, o, out.data, ref,
+						bytes / 4);
+			free(ref);
+			continue;
+		}
+		compare_float(out.data, ref, bytes / 4, 1e-3, 1e-4, &c);
+		printf("%-24s float output %zu: %zu values, max |diff| %.3g (max "
+		       "|ort| %.3g), %s\n", m->name, o, bytes / 4, c.max_abs,
+		       c.ref_max, c.worst <= 1 ? "within tolerance" : "FAIL");
 		ok &= c.worst <= 1;
 		free(ref);
 	}
