@@ -171,45 +171,143 @@ static double output_diff(enpu_rt_session *s, const char *dir)
 	return worst;
 }
 
-/* Time per op type in the session's last run, largest first. */
-static void print_profile(enpu_rt_session *s)
+/*
+ * Per-node times of every timed run (--profile), so the table can say
+ * where a run's median goes: the median and the fastest of each node,
+ * summed per op type, against the median of the whole run. What the
+ * nodes' medians do not cover is the time outside the kernels (the run
+ * loop, buffer handling, the engine's seams).
+ */
+struct node_times {
+	size_t nodes;
+	int runs;
+	double *ms;		/* [run][node] */
+	double *run_ms;		/* [run]: node times summed */
+};
+
+static int node_times_init(struct node_times *t, enpu_rt_session *s,
+			   int runs)
 {
-	struct { const char *op; double ms; int nodes; } types[64];
+	t->nodes = enpu_rt_session_node_count(s);
+	t->runs = 0;
+	t->ms = calloc((size_t)runs * (t->nodes + 1), sizeof(double));
+	t->run_ms = calloc((size_t)runs, sizeof(double));
+	return t->ms && t->run_ms ? 0 : -1;
+}
+
+static void node_times_record(struct node_times *t, enpu_rt_session *s)
+{
+	double *row = t->ms + (size_t)t->runs * t->nodes;
+
+	t->run_ms[t->runs] = 0;
+	for (size_t i = 0; i < t->nodes; i++) {
+		uint64_t ns = 0;
+
+		enpu_rt_session_node_timing(s, i, NULL, NULL, &ns);
+		row[i] = ns / 1e6;
+		t->run_ms[t->runs] += row[i];
+	}
+	t->runs++;
+}
+
+#define SLOWEST 12
+
+/* The SLOWEST nodes by median (scratch: v, one double per run). */
+static void print_slowest(enpu_rt_session *s, const struct node_times *t,
+			  double *v)
+{
+	struct { size_t node; double median, best; } top[SLOWEST];
 	int count = 0;
-	double total = 0;
 
-	for (size_t i = 0; i < enpu_rt_session_node_count(s); i++) {
+	for (size_t i = 0; i < t->nodes; i++) {
+		double med, fast;
+		int at;
+
+		for (int r = 0; r < t->runs; r++)
+			v[r] = t->ms[(size_t)r * t->nodes + i];
+		fast = best(v, t->runs);
+		med = median(v, t->runs);
+		for (at = count; at > 0 && top[at - 1].median < med; at--)
+			if (at < SLOWEST)
+				top[at] = top[at - 1];
+		if (at < SLOWEST) {
+			top[at].node = i;
+			top[at].median = med;
+			top[at].best = fast;
+			if (count < SLOWEST)
+				count++;
+		}
+	}
+	printf("    slowest nodes:\n");
+	for (int i = 0; i < count; i++) {
 		const char *name, *op;
-		uint64_t ns;
-		int t = 0;
 
-		if (enpu_rt_session_node_timing(s, i, &name, &op, &ns))
+		enpu_rt_session_node_timing(s, top[i].node, &name, &op, NULL);
+		printf("      %-30.30s %-14s %9.3f %9.3f\n", name, op,
+		       top[i].median, top[i].best);
+	}
+}
+
+static void print_profile(enpu_rt_session *s, struct node_times *t,
+			  double run_median)
+{
+	struct { const char *op; double median, best; int nodes; } types[64];
+	double *v = malloc((size_t)t->runs * sizeof(double));
+	double median_sum = 0, best_sum = 0;
+	int count = 0;
+
+	if (!v || !t->runs) {
+		free(v);
+		return;
+	}
+	for (size_t i = 0; i < t->nodes; i++) {
+		const char *op;
+		int n = 0;
+		double med;
+
+		if (enpu_rt_session_node_timing(s, i, NULL, &op, NULL))
 			continue;
-		while (t < count && strcmp(types[t].op, op))
-			t++;
-		if (t == count) {
+		while (n < count && strcmp(types[n].op, op))
+			n++;
+		if (n == count) {
 			if (count == 64)
 				continue;
 			types[count].op = op;
-			types[count].ms = 0;
+			types[count].median = types[count].best = 0;
 			types[count++].nodes = 0;
 		}
-		types[t].ms += ns / 1e6;
-		types[t].nodes++;
-		total += ns / 1e6;
+		for (int r = 0; r < t->runs; r++)
+			v[r] = t->ms[(size_t)r * t->nodes + i];
+		types[n].best += best(v, t->runs);
+		med = median(v, t->runs);
+		types[n].median += med;
+		types[n].nodes++;
+		median_sum += med;
+		best_sum += best(v, t->runs);
 	}
 	for (int i = 0; i < count; i++)
 		for (int j = i + 1; j < count; j++)
-			if (types[j].ms > types[i].ms) {
+			if (types[j].median > types[i].median) {
 				__typeof__(types[0]) tmp = types[i];
 
 				types[i] = types[j];
 				types[j] = tmp;
 			}
+	printf("    %-24s %9s %9s %9s\n", "op (per-node sums)", "median",
+	       "best", "share");
 	for (int i = 0; i < count; i++)
-		printf("    %-24s %3d nodes %9.3f ms %5.1f %%\n", types[i].op,
-		       types[i].nodes, types[i].ms,
-		       total > 0 ? 100 * types[i].ms / total : 0);
+		printf("    %-18s %3d nodes %9.3f %9.3f %8.1f %%\n", types[i].op,
+		       types[i].nodes, types[i].median, types[i].best,
+		       median_sum > 0 ? 100 * types[i].median / median_sum : 0);
+	print_slowest(s, t, v);
+	memcpy(v, t->run_ms, (size_t)t->runs * sizeof(double));
+	printf("    nodes' medians %.3f ms, bests %.3f ms, median of the "
+	       "per-run node sums %.3f ms;\n    run median %.3f ms: %.3f ms "
+	       "(%.1f %%) outside the nodes\n", median_sum, best_sum,
+	       median(v, t->runs), run_median, run_median - median(v, t->runs),
+	       run_median > 0 ? 100 * (run_median - median(v, t->runs)) /
+	       run_median : 0);
+	free(v);
 }
 
 static int profile;
@@ -226,6 +324,7 @@ static int bench_one(const char *dir, size_t m, const char *precision,
 	enpu_rt_options *options = NULL;
 	enpu_rt_session *s = NULL;
 	struct mio_ort ort;
+	struct node_times times = { 0 };
 	int status = -1;
 
 	memset(row, 0, sizeof(*row));
@@ -263,12 +362,16 @@ static int bench_one(const char *dir, size_t m, const char *precision,
 			goto out;
 		}
 	}
+	if (profile && node_times_init(&times, s, runs))
+		goto out;
 	for (int i = 0; i < runs; i++) {
 		double start = now_ms();
 
 		if (enpu_rt_session_run(s))
 			goto out;
 		ours[i] = now_ms() - start;
+		if (profile)
+			node_times_record(&times, s);
 		theirs[i] = mio_ort_run(&ort);
 		if (theirs[i] < 0)
 			goto out;
@@ -281,14 +384,16 @@ static int bench_one(const char *dir, size_t m, const char *precision,
 	row->diff = output_diff(s, input_dir);
 	row->ok = 1;
 	if (profile) {
-		printf("  profile of the last run, %s %s, %d thread(s):\n",
-		       models[m].name, precision, threads);
-		print_profile(s);
+		printf("  profile of the %d runs, %s %s, %d thread(s), ms:\n",
+		       runs, models[m].name, precision, threads);
+		print_profile(s, &times, row->ours);
 	}
 	status = 0;
 out:
 	for (int i = 0; i < count; i++)
 		free(data[i]);
+	free(times.ms);
+	free(times.run_ms);
 	enpu_rt_session_destroy(s);
 	enpu_rt_options_destroy(options);
 	mio_ort_stop(&ort);
