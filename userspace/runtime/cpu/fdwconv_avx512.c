@@ -1,4 +1,176 @@
 // SPDX-License-Identifier: MIT
-/* Float depthwise convolution (fdwconv_impl.h), avx512 build. */
-#define FDWCONV_NAME enpu_fdwconv_avx512
+/*
+ * Float depthwise convolution, AVX-512 build. The 3x3 window at stride 1
+ * or 2 (MobileNet's, dilation 1) has its own loop here: 16 output columns
+ * per vector, each tap one load of the input row and one FMA, the image
+ * edges as load masks (a lane whose input column is padding loads 0), so
+ * the input is read in place: no padded copy, no staging row, and 7- and
+ * 14-wide planes are one masked vector per row. Stride 2 loads the 32
+ * input columns under 16 outputs and keeps the even or odd ones with a
+ * two-source permute. Taps accumulate in the generic kernel's order
+ * (bias, then row by row, column by column, one FMA each), a padding row
+ * is skipped. Every other geometry, and max pooling, runs the generic
+ * kernel (fdwconv_impl.h) built for this ISA.
+ */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "fmath_internal.h"
+
+#define FDWCONV_NAME fdwconv_avx512_generic
+static void fdwconv_avx512_generic(const struct enpu_fdwconv_pass *p);
 #include "fdwconv_impl.h"
+
+/* Lanes j < 16 whose input column base + j lies in [0, width). */
+static inline __mmask16 columns_inside(ptrdiff_t base, size_t width)
+{
+	ptrdiff_t first = base >= 0 ? 0 : -base;
+	ptrdiff_t end = (ptrdiff_t)width - base;
+
+	if (end > 16)
+		end = 16;
+	if (first >= end)
+		return 0;
+	return (__mmask16)(((1u << end) - 1) & ~((1u << first) - 1));
+}
+
+/*
+ * 16 floats at row + offset, lanes outside @m zero. The address may lie
+ * before the row where the left padding is: masked-off lanes are never
+ * read (AVX-512 suppresses their faults), so the pointer is formed as an
+ * integer.
+ */
+static inline __m512 load_cols(const float *row, ptrdiff_t offset,
+			       __mmask16 m)
+{
+	return _mm512_maskz_loadu_ps(m, (const void *)((uintptr_t)row +
+				     (uintptr_t)(offset * (ptrdiff_t)sizeof(float))));
+}
+
+/* The three input rows of output row y (NULL: a padding row). */
+static inline void window_rows(const struct enpu_fdwconv_pass *p, size_t y,
+			       const float *r[3])
+{
+	ptrdiff_t iy = (ptrdiff_t)(y * p->stride_h) - (ptrdiff_t)p->pad_top;
+
+	for (int ky = 0; ky < 3; ky++)
+		r[ky] = iy + ky >= 0 && iy + ky < (ptrdiff_t)p->height ?
+			p->x + (size_t)(iy + ky) * p->width : NULL;
+}
+
+static inline __m512 finish(__m512 acc, const float *clamp, __m512 lo,
+			    __m512 hi)
+{
+	/* max(lo, x), then min(hi, x): a NaN accumulator comes out. */
+	return clamp ? _mm512_min_ps(hi, _mm512_max_ps(lo, acc)) : acc;
+}
+
+static void dw3x3_s1(const struct enpu_fdwconv_pass *p, const __m512 *w,
+		     __m512 bias, __m512 lo, __m512 hi)
+{
+	size_t ow = p->out_width;
+	ptrdiff_t pl = (ptrdiff_t)p->pad_left;
+
+	for (size_t y = p->row0; y < p->row1; y++) {
+		const float *r[3];
+		float *out = p->y + y * ow;
+
+		window_rows(p, y, r);
+		for (size_t x0 = 0; x0 < ow; x0 += 16) {
+			ptrdiff_t base = (ptrdiff_t)x0 - pl;
+			__mmask16 store = ow - x0 >= 16 ? 0xffff :
+				(__mmask16)((1u << (ow - x0)) - 1);
+			__mmask16 m0 = columns_inside(base, p->width) & store;
+			__mmask16 m1 = columns_inside(base + 1, p->width) & store;
+			__mmask16 m2 = columns_inside(base + 2, p->width) & store;
+			__m512 acc = bias;
+
+			for (int ky = 0; ky < 3; ky++) {
+				if (!r[ky])
+					continue;
+				acc = _mm512_fmadd_ps(w[3 * ky],
+					load_cols(r[ky], base, m0), acc);
+				acc = _mm512_fmadd_ps(w[3 * ky + 1],
+					load_cols(r[ky], base + 1, m1), acc);
+				acc = _mm512_fmadd_ps(w[3 * ky + 2],
+					load_cols(r[ky], base + 2, m2), acc);
+			}
+			_mm512_mask_storeu_ps(out + x0, store,
+					      finish(acc, p->clamp, lo, hi));
+		}
+	}
+}
+
+static void dw3x3_s2(const struct enpu_fdwconv_pass *p, const __m512 *w,
+		     __m512 bias, __m512 lo, __m512 hi)
+{
+	const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16,
+					       18, 20, 22, 24, 26, 28, 30);
+	const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17,
+					      19, 21, 23, 25, 27, 29, 31);
+	size_t ow = p->out_width;
+	ptrdiff_t pl = (ptrdiff_t)p->pad_left;
+
+	for (size_t y = p->row0; y < p->row1; y++) {
+		const float *r[3];
+		float *out = p->y + y * ow;
+
+		window_rows(p, y, r);
+		for (size_t x0 = 0; x0 < ow; x0 += 16) {
+			/*
+			 * Input columns base + 2j + kx: the 32 from base hold
+			 * kx = 0 (even) and 1 (odd), the 32 from base + 2
+			 * kx = 2 (even).
+			 */
+			ptrdiff_t base = (ptrdiff_t)(2 * x0) - pl;
+			__mmask16 store = ow - x0 >= 16 ? 0xffff :
+				(__mmask16)((1u << (ow - x0)) - 1);
+			__mmask16 m0 = columns_inside(base, p->width);
+			__mmask16 m1 = columns_inside(base + 16, p->width);
+			__mmask16 m2 = columns_inside(base + 2, p->width);
+			__mmask16 m3 = columns_inside(base + 18, p->width);
+			__m512 acc = bias;
+
+			for (int ky = 0; ky < 3; ky++) {
+				__m512 a0, a1, b0, b1;
+
+				if (!r[ky])
+					continue;
+				a0 = load_cols(r[ky], base, m0);
+				a1 = load_cols(r[ky], base + 16, m1);
+				b0 = load_cols(r[ky], base + 2, m2);
+				b1 = load_cols(r[ky], base + 18, m3);
+				acc = _mm512_fmadd_ps(w[3 * ky],
+					_mm512_permutex2var_ps(a0, even, a1), acc);
+				acc = _mm512_fmadd_ps(w[3 * ky + 1],
+					_mm512_permutex2var_ps(a0, odd, a1), acc);
+				acc = _mm512_fmadd_ps(w[3 * ky + 2],
+					_mm512_permutex2var_ps(b0, even, b1), acc);
+			}
+			_mm512_mask_storeu_ps(out + x0, store,
+					      finish(acc, p->clamp, lo, hi));
+		}
+	}
+}
+
+void enpu_fdwconv_avx512(const struct enpu_fdwconv_pass *p)
+{
+	__m512 w[9], bias, lo, hi;
+
+	if (p->max_pool || p->kernel_h != 3 || p->kernel_w != 3 ||
+	    p->dilation_h != 1 || p->dilation_w != 1 ||
+	    p->stride_h != p->stride_w ||
+	    (p->stride_w != 1 && p->stride_w != 2)) {
+		fdwconv_avx512_generic(p);
+		return;
+	}
+	for (int i = 0; i < 9; i++)
+		w[i] = _mm512_set1_ps(p->w[i]);
+	bias = _mm512_set1_ps(p->bias);
+	lo = _mm512_set1_ps(p->clamp ? p->clamp[0] : 0.0f);
+	hi = _mm512_set1_ps(p->clamp ? p->clamp[1] : 0.0f);
+	if (p->stride_w == 1)
+		dw3x3_s1(p, w, bias, lo, hi);
+	else
+		dw3x3_s2(p, w, bias, lo, hi);
+}
