@@ -84,6 +84,11 @@ for model in "$models"/*.onnx; do
 		 grep -q 'from cache'"
 done
 
+# enpu-run asks for device time (enpu_rt_options_set_device_time()); a
+# session that does not gets 0 and the line has no "device".
+check "mixed-ops: enpu-run reports the NPU partition's device time" \
+	grep -q "partition [0-9]* (npu): host [0-9.]* ms, device [0-9.]* ms" \
+	/tmp/mixed-ops.log
 check "cpu-only: every node on the CPU, with the NPU's reason" \
 	cpu_only "$models/cpu-only.onnx"
 check "cpu-only: --strict refuses, naming the nodes" \

@@ -148,6 +148,7 @@ static enpu_rt_session *load(const struct args *a, const char *model,
 	    enpu_rt_options_set_threads(o, a->threads) ||
 	    enpu_rt_options_set_backends(o, backends) ||
 	    enpu_rt_options_set_cost_placement(o, a->cost) ||
+	    enpu_rt_options_set_device_time(o, 1) ||
 	    (a->device && enpu_rt_options_set_device(o, a->device)) ||
 	    enpu_rt_session_create_from_file(model, o, &s))
 		fprintf(stderr, "enpu-demo: %s on %s: %s\n", model, backends,

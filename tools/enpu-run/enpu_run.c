@@ -172,6 +172,7 @@ static enpu_rt_session *load(const struct args *a, const char *backends,
 	    enpu_rt_options_set_optimize(o, a->optimize) ||
 	    (backends && enpu_rt_options_set_backends(o, backends)) ||
 	    enpu_rt_options_set_strict(o, a->strict) ||
+	    enpu_rt_options_set_device_time(o, 1) ||
 	    (a->device && enpu_rt_options_set_device(o, a->device)) ||
 	    enpu_rt_options_set_cost_placement(o, !a->no_cost) ||
 	    (a->cache_dir && enpu_rt_options_set_cache_dir(o, a->cache_dir)) ||

@@ -68,6 +68,7 @@ struct rt_backend_env {
 	const char *cache_dir;		/* compiled-partition cache, or NULL */
 	const char *device_path;	/* NPU node to use, or NULL: first */
 	uint64_t model_hash;		/* for cache keys */
+	int device_time;		/* measure each job's device time */
 };
 
 /* A set of nodes one backend runs as a unit. */

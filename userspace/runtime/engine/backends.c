@@ -56,6 +56,7 @@ int rt_engine_open_backends(struct enpu_rt_session *s, const char *list)
 		.cache_dir = s->cache_dir[0] ? s->cache_dir : NULL,
 		.device_path = s->device_path[0] ? s->device_path : NULL,
 		.model_hash = s->model_hash,
+		.device_time = s->device_time,
 	};
 	char names[RT_BACKEND_LIST_MAX], all[128];
 	char *save = NULL;

@@ -23,6 +23,7 @@ struct enpu_rt_options {
 	char device_path[RT_PATH_MAX];	/* "" : the first ENPU */
 	char cache_dir[RT_PATH_MAX];	/* "" : no cache */
 	int cache_set;			/* else the default (session.c) */
+	int device_time;		/* NPU: read PERF_BUSY_NS per job */
 	/* rt_options_add_backend(): found by name before the built-ins. */
 	const struct rt_backend_ops *extra[2];
 	size_t extra_count;
@@ -102,6 +103,7 @@ struct enpu_rt_session {
 	size_t extra_count;
 	char device_path[RT_PATH_MAX];
 	char cache_dir[RT_PATH_MAX];
+	int device_time;
 };
 
 /* engine/bind.c: attach op defs. @strict: "unsupported op" if none. */

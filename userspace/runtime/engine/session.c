@@ -164,6 +164,15 @@ enum enpu_rt_status enpu_rt_options_set_cache_dir(enpu_rt_options *options,
 	return ENPU_RT_OK;
 }
 
+enum enpu_rt_status enpu_rt_options_set_device_time(enpu_rt_options *options,
+						    int on)
+{
+	if (!options)
+		return ENPU_RT_INVALID_ARGUMENT;
+	options->device_time = on != 0;
+	return ENPU_RT_OK;
+}
+
 /* $ENPU_RT_CACHE_DIR, else $XDG_CACHE_HOME/enpu-rt, else ~/.cache/enpu-rt. */
 static void default_cache_dir(char *dir, size_t size)
 {
@@ -235,6 +244,7 @@ static enum enpu_rt_status create(const void *data, size_t size,
 	if (options) {
 		memcpy(s->extra, options->extra, sizeof(s->extra));
 		s->extra_count = options->extra_count;
+		s->device_time = options->device_time;
 	}
 	if (options && options->cache_set)
 		snprintf(s->cache_dir, sizeof(s->cache_dir), "%s",

@@ -152,7 +152,9 @@ static int npu_open(const struct rt_backend_env *env, void **self,
 	snprintf(b->driver_version, sizeof(b->driver_version), "%s", version);
 	snprintf(b->cache_dir, sizeof(b->cache_dir), "%s",
 		 env->cache_dir ? env->cache_dir : "");
-	if (npu_counters_find(b->counters, sizeof(b->counters)) ||
+	/* Profiling only (enpu_rt_options_set_device_time()). */
+	if (!env->device_time ||
+	    npu_counters_find(b->counters, sizeof(b->counters)) ||
 	    npu_counters_busy_ns(b->counters, &busy))
 		b->counters[0] = 0;
 	memset(info, 0, sizeof(*info));

@@ -134,6 +134,16 @@ enum enpu_rt_status enpu_rt_options_set_device(enpu_rt_options *options,
  */
 enum enpu_rt_status enpu_rt_options_set_cache_dir(enpu_rt_options *options,
 						  const char *dir);
+/*
+ * 1: the NPU backend reads the device's busy counter (PERF_BUSY_NS, from
+ * the driver's debugfs, root only) before and after each of its jobs, so
+ * that enpu_rt_session_partition() reports device_ns. Each reading is a
+ * file read of the driver's register dump, which costs more than the rest
+ * of a job's submission, so it is off by default (device_ns 0): a
+ * profiling switch, as enpu-run and enpu-demo use it.
+ */
+enum enpu_rt_status enpu_rt_options_set_device_time(enpu_rt_options *options,
+						    int on);
 const char *enpu_rt_options_error(const enpu_rt_options *options);
 
 /*
