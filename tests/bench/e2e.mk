@@ -45,16 +45,19 @@ bench-e2e-cpu: $(E2E_BIN) $(E2E_MODEL) $(BENCH_ORT_STAMP)
 # share measured and TCG-scaled, the MAC share, pipelined vs not, bytes
 # copied at seams for a dma-buf input. `make bench-e2e-npu` runs it alone.
 E2E_NPU_BIN := $(B)/tests/bench/e2e-npu-bench
-E2E_NPU_SOURCES := tests/bench/e2e_npu_bench.c tests/rt/mobilenet_model.c \
+E2E_NPU_SOURCES := tests/bench/e2e_npu_bench.c tests/bench/e2e_npu_probe.c \
+	tests/rt/mobilenet_model.c \
 	tests/rt/model_builder.c tools/enpu-run/run_dmabuf.c \
 	$(TOOLS_COMMON_SOURCES)
 
 ALL_TARGETS += $(E2E_NPU_BIN)
 
 $(E2E_NPU_BIN): $(E2E_NPU_SOURCES) tools/enpu-run/run.h $(RT_HEADERS) \
+		tests/bench/e2e_npu_probe.h \
 		$(TOOLS_COMMON_HEADERS) $(RT_LIB) $(RUNTIME_CPU_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) -Itests/rt -Itools/enpu-run \
+	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) $(LIBENPU_CFLAGS) -Itests/rt \
+		-Itools/enpu-run \
 		$(TOOLS_COMMON_CFLAGS) \
 		-o $@ $(E2E_NPU_SOURCES) $(RT_LDFLAGS)
 
@@ -68,9 +71,10 @@ $(E2E_FRAME_MODEL): $(E2E_BIN)
 bench-e2e-npu: all $(E2E_MODEL) $(E2E_FRAME_MODEL) $(TEST_NPU_BIN)
 	rm -rf $(B)/tests/bench/npu-models && mkdir -p $(B)/tests/bench/npu-models
 	$(TEST_NPU_BIN) --write-models $(B)/tests/bench/npu-models
-	spin=$$($(E2E_NPU_BIN) --spin) && \
+	spin=$$($(E2E_NPU_BIN) --spin) && sys=$$($(E2E_NPU_BIN) --syscall) && \
 	tools/vm/run --fault-relay --timeout 1500 -- $(CURDIR)/$(E2E_NPU_BIN) \
 		--model $(CURDIR)/$(E2E_MODEL) --host-spin-ns $$spin \
+		--host-syscall-ns $$sys \
 		--uint8-model $(CURDIR)/$(E2E_FRAME_MODEL) \
 		--runs $(E2E_NPU_RUNS) \
 		--small $(CURDIR)/$(B)/tests/bench/npu-models/mixed-ops.onnx \
