@@ -37,6 +37,7 @@ $(VNPU_LAYER_BENCH_BIN): tests/vnpu_exec/vnpu_layer_bench.c \
 .PHONY: bench-vnpu
 bench-vnpu: $(VNPU_LAYER_BENCH_BIN)
 	$(VNPU_LAYER_BENCH_BIN) --runs 5 --oracle
+	$(VNPU_LAYER_BENCH_BIN) --runs 5 --threads 2
 
 test-vnpu-exec: $(VNPU_EXEC_TEST_BIN)
 	$(VNPU_EXEC_TEST_BIN)

@@ -14,7 +14,9 @@
  * of layer_run() (FAST mode, one host thread), and one run of the ORACLE
  * mode for comparison.
  *
- *   vnpu-layer-bench [--runs N] [--oracle]
+ *   vnpu-layer-bench [--runs N] [--oracle] [--threads N]
+ *
+ * --threads: FAST's host threads (the vnpu's --layer-threads; default 1).
  */
 #include <getopt.h>
 #include <malloc.h>
@@ -307,13 +309,14 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "runs", required_argument, NULL, 'r' },
 		{ "oracle", no_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct spec specs[128];
 	struct bench_layer layer;
 	struct layer_engine fast, oracle;
 	struct guest_model m;
-	unsigned int runs = 5, count, worst_at = 0;
+	unsigned int runs = 5, count, worst_at = 0, threads = 1;
 	uint32_t khz = opp_khz(VNPU_OPP_COUNT - 1);
 	double conv_host = 0, conv_device = 0, all_host = 0, all_device = 0;
 	double worst = 0, oracle_host = 0;
@@ -332,22 +335,25 @@ int main(int argc, char **argv)
 			runs = (unsigned int)atoi(optarg);
 		else if (opt == 'o')
 			with_oracle = true;
+		else if (opt == 't' && atoi(optarg) > 0)
+			threads = (unsigned int)atoi(optarg);
 		else
 			return 2;
 	}
 	if (runs < 1)
 		runs = 1;
 	if (guest_model_init(&m, RAM_SIZE, SG_BYTES) ||
-	    layer_engine_init(&fast, LAYER_MODE_FAST, 1) ||
+	    layer_engine_init(&fast, LAYER_MODE_FAST, threads) ||
 	    layer_engine_init(&oracle, LAYER_MODE_ORACLE, 1)) {
 		fprintf(stderr, "vnpu-layer-bench: setup failed\n");
 		return 1;
 	}
 	printf("vnpu layer execution on the host vs modeled device time\n"
 	       "device: %u MACs/cycle, 32 bytes/cycle, %u MHz (top OPP), "
-	       "--speed 1; host: FAST mode (%s kernels), 1 thread, best of "
+	       "--speed 1; host: FAST mode (%s kernels), %u thread%s, best of "
 	       "%u%s\n\n", VNPU_MACS_PER_CYCLE, khz / 1000,
-	       enpu_cpu_isa_name(enpu_cpu_context_isa(fast.cpu)), runs,
+	       enpu_cpu_isa_name(enpu_cpu_context_isa(fast.cpu)), threads,
+	       threads == 1 ? "" : "s", runs,
 	       with_oracle ? "; ORACLE once" : "");
 	printf("%-18s %-16s %10s %10s %10s %8s%s\n", "layer", "output",
 	       "MACs", "device us", "host us", "host/dev",
