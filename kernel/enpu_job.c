@@ -1194,6 +1194,25 @@ static void enpu_job_release_device(struct drm_device *drm, void *data)
 	kvfree(edev->job.last_sg);
 }
 
+/*
+ * SUBMIT locks up to DRM_ENPU_SUBMIT_MAX_BOS reservations of one ww class
+ * under one acquire context; lockdep folds them into one held_lock whose
+ * reference count is a bitfield. Checked against this kernel's field, so
+ * that a larger limit fails on the debug kernel at probe, not only once a
+ * submit with that many BOs comes.
+ */
+static void enpu_job_check_lock_limit(struct enpu_device *edev)
+{
+#ifdef CONFIG_LOCKDEP
+	struct held_lock hlock = { .references = 0 };
+
+	hlock.references--;	/* the largest count the field holds */
+	drm_WARN_ONCE(&edev->drm, hlock.references < DRM_ENPU_SUBMIT_MAX_BOS,
+		      "DRM_ENPU_SUBMIT_MAX_BOS %u above lockdep's %u nested locks\n",
+		      DRM_ENPU_SUBMIT_MAX_BOS, hlock.references);
+#endif
+}
+
 /**
  * enpu_job_init() - the job workqueue and debugfs snapshot, at probe
  * @edev: the device.
@@ -1204,6 +1223,7 @@ int enpu_job_init(struct enpu_device *edev)
 {
 	int ret;
 
+	enpu_job_check_lock_limit(edev);
 	ret = drmm_mutex_init(&edev->drm, &edev->job.last_sg_lock);
 	if (ret)
 		return ret;

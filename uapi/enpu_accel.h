@@ -207,9 +207,14 @@ struct drm_enpu_fence {
  * Limits of struct drm_enpu_submit; a larger count or stride is -EINVAL.
  * Strides larger than the kernel's struct leave room for new fields; the
  * kernel checks that the unknown tail of each entry is zero, and the
- * stride limit keeps that check short.
+ * stride limit keeps that check short. SUBMIT holds the reservation locks
+ * of all its BOs at once, under one ww_acquire_ctx; lockdep counts such
+ * nested locks of one class in an 11-bit field (6.1 and 6.12: at most
+ * 2047), so more BOs than that would switch lockdep off with a warning.
+ * The BO limit stays a power of two below it (the kernel checks the
+ * field's width at probe on a lockdep kernel).
  */
-#define DRM_ENPU_SUBMIT_MAX_BOS		4096
+#define DRM_ENPU_SUBMIT_MAX_BOS		1024
 #define DRM_ENPU_SUBMIT_MAX_IN_FENCES	64
 #define DRM_ENPU_SUBMIT_MAX_STRIDE	256
 

@@ -209,7 +209,8 @@ TEST_F_TIMEOUT(completion, a_burst_of_completions_is_drained_in_batches, 120)
 	drmSyncobjDestroy(self->fd, gate);
 }
 
-#define FENCE_CONTEXTS 2048
+/* With the written BO, the most BOs a job may list. */
+#define FENCE_CONTEXTS (DRM_ENPU_SUBMIT_MAX_BOS - 1)
 #define DUPLICATES DRM_ENPU_SUBMIT_MAX_IN_FENCES
 
 /*

@@ -579,6 +579,49 @@ TEST_F(submit, counts_above_the_limits_are_einval)
 	EXPECT_REJECTED(EINVAL, submit);
 }
 
+/*
+ * The other side of the BO limit: a job listing exactly
+ * DRM_ENPU_SUBMIT_MAX_BOS BOs is accepted and runs. SUBMIT locks all their
+ * reservations under one acquire context, which lockdep counts in a
+ * bitfield: on the debug kernel a limit above that field's range makes
+ * this job a lockdep report (the kernel log is checked here too).
+ */
+TEST_F_TIMEOUT(submit, exactly_the_bo_limit_is_accepted, 120)
+{
+	static struct drm_enpu_submit_bo bos[DRM_ENPU_SUBMIT_MAX_BOS];
+	struct enpu_cmd_dma_fill fill = fill_command(DRM_ENPU_SUBMIT_MAX_BOS - 1,
+						     0, ENPU_PAGE_SIZE);
+	struct enpu_kreports reports = { .fd = -1 };
+	unsigned char *map;
+	char first[512];
+
+	ASSERT_EQ(0, enpu_kreports_start(&reports));
+	for (int i = 0; i < DRM_ENPU_SUBMIT_MAX_BOS; i++) {
+		ASSERT_EQ(0, enpu_raw_bo_create(self->fd, ENPU_PAGE_SIZE, 0,
+						&bos[i].handle, NULL));
+		bos[i].flags = DRM_ENPU_SUBMIT_BO_READ;
+	}
+	bos[DRM_ENPU_SUBMIT_MAX_BOS - 1].flags = DRM_ENPU_SUBMIT_BO_WRITE;
+	map = enpu_raw_bo_map(self->fd, bos[DRM_ENPU_SUBMIT_MAX_BOS - 1].handle,
+			      ENPU_PAGE_SIZE);
+	ASSERT_NE(NULL, map);
+	memset(map, UNTOUCHED, ENPU_PAGE_SIZE);
+	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, bos,
+					    DRM_ENPU_SUBMIT_MAX_BOS, &fill,
+					    sizeof(fill), 0, 0));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd,
+				      bos[DRM_ENPU_SUBMIT_MAX_BOS - 1].handle,
+				      0, 60 * SECOND));
+	EXPECT_EQ(POISON, map[0]);
+	EXPECT_EQ(POISON, map[ENPU_PAGE_SIZE - 1]);
+	EXPECT_EQ(0, enpu_kreports_collect(&reports, sizeof(first), first))
+		TH_LOG("kernel report: %s", first);
+	enpu_kreports_stop(&reports);
+	munmap(map, ENPU_PAGE_SIZE);
+	for (int i = 0; i < DRM_ENPU_SUBMIT_MAX_BOS; i++)
+		enpu_raw_gem_close(self->fd, bos[i].handle);
+}
+
 TEST_F(submit, bad_pointers_are_efault)
 {
 	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
