@@ -179,6 +179,15 @@ int enpu_gem_create_ioctl(struct drm_device *drm, void *data,
 	size = PAGE_ALIGN(args->size);
 
 	shmem = drm_gem_shmem_create(drm, size);
+	/*
+	 * shmem_file_setup() says -ENOSPC when it cannot allocate the
+	 * inode (6.1's shmem_get_inode() returns NULL for every failure);
+	 * the kernel's internal shmem mount has no inode or size limit, so
+	 * that is memory, as is the other -ENOSPC (drm_vma_offset_add()
+	 * out of mmap offsets, which BOs bounded by RAM cannot reach).
+	 */
+	if (shmem == ERR_PTR(-ENOSPC))
+		return -ENOMEM;
 	if (IS_ERR(shmem))
 		return PTR_ERR(shmem);
 	bo = to_enpu_bo(&shmem->base);
