@@ -1388,8 +1388,12 @@ int enpu_sched_init(struct enpu_device *edev)
 		     params.mode == ENPU_SCHED_PREEMPTIVE;
 	s->depth = clamp(sched_depth, 1u, 64u);
 	ret = enpu_sched_ctx_init(edev, &s->kernel_ctx, ENPU_SCHED_NORMAL);
-	if (ret)
+	if (ret) {
+		/* enpu_sched_release() is not registered yet. */
+		kvfree(s->lat);
+		s->lat = NULL;
 		return ret;
+	}
 	/* The kernel context is not a user's: it is not listed. */
 	list_del_init(&s->kernel_ctx.node);
 	return drmm_add_action_or_reset(&edev->drm, enpu_sched_release, s);
