@@ -83,6 +83,19 @@ static int command(struct vnpu *v, struct control_client *c, char *line)
 		regs_set_error(v, ENPU_STATUS_HUNG, ENPU_ERR_INJECTED, 0);
 		vnpu_log(v, "fault: hang");
 		reply(c, "ok state=HUNG");
+	} else if (!strcmp(verb, "freeze")) {
+		/* A sequencer wedged without noticing: STATUS stays READY,
+		 * only the still heartbeat tells. */
+		v->hung = true;
+		heartbeat_update(v);
+		vnpu_log(v, "fault: freeze");
+		reply(c, "ok state=%s frozen", status_name(v->status));
+	} else if (!strcmp(verb, "stall-heartbeat")) {
+		if (!parse_long(arg, 1, 60000, &n))
+			return reply(c, "error stall-heartbeat needs milliseconds 1..60000");
+		heartbeat_stall(v, (uint64_t)n * 1000000u);
+		vnpu_log(v, "fault: heartbeat thread stalled for %ld ms", n);
+		reply(c, "ok stall-heartbeat=%ld", n);
 	} else if (!strcmp(verb, "error-irq")) {
 		regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_INJECTED, 0);
 		device_raise_vector(v, ENPU_VEC_ERROR);

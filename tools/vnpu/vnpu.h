@@ -170,6 +170,7 @@ struct vnpu_heartbeat {
 	double acc_ns;		/* device ns not yet a whole tick */
 	uint64_t last_wall_ns;
 	uint32_t count;
+	uint64_t stalled_until_ns;	/* control `stall-heartbeat`: no ticks */
 };
 
 struct control_client {
@@ -328,6 +329,7 @@ void heartbeat_stop(struct vnpu *v);
 void heartbeat_update(struct vnpu *v);
 void heartbeat_restart(struct vnpu *v);
 uint32_t heartbeat_read(struct vnpu *v);
+void heartbeat_stall(struct vnpu *v, uint64_t ns);
 
 /* thermal.c */
 uint32_t opp_khz(uint32_t index);
