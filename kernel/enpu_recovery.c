@@ -11,7 +11,12 @@
  *     time is not taken for a hung one), at least
  *     ENPU_HEARTBEAT_STALL_MIN_MS, or when no job completed while the
  *     heartbeat advanced by job_timeout_ms device milliseconds (a job
- *     that never completes, e.g. its completion entry was lost);
+ *     that never completes, e.g. its completion entry was lost). The
+ *     stillness is summed over ticks, each counting the time since the
+ *     previous one but at most ENPU_WATCHDOG_LATE_MS: a guest that ran
+ *     late (a debug kernel, a loaded TCG host) or was paused sees a jump
+ *     in wall time that the device could not have ticked through, and
+ *     only time the watchdog itself saw pass can make a hang;
  *   - recovers from ERROR (also asked for by the error interrupt) and
  *     from a completion entry whose tag matches no job.
  *
@@ -53,13 +58,17 @@
 #include "enpu_thermal.h"
 
 #define ENPU_WATCHDOG_PERIOD_MS	100
+/* The most one tick counts towards a still heartbeat. */
+#define ENPU_WATCHDOG_LATE_MS		(2 * ENPU_WATCHDOG_PERIOD_MS)
 /*
  * A heartbeat that stays still for this many of its periods is stopped;
  * never less than the minimum, which leaves room for a host that is slow
- * to run the vnpu's heartbeat thread.
+ * to run the vnpu's heartbeat thread: with 300 ms, healthy vnpus were
+ * reset as hung on a loaded two-core host running TCG guests. A second
+ * is still ten watchdog periods and far below job_timeout_ms.
  */
 #define ENPU_HEARTBEAT_STALL_TICKS	8
-#define ENPU_HEARTBEAT_STALL_MIN_MS	300
+#define ENPU_HEARTBEAT_STALL_MIN_MS	1000
 /* Delays between recovery attempts: doubling from the first to the last. */
 #define ENPU_RECOVERY_RETRY_MIN_MS	50u
 #define ENPU_RECOVERY_RETRY_MAX_MS	2000u
@@ -291,8 +300,12 @@ static void enpu_recovery_check(struct enpu_device *edev)
 					  USEC_PER_MSEC));
 	if (!rec->tick_valid || heartbeat != rec->last_heartbeat) {
 		rec->last_heartbeat = heartbeat;
-		rec->heartbeat_moved = now;
+		rec->still_ms = 0;
+	} else {
+		rec->still_ms += min_t(s64, ktime_ms_delta(now, rec->last_tick),
+				       ENPU_WATCHDOG_LATE_MS);
 	}
+	rec->last_tick = now;
 	if (!rec->tick_valid || completed != rec->last_completed) {
 		rec->last_completed = completed;
 		rec->progress_heartbeat = heartbeat;
@@ -306,8 +319,7 @@ static void enpu_recovery_check(struct enpu_device *edev)
 				    "device error");
 	} else if (status != ENPU_STATUS_READY) {
 		enpu_recovery_reset(edev, false, "device not ready");
-	} else if (rec->tick_valid &&
-		   ktime_ms_delta(now, rec->heartbeat_moved) > stall_ms) {
+	} else if (rec->tick_valid && rec->still_ms > stall_ms) {
 		enpu_recovery_hang(edev, "heartbeat stopped");
 	} else if (timeout && heartbeat - rec->progress_heartbeat > timeout) {
 		enpu_recovery_hang(edev, "no job completed in time");

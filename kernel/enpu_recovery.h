@@ -33,7 +33,10 @@ enum enpu_recovery_reason {
  * @wq: ordered workqueue running @work.
  * @flags: ENPU_RECOVERY_* bits: armed timer, requested reasons, dead.
  * @last_heartbeat: HEARTBEAT at the previous tick.
- * @heartbeat_moved: when @last_heartbeat last changed (wall time).
+ * @last_tick: when the previous tick with jobs on the device ran.
+ * @still_ms: how long @last_heartbeat has not moved, summed over ticks,
+ *	each counting at most ENPU_WATCHDOG_LATE_MS (a tick that comes late
+ *	is a guest or host that did not run, not a device that stopped).
  * @last_irqs: job-done interrupts counted at the previous tick.
  * @last_completed: enpu_device.job.completed at the last progress.
  * @progress_heartbeat: HEARTBEAT when @last_completed last changed; the
@@ -62,7 +65,8 @@ struct enpu_recovery {
 	struct workqueue_struct *wq;
 	unsigned long flags;
 	u32 last_heartbeat;
-	ktime_t heartbeat_moved;
+	ktime_t last_tick;
+	u64 still_ms;
 	u64 last_irqs;
 	u64 last_completed;
 	u32 progress_heartbeat;

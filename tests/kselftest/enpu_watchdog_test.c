@@ -222,4 +222,87 @@ TEST_F_TIMEOUT(watchdog, a_long_layer_is_not_a_hang, 300)
 	EXPECT_EQ(before.hangs, after.hangs);
 }
 
+/*
+ * The heartbeat thread not scheduled by the host for STALL_MS (the vnpu's
+ * `stall-heartbeat`; the count catches up afterwards) while a job runs is
+ * not a hang: more than the 300 ms that once reset healthy devices under
+ * host load, less than the watchdog's floor.
+ */
+#define STALL_MS "600"
+#define LONG_NOP_CYCLES 1500000000u	/* 1.5 s of device time at 1 GHz */
+
+TEST_F_TIMEOUT(watchdog, a_host_stall_of_the_heartbeat_is_not_a_hang, 120)
+{
+	struct enpu_recovery_counters before, after;
+	enpu_cmdbuf *cmdbuf;
+	uint32_t done;
+	int job_status = 1;
+	char reply[256];
+
+	if (!self->ready)
+		SKIP(return, "VM booted without --fault-relay");
+	ASSERT_EQ(0, enpu_recovery_counters(&before));
+	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
+	ASSERT_EQ(0, enpu_cmdbuf_nop(cmdbuf, LONG_NOP_CYCLES));
+	ASSERT_EQ(0, enpu_syncobj_create(self->device, &done));
+	ASSERT_EQ(0, enpu_job_submit(&self->bos, cmdbuf, 0, done, NULL));
+	enpu_sleep_ms(100);
+	ASSERT_EQ(0, enpu_fault("stall-heartbeat " STALL_MS, sizeof(reply),
+				reply))
+		TH_LOG("%s", reply);
+	ASSERT_EQ(0, enpu_job_wait(self->device, done, 60 * ENPU_SECOND_NS, 0,
+				   &job_status));
+	EXPECT_EQ(0, job_status);
+	ASSERT_EQ(0, enpu_recovery_counters(&after));
+	EXPECT_EQ(before.hangs, after.hangs);
+	EXPECT_EQ(before.resets, after.resets);
+	enpu_syncobj_destroy(self->device, done);
+	enpu_cmdbuf_destroy(cmdbuf);
+}
+
+/*
+ * The other side: a device whose heartbeat stops while STATUS still says
+ * READY (the vnpu's `freeze`) is hung: the running job fails with
+ * -ETIMEDOUT, one hang and a reset are counted, and the device works
+ * afterwards.
+ */
+TEST_F_TIMEOUT(watchdog, a_frozen_heartbeat_is_a_hang, 120)
+{
+	struct enpu_recovery_counters before, after;
+	enpu_cmdbuf *cmdbuf, *nop;
+	uint32_t done;
+	int job_status = 1;
+	int64_t start;
+	char reply[256];
+
+	if (!self->ready)
+		SKIP(return, "VM booted without --fault-relay");
+	ASSERT_EQ(0, enpu_recovery_counters(&before));
+	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
+	ASSERT_EQ(0, enpu_cmdbuf_nop(cmdbuf, LONG_NOP_CYCLES));
+	ASSERT_EQ(0, enpu_syncobj_create(self->device, &done));
+	ASSERT_EQ(0, enpu_job_submit(&self->bos, cmdbuf, 0, done, NULL));
+	enpu_sleep_ms(100);
+	ASSERT_EQ(0, enpu_fault("freeze", sizeof(reply), reply))
+		TH_LOG("%s", reply);
+	start = enpu_now_ns();
+	ASSERT_EQ(0, enpu_job_wait(self->device, done, 60 * ENPU_SECOND_NS, 0,
+				   &job_status));
+	EXPECT_EQ(-ETIMEDOUT, job_status);
+	TH_LOG("frozen heartbeat taken for a hang after %lld ms",
+	       (long long)((enpu_now_ns() - start) / 1000000));
+	ASSERT_EQ(0, enpu_recovery_counters(&after));
+	EXPECT_EQ(before.hangs + 1, after.hangs);
+	EXPECT_LT(before.resets, after.resets);
+	ASSERT_EQ(0, enpu_cmdbuf_create(&nop));
+	ASSERT_EQ(0, enpu_cmdbuf_nop(nop, SLOW_JOB_CYCLES));
+	job_status = 1;
+	ASSERT_EQ(0, enpu_job_run(&self->bos, nop, 0, 30 * ENPU_SECOND_NS,
+				  &job_status));
+	EXPECT_EQ(0, job_status);
+	enpu_cmdbuf_destroy(nop);
+	enpu_syncobj_destroy(self->device, done);
+	enpu_cmdbuf_destroy(cmdbuf);
+}
+
 TEST_HARNESS_MAIN
