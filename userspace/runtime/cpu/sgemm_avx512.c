@@ -33,6 +33,21 @@ body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
 	__m512 acc[MR][2];
 	__mmask16 m0, m1;
 
+	/*
+	 * One row (a matrix-vector product: a batch-1 Gemm): two FMAs per k
+	 * instead of sixteen on aliased rows, so the loop streams B at the
+	 * rate memory gives it. Same order of the sum.
+	 */
+	if (mr == 1) {
+		for (size_t kk = 0; kk < k; kk++) {
+			const float *bk = b_rows ? b_rows[kk] : b + kk * ldb;
+			__m512 v = _mm512_set1_ps(a0[kk]);
+
+			c00 = _mm512_fmadd_ps(v, _mm512_loadu_ps(bk), c00);
+			c01 = _mm512_fmadd_ps(v, _mm512_loadu_ps(bk + 16), c01);
+		}
+		k = 0;
+	}
 	for (size_t kk = 0; kk < k; kk++) {
 		const float *bk = b_rows ? b_rows[kk] : b + kk * ldb;
 
