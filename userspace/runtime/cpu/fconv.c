@@ -118,12 +118,19 @@ static void unfold_row(const struct unfold *u, const float *plane, size_t ky,
 			if (lo > hi)
 				lo = hi;
 			memset(dst + j, 0, lo * sizeof(float));
-			if (sw == 1)
+			if (sw == 1) {
 				memcpy(dst + j + lo, row + first + (ptrdiff_t)lo,
 				       (hi - lo) * sizeof(float));
-			else
+			} else if (sw == 2) {
+				/* A constant stride the compiler vectorizes. */
+				const float *src = row + first;
+
+				for (size_t i = lo; i < hi; i++)
+					dst[j + i] = src[2 * i];
+			} else {
 				for (size_t i = lo; i < hi; i++)
 					dst[j + i] = row[first + (ptrdiff_t)i * sw];
+			}
 			memset(dst + j + hi, 0, (run - hi) * sizeof(float));
 		}
 		j += run;
