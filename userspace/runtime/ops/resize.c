@@ -16,6 +16,7 @@
  * double, as in ONNX's reference.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -548,56 +549,115 @@ static int identity_tap(const struct tap *t, int64_t o)
 	return t->count && on == 1.0;
 }
 
+/* Output rows of one resize_planes task: enough tasks for the pool. */
+#define PLANE_ROWS 16
+
+/* A tap list in float, as the separable path uses it. */
+struct ftaps {
+	int count;		/* 0: outside */
+	float weight[MAX_TAPS];
+	size_t index[MAX_TAPS];
+};
+
+struct plane_job {
+	const struct resize_config *c;
+	const float *src;
+	float *dst;
+	const struct ftaps *ty, *tx;
+	size_t ih, iw, oh, ow, bands;
+	atomic_int failed;	/* a task had no memory for its row */
+};
+
+static void ftaps_of(const struct tap *t, struct ftaps *f)
+{
+	f->count = t->count;
+	for (int q = 0; q < t->count; q++) {
+		f->weight[q] = (float)t->weight[q];
+		f->index[q] = (size_t)t->index[q];
+	}
+}
+
+/* Rows [band * PLANE_ROWS, ...) of one plane. */
+static void plane_band(void *argument, size_t task)
+{
+	struct plane_job *j = argument;
+	size_t p = task / j->bands, y0 = task % j->bands * PLANE_ROWS;
+	size_t y1 = y0 + PLANE_ROWS < j->oh ? y0 + PLANE_ROWS : j->oh;
+	float stack[1024], *row = stack;
+
+	if (j->iw > sizeof(stack) / sizeof(stack[0])) {
+		row = malloc(j->iw * sizeof(float));
+		if (!row) {
+			atomic_store(&j->failed, 1);
+			return;
+		}
+	}
+	for (size_t y = y0; y < y1; y++) {
+		const struct ftaps *t = &j->ty[y];
+		float *out = j->dst + (p * j->oh + y) * j->ow;
+
+		for (size_t i = 0; i < j->iw; i++)
+			row[i] = 0.0f;
+		for (int q = 0; q < t->count; q++) {
+			const float *in = j->src + (p * j->ih + t->index[q]) * j->iw;
+			float w = t->weight[q];
+
+			for (size_t i = 0; i < j->iw; i++)
+				row[i] += w * in[i];
+		}
+		for (size_t xo = 0; xo < j->ow; xo++) {
+			const struct ftaps *u = &j->tx[xo];
+			float v = 0.0f;
+
+			if (!t->count || !u->count) {
+				out[xo] = j->c->extrapolation;
+				continue;
+			}
+			for (int q = 0; q < u->count; q++)
+				v += u->weight[q] * row[u->index[q]];
+			out[xo] = v;
+		}
+	}
+	if (row != stack)
+		free(row);
+}
+
 /*
  * float32 with only the last two axes resized (images, NCHW): separable.
  * Each output row is the weighted sum of its input rows (the row taps),
  * then each output column the weighted sum of that row's columns; the
- * same taps and weights as the general path, in float instead of double.
+ * same taps and weights as the general path, in float instead of double
+ * (converted once per call), bands of rows shared by the context's pool.
  * 0 when it handled the call; 1 when the general path must.
  */
-static int resize_planes(const struct resize_config *c,
-			 const struct rt_tensor *x, struct tap *ty,
-			 struct tap *tx, float *dst)
+static int resize_planes(struct rt_kernel *k, const struct resize_config *c,
+			 const struct rt_tensor *x, const struct tap *ty,
+			 const struct tap *tx, float *dst)
 {
 	int32_t r = x->rank;
-	size_t planes = 1, ih = (size_t)x->dims[r - 2], iw = (size_t)x->dims[r - 1];
-	size_t oh = (size_t)c->dims[r - 2], ow = (size_t)c->dims[r - 1];
-	const float *src = x->data;
-	float *row = malloc((iw + 1) * sizeof(float));
+	size_t planes = 1;
+	struct plane_job j = {
+		.c = c, .src = x->data, .dst = dst,
+		.ih = (size_t)x->dims[r - 2], .iw = (size_t)x->dims[r - 1],
+		.oh = (size_t)c->dims[r - 2], .ow = (size_t)c->dims[r - 1],
+	};
+	struct ftaps *f = malloc((j.oh + j.ow) * sizeof(*f));
 
-	if (!row)
+	if (!f)
 		return 1;
+	for (size_t y = 0; y < j.oh; y++)
+		ftaps_of(&ty[y], &f[y]);
+	for (size_t xo = 0; xo < j.ow; xo++)
+		ftaps_of(&tx[xo], &f[j.oh + xo]);
+	j.ty = f;
+	j.tx = f + j.oh;
+	atomic_init(&j.failed, 0);
 	for (int d = 0; d < r - 2; d++)
 		planes *= (size_t)x->dims[d];
-	for (size_t p = 0; p < planes; p++)
-	for (size_t y = 0; y < oh; y++) {
-		const struct tap *t = &ty[y];
-		float *out = dst + (p * oh + y) * ow;
-
-		for (size_t i = 0; i < iw; i++)
-			row[i] = 0.0f;
-		for (int q = 0; q < t->count; q++) {
-			const float *in = src + (p * ih + (size_t)t->index[q]) * iw;
-			float w = (float)t->weight[q];
-
-			for (size_t i = 0; i < iw; i++)
-				row[i] += w * in[i];
-		}
-		for (size_t xo = 0; xo < ow; xo++) {
-			const struct tap *u = &tx[xo];
-			float v = 0.0f;
-
-			if (!t->count || !u->count) {
-				out[xo] = c->extrapolation;
-				continue;
-			}
-			for (int q = 0; q < u->count; q++)
-				v += (float)u->weight[q] * row[u->index[q]];
-			out[xo] = v;
-		}
-	}
-	free(row);
-	return 0;
+	j.bands = (j.oh + PLANE_ROWS - 1) / PLANE_ROWS;
+	enpu_cpu_parallel_for(k->cpu, planes * j.bands, plane_band, &j);
+	free(f);
+	return atomic_load(&j.failed);
 }
 
 static int resize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
@@ -645,7 +705,7 @@ static int resize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 			for (int64_t o = 0; images && o < c.dims[d]; o++)
 				images = c.dims[d] == x->dims[d] &&
 					 identity_tap(&taps[d][o], o);
-		if (images && !resize_planes(&c, x, taps[rank - 2],
+		if (images && !resize_planes(k, &c, x, taps[rank - 2],
 					     taps[rank - 1], dst)) {
 			free(all);
 			return 0;
