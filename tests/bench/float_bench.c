@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -183,6 +184,7 @@ struct node_times {
 	int runs;
 	double *ms;		/* [run][node] */
 	double *run_ms;		/* [run]: node times summed */
+	long faults;		/* minor page faults over the runs */
 };
 
 static int node_times_init(struct node_times *t, enpu_rt_session *s,
@@ -190,6 +192,7 @@ static int node_times_init(struct node_times *t, enpu_rt_session *s,
 {
 	t->nodes = enpu_rt_session_node_count(s);
 	t->runs = 0;
+	t->faults = 0;
 	t->ms = calloc((size_t)runs * (t->nodes + 1), sizeof(double));
 	t->run_ms = calloc((size_t)runs, sizeof(double));
 	return t->ms && t->run_ms ? 0 : -1;
@@ -307,6 +310,8 @@ static void print_profile(enpu_rt_session *s, struct node_times *t,
 	       median(v, t->runs), run_median, run_median - median(v, t->runs),
 	       run_median > 0 ? 100 * (run_median - median(v, t->runs)) /
 	       run_median : 0);
+	printf("    minor page faults per run: %.1f\n",
+	       (double)t->faults / t->runs);
 	free(v);
 }
 
@@ -365,11 +370,16 @@ static int bench_one(const char *dir, size_t m, const char *precision,
 	if (profile && node_times_init(&times, s, runs))
 		goto out;
 	for (int i = 0; i < runs; i++) {
-		double start = now_ms();
+		struct rusage before, after;
+		double start;
 
+		getrusage(RUSAGE_SELF, &before);
+		start = now_ms();
 		if (enpu_rt_session_run(s))
 			goto out;
 		ours[i] = now_ms() - start;
+		getrusage(RUSAGE_SELF, &after);
+		times.faults += after.ru_minflt - before.ru_minflt;
 		if (profile)
 			node_times_record(&times, s);
 		theirs[i] = mio_ort_run(&ort);
