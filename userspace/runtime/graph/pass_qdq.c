@@ -19,7 +19,7 @@
  *   Q(Flatten|Reshape(DQ(x)))      -> Flatten|Reshape(x)  same scale and zp
  *   Q(Concat(DQ(x1), ...))         -> QConcat(x1, ...)    all scales agree
  *   QLinearConv with int8 constant symmetric weights -> QConv
- *   QuantizeLinear(float graph input) per tensor -> Quantize8
+ *   QuantizeLinear(float input of known type) per tensor -> Quantize8
  *
  * b' = round(b * b_scale[m] / (xs * ws[m])): the bias in accumulator
  * units (exactly b when the exporter used b_scale = xs * ws, as ONNX
@@ -531,7 +531,9 @@ static int lower_concat(struct rt_graph *g, size_t n)
  * QuantizeLinear of a float tensor with per-tensor constant parameters:
  * ai.enpu Quantize8, the same arithmetic in a vectorizable loop (and a
  * transposing one once the layout pass is done). Only where the input is
- * known to be float at load (graph inputs and constants).
+ * known to be float at load: graph inputs, constants, and intermediates
+ * whose type shape inference has found (the float seams of a QDQ model:
+ * after a float Resize, Concat or ConvTranspose).
  */
 static int lower_quantize(struct rt_graph *g, size_t n)
 {
@@ -542,7 +544,6 @@ static int lower_quantize(struct rt_graph *g, size_t n)
 	    node->output_count != 1 || node->inputs[0] < 0 ||
 	    rt_node_attr_int(node, "output_dtype", 0) ||
 	    g->values[node->inputs[0]].tensor.dtype != ENPU_RT_FLOAT ||
-	    g->values[node->inputs[0]].kind == RT_VALUE_INTERMEDIATE ||
 	    !per_tensor(g, node, &q))
 		return 0;
 	rt_node_retype(node, RT_ENPU_DOMAIN, "Quantize8");
