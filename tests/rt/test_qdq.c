@@ -622,9 +622,10 @@ static void test_asymmetric_weights_stay_float(struct test_state *t)
 }
 
 /*
- * QuantizeLinear of a float graph input becomes Quantize8: bit-exact with
- * the plain QuantizeLinear (ties to even, saturation, NaN), both types,
- * sizes that exercise the vector loop and its tail.
+ * QuantizeLinear of a float graph input, and of a float intermediate (the
+ * output of a Neg), becomes Quantize8: bit-exact with the plain
+ * QuantizeLinear (ties to even, saturation, NaN), both types, sizes that
+ * exercise the vector loop and its tail.
  */
 static void test_quantize8_matches_quantizelinear(struct test_state *t)
 {
@@ -640,23 +641,30 @@ static void test_quantize8_matches_quantizelinear(struct test_state *t)
 			x[i] = i % 2 ? 1e9f : -1e9f;
 	}
 	x[50] = NAN;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 4; k++) {
+		int intermediate = k >= 2;
 		struct model_builder mb;
 		struct run opt, plain;
 
 		mb_init(&mb, 13);
 		mb_input(&mb, "x", ENPU_RT_FLOAT, 4, xd);
 		add_scalar(&mb, "s", ENPU_RT_FLOAT, 0.25);
-		add_scalar(&mb, "z", types[k], types[k] == ENPU_RT_UINT8 ? 77 : -9);
-		mb_node(&mb, "QuantizeLinear", "x,s,z", "y");
+		add_scalar(&mb, "z", types[k % 2],
+			   types[k % 2] == ENPU_RT_UINT8 ? 77 : -9);
+		if (intermediate)
+			mb_node(&mb, "Neg", "x", "nx");
+		mb_node(&mb, "QuantizeLinear", intermediate ? "nx,s,z" : "x,s,z",
+			"y");
 		mb_output(&mb, "y");
 		if (run_model(t, &mb, 1, 1, ENPU_RT_FLOAT, xd, 4, x, sizeof(x),
 			      &opt) &&
 		    run_model(t, &mb, 0, 1, ENPU_RT_FLOAT, xd, 4, x, sizeof(x),
 			      &plain)) {
-			CHECK(t, !strcmp(opt.ops, "Quantize8") &&
-			      !strcmp(plain.ops, "QuantizeLinear"), "%s / %s",
-			      opt.ops, plain.ops);
+			CHECK(t, !strcmp(opt.ops, intermediate ? "Neg,Quantize8" :
+					 "Quantize8") &&
+			      !strcmp(plain.ops, intermediate ?
+				      "Neg,QuantizeLinear" : "QuantizeLinear"),
+			      "%s / %s", opt.ops, plain.ops);
 			CHECK(t, opt.out_bytes == 105 && plain.out_bytes == 105 &&
 			      !memcmp(opt.out, plain.out, 105),
 			      "Quantize8 differs from QuantizeLinear");
