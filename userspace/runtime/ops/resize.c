@@ -564,6 +564,9 @@ struct plane_job {
 	const float *src;
 	float *dst;
 	const struct ftaps *ty, *tx;
+	/* Every column has two taps (linear): them as arrays, else NULL. */
+	const size_t *x0, *x1;
+	const float *w0, *w1;
 	size_t ih, iw, oh, ow, bands;
 	atomic_int failed;	/* a task had no memory for its row */
 };
@@ -605,6 +608,16 @@ static void plane_band(void *argument, size_t task)
 			for (size_t i = 0; i < j->iw; i++)
 				row[i] += w * in[i];
 		}
+		if (t->count && j->x0) {
+			for (size_t xo = 0; xo < j->ow; xo++) {
+				float v = 0.0f;
+
+				v += j->w0[xo] * row[j->x0[xo]];
+				v += j->w1[xo] * row[j->x1[xo]];
+				out[xo] = v;
+			}
+			continue;
+		}
 		for (size_t xo = 0; xo < j->ow; xo++) {
 			const struct ftaps *u = &j->tx[xo];
 			float v = 0.0f;
@@ -642,21 +655,44 @@ static int resize_planes(struct rt_kernel *k, const struct resize_config *c,
 		.oh = (size_t)c->dims[r - 2], .ow = (size_t)c->dims[r - 1],
 	};
 	struct ftaps *f = malloc((j.oh + j.ow) * sizeof(*f));
+	size_t *xi = malloc(2 * j.ow * sizeof(*xi));
+	float *xw = malloc(2 * j.ow * sizeof(*xw));
+	int two = 1;
 
-	if (!f)
+	if (!f || !xi || !xw) {
+		free(f);
+		free(xi);
+		free(xw);
 		return 1;
+	}
 	for (size_t y = 0; y < j.oh; y++)
 		ftaps_of(&ty[y], &f[y]);
-	for (size_t xo = 0; xo < j.ow; xo++)
+	for (size_t xo = 0; xo < j.ow; xo++) {
 		ftaps_of(&tx[xo], &f[j.oh + xo]);
+		two &= tx[xo].count == 2;
+	}
 	j.ty = f;
 	j.tx = f + j.oh;
+	if (two) {
+		for (size_t xo = 0; xo < j.ow; xo++) {
+			xi[xo] = j.tx[xo].index[0];
+			xi[j.ow + xo] = j.tx[xo].index[1];
+			xw[xo] = j.tx[xo].weight[0];
+			xw[j.ow + xo] = j.tx[xo].weight[1];
+		}
+		j.x0 = xi;
+		j.x1 = xi + j.ow;
+		j.w0 = xw;
+		j.w1 = xw + j.ow;
+	}
 	atomic_init(&j.failed, 0);
 	for (int d = 0; d < r - 2; d++)
 		planes *= (size_t)x->dims[d];
 	j.bands = (j.oh + PLANE_ROWS - 1) / PLANE_ROWS;
 	enpu_cpu_parallel_for(k->cpu, planes * j.bands, plane_band, &j);
 	free(f);
+	free(xi);
+	free(xw);
 	return atomic_load(&j.failed);
 }
 
