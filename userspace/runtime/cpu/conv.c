@@ -32,7 +32,7 @@ static int output_extent(size_t in, size_t pad_begin, size_t pad_end,
 	return 0;
 }
 
-#define SIZE_LIMIT ((size_t)1 << 24)
+#define SIZE_LIMIT ENPU_CPU_SIZE_LIMIT
 
 static int check_shape(enpu_cpu_context *context,
 		       const struct enpu_cpu_conv_shape *s)
@@ -52,10 +52,12 @@ static int check_shape(enpu_cpu_context *context,
 				     s->groups, s->input_channels,
 				     s->output_channels);
 	if (s->kernel_height == 0 || s->kernel_width == 0 ||
-	    s->kernel_height > 1024 || s->kernel_width > 1024)
+	    s->kernel_height > ENPU_CPU_MAX_KERNEL ||
+	    s->kernel_width > ENPU_CPU_MAX_KERNEL)
 		return enpu_cpu_fail(context, -EINVAL,
-				     "conv: kernel %zux%zu outside 1..1024",
-				     s->kernel_height, s->kernel_width);
+				     "conv: kernel %zux%zu outside 1..%d",
+				     s->kernel_height, s->kernel_width,
+				     ENPU_CPU_MAX_KERNEL);
 	if (s->stride_height == 0 || s->stride_width == 0 ||
 	    s->dilation_height == 0 || s->dilation_width == 0 ||
 	    s->stride_height > SIZE_LIMIT || s->stride_width > SIZE_LIMIT ||

@@ -86,6 +86,16 @@ void enpu_cpu_parallel_for(enpu_cpu_context *context, size_t task_count,
  * cannot overflow.
  */
 #define ENPU_CPU_GEMM_MAX_K 65536
+/*
+ * Shape bounds of convolution and pooling, int8 and float: every batch,
+ * channel count, input side, stride, pad and (int8) dilation is at most
+ * ENPU_CPU_SIZE_LIMIT; int8 kernel sides are 1..ENPU_CPU_MAX_KERNEL;
+ * float kernel sides and dilations 1..ENPU_CPU_FCONV_MAX_KERNEL. Beyond
+ * them a call fails with -EINVAL and a message naming the size.
+ */
+#define ENPU_CPU_SIZE_LIMIT ((size_t)1 << 24)
+#define ENPU_CPU_MAX_KERNEL 1024
+#define ENPU_CPU_FCONV_MAX_KERNEL 4096
 int enpu_cpu_gemm_weights_pack(enpu_cpu_context *context, size_t k, size_t n,
 			       const int8_t *b, size_t ldb,
 			       const int32_t *bias,

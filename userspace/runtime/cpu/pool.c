@@ -16,7 +16,7 @@
 #include <string.h>
 
 #define STACK_POINTERS 512
-#define SIZE_LIMIT ((size_t)1 << 24)
+#define SIZE_LIMIT ENPU_CPU_SIZE_LIMIT
 #define GLOBAL_SLICE_CHANNELS 64
 
 enum pool_kind { POOL_MAX, POOL_AVERAGE };
@@ -46,10 +46,12 @@ int enpu_cpu_pool_output_size(enpu_cpu_context *context,
 	if (!s)
 		return enpu_cpu_fail(context, -EINVAL, "pool: shape is NULL");
 	if (s->kernel_height == 0 || s->kernel_width == 0 ||
-	    s->kernel_height > 1024 || s->kernel_width > 1024)
+	    s->kernel_height > ENPU_CPU_MAX_KERNEL ||
+	    s->kernel_width > ENPU_CPU_MAX_KERNEL)
 		return enpu_cpu_fail(context, -EINVAL,
-				     "pool: kernel %zux%zu outside 1..1024",
-				     s->kernel_height, s->kernel_width);
+				     "pool: kernel %zux%zu outside 1..%d",
+				     s->kernel_height, s->kernel_width,
+				     ENPU_CPU_MAX_KERNEL);
 	if (s->stride_height == 0 || s->stride_width == 0 ||
 	    s->dilation_height == 0 || s->dilation_width == 0 ||
 	    s->stride_height > SIZE_LIMIT || s->stride_width > SIZE_LIMIT ||
