@@ -401,6 +401,90 @@ static void test_clamp_paths_match_reference(struct test_state *s)
 	enpu_cpu_context_destroy(ctx);
 }
 
+/*
+ * The strides enpu_cpu_broadcast_strides() gives, element by element: an
+ * input dimension equal to the output's steps by the product of the input
+ * extents inside it, an extent of 1 (given or missing on the left) steps 0.
+ */
+static void test_broadcast_strides_are_exact(struct test_state *s)
+{
+	static const struct {
+		size_t dims;
+		size_t shape[4];
+		size_t strides[4];
+	} cases[] = {
+		{ 4, { 2, 3, 4, 5 }, { 60, 20, 5, 1 } },
+		{ 3, { 3, 1, 5 }, { 0, 5, 0, 1 } },
+		{ 4, { 2, 1, 1, 1 }, { 1, 0, 0, 0 } },
+		{ 1, { 5 }, { 0, 0, 0, 1 } },
+		{ 2, { 4, 5 }, { 0, 0, 5, 1 } },
+		{ 4, { 1, 3, 4, 1 }, { 0, 4, 1, 0 } },
+		{ 0, { 0 }, { 0, 0, 0, 0 } },
+	};
+	static const size_t shape[4] = { 2, 3, 4, 5 };
+	enpu_cpu_context *ctx = make_context(s);
+
+	for (size_t i = 0; ctx && i < ARRAY_SIZE(cases); i++) {
+		size_t got[4] = { 99, 99, 99, 99 };
+		int err = enpu_cpu_broadcast_strides(ctx, 4, shape, cases[i].dims,
+						     cases[i].shape, got);
+
+		CHECK(s, err == 0, "case %zu: %s", i, enpu_cpu_context_error(ctx));
+		CHECK(s, !memcmp(got, cases[i].strides, sizeof(got)),
+		      "case %zu: strides %zu %zu %zu %zu", i, got[0], got[1],
+		      got[2], got[3]);
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
+ * Both inputs stepping 0 over the same dimension (each output row the
+ * same sum): the kernels must still write every row. Leading extents of
+ * 1 and a last dimension longer than a vector are included.
+ */
+static void test_eltwise_both_inputs_broadcast_along_one_dimension(struct test_state *s)
+{
+	static const struct {
+		size_t dims, shape[3], a_strides[3], b_strides[3];
+	} cases[] = {
+		{ 2, { 3, 4 }, { 0, 1 }, { 0, 1 } },
+		{ 3, { 1, 5, 37 }, { 0, 0, 1 }, { 0, 0, 1 } },
+		{ 3, { 4, 3, 2 }, { 0, 2, 1 }, { 0, 2, 1 } },
+		{ 3, { 2, 6, 3 }, { 3, 0, 1 }, { 0, 0, 1 } },
+	};
+	enpu_cpu_context *ctx = make_context(s);
+	struct enpu_cpu_eltwise_quant q = {
+		.type = ENPU_CPU_UINT8, .a_scale = 0.5, .b_scale = 0.25,
+		.output_scale = 0.5, .a_zero_point = 3, .b_zero_point = 7,
+		.output_zero_point = 11, .min = 0, .max = 255,
+	};
+	struct enpu_cpu_eltwise_params p;
+
+	if (!ctx)
+		return;
+	for (int mul = 0; mul < 2; mul++) {
+		if (mul)
+			q.output_scale = 0.05;
+		CHECK(s, (mul ? enpu_cpu_mul_params(ctx, &q, &p) :
+				enpu_cpu_add_params(ctx, &q, &p)) == 0,
+		      "%s", enpu_cpu_context_error(ctx));
+		for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+			struct enpu_cpu_eltwise_args args = {
+				.dims = cases[i].dims, .params = &p,
+			};
+
+			memcpy(args.shape, cases[i].shape, sizeof(cases[i].shape));
+			memcpy(args.a_strides, cases[i].a_strides,
+			       sizeof(cases[i].a_strides));
+			memcpy(args.b_strides, cases[i].b_strides,
+			       sizeof(cases[i].b_strides));
+			if (!run_case(s, ctx, &args, mul, 7000 + i))
+				break;
+		}
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
 static void test_eltwise_rejects_bad_arguments(struct test_state *s)
 {
 	enpu_cpu_context *ctx = make_context(s);
@@ -491,5 +575,8 @@ const struct test_case eltwise_tests[] = {
 	  test_eltwise_paths_match_reference_on_broadcast_patterns },
 	{ "clamp_paths_match_reference", test_clamp_paths_match_reference },
 	{ "eltwise_rejects_bad_arguments", test_eltwise_rejects_bad_arguments },
+	{ "broadcast_strides_are_exact", test_broadcast_strides_are_exact },
+	{ "eltwise_both_inputs_broadcast_along_one_dimension",
+	  test_eltwise_both_inputs_broadcast_along_one_dimension },
 	{ NULL, NULL },
 };

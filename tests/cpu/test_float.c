@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -411,6 +412,135 @@ static void test_fconv_paths_match_reference(struct test_state *s)
 }
 
 /* Max pooling against straight loops, every ISA, 1 and 2 threads. */
+/*
+ * Each bound of the float convolution and max pool shapes from both
+ * sides, one field at a time, through enpu_cpu_fconv_output_size() on a
+ * 2^24 x 2^24 input (nothing is allocated): 0 (pads: allowed), the bound
+ * (the ONNX output size) and one past it (-EINVAL, "a size is 0 or out of
+ * range"); then the kernel fitting the padded input exactly or not, and
+ * the max pool's NULL buffers.
+ */
+static void test_fconv_shape_bounds_field_by_field(struct test_state *s)
+{
+	static const struct {
+		const char *name;
+		size_t offset, limit;
+	} fields[] = {
+#define FIELD(f, limit) { #f, offsetof(struct enpu_cpu_fconv_shape, f), limit }
+		FIELD(batch, ENPU_CPU_SIZE_LIMIT),
+		FIELD(in_channels, ENPU_CPU_SIZE_LIMIT),
+		FIELD(height, ENPU_CPU_SIZE_LIMIT),
+		FIELD(width, ENPU_CPU_SIZE_LIMIT),
+		FIELD(out_channels, ENPU_CPU_SIZE_LIMIT),
+		FIELD(kernel_height, ENPU_CPU_FCONV_MAX_KERNEL),
+		FIELD(kernel_width, ENPU_CPU_FCONV_MAX_KERNEL),
+		FIELD(stride_height, ENPU_CPU_SIZE_LIMIT),
+		FIELD(stride_width, ENPU_CPU_SIZE_LIMIT),
+		FIELD(dilation_height, ENPU_CPU_FCONV_MAX_KERNEL),
+		FIELD(dilation_width, ENPU_CPU_FCONV_MAX_KERNEL),
+		FIELD(pad_top, ENPU_CPU_SIZE_LIMIT),
+		FIELD(pad_left, ENPU_CPU_SIZE_LIMIT),
+		FIELD(pad_bottom, ENPU_CPU_SIZE_LIMIT),
+		FIELD(pad_right, ENPU_CPU_SIZE_LIMIT),
+		FIELD(group, 1),
+#undef FIELD
+	};
+	/* height, kernel, dilation, pad_top: does the kernel fit? */
+	static const size_t fits[][5] = {
+		{ 3, 3, 1, 0, 1 }, { 2, 3, 1, 0, 0 }, { 2, 3, 1, 1, 1 },
+		{ 5, 3, 2, 0, 1 }, { 4, 3, 2, 0, 0 }, { 4, 3, 2, 1, 1 },
+	};
+	const struct enpu_cpu_fconv_shape base = {
+		.batch = 1, .in_channels = 1, .out_channels = 1, .group = 1,
+		.height = ENPU_CPU_SIZE_LIMIT, .width = ENPU_CPU_SIZE_LIMIT,
+		.kernel_height = 1, .kernel_width = 1, .stride_height = 1,
+		.stride_width = 1, .dilation_height = 1, .dilation_width = 1,
+	};
+	enpu_cpu_context *ctx = make_context(s);
+
+	for (size_t i = 0; ctx && i < ARRAY_SIZE(fields); i++) {
+		int is_pad = !strncmp(fields[i].name, "pad_", 4);
+
+		for (size_t v = 0; v < 3; v++) {
+			struct enpu_cpu_fconv_shape sh = base;
+			size_t value = v == 0 ? 0 : v == 1 ? fields[i].limit :
+				       fields[i].limit + 1;
+			int accept = v == 1 || (v == 0 && is_pad);
+			size_t oh = 0, ow = 0, want_h, want_w;
+			int err;
+
+			*(size_t *)((char *)&sh + fields[i].offset) = value;
+			err = enpu_cpu_fconv_output_size(ctx, &sh, &oh, &ow);
+			if (!accept) {
+				/* group 2 of one channel: the split rule. */
+				const char *rule = v == 2 && !is_pad &&
+						   fields[i].limit == 1 ?
+						   "do not split" :
+						   "a size is 0 or out of range";
+
+				CHECK(s, err == -EINVAL &&
+				      strstr(enpu_cpu_context_error(ctx), rule),
+				      "%s = %zu: err %d, %s", fields[i].name,
+				      value, err, enpu_cpu_context_error(ctx));
+				continue;
+			}
+			want_h = (sh.height + sh.pad_top + sh.pad_bottom -
+				  sh.dilation_height * (sh.kernel_height - 1) - 1) /
+				 sh.stride_height + 1;
+			want_w = (sh.width + sh.pad_left + sh.pad_right -
+				  sh.dilation_width * (sh.kernel_width - 1) - 1) /
+				 sh.stride_width + 1;
+			CHECK(s, err == 0 && oh == want_h && ow == want_w,
+			      "%s = %zu: err %d (%s), %zux%zu, want %zux%zu",
+			      fields[i].name, value, err,
+			      enpu_cpu_context_error(ctx), oh, ow, want_h,
+			      want_w);
+		}
+	}
+	for (size_t i = 0; ctx && i < ARRAY_SIZE(fits); i++) {
+		struct enpu_cpu_fconv_shape sh = base;
+		size_t oh = 0, ow = 0;
+		int err;
+
+		sh.height = sh.width = fits[i][0];
+		sh.kernel_height = sh.kernel_width = fits[i][1];
+		sh.dilation_height = sh.dilation_width = fits[i][2];
+		sh.pad_top = sh.pad_left = fits[i][3];
+		err = enpu_cpu_fconv_output_size(ctx, &sh, &oh, &ow);
+		CHECK(s, fits[i][4] ? err == 0 && oh == 1 && ow == 1 :
+		      err == -EINVAL && strstr(enpu_cpu_context_error(ctx),
+					      "does not fit"),
+		      "fit case %zu: err %d, %zux%zu, %s", i, err, oh, ow,
+		      enpu_cpu_context_error(ctx));
+	}
+	if (ctx) {
+		size_t oh, ow;
+
+		CHECK(s, enpu_cpu_fconv_output_size(NULL, &base, &oh, &ow) == -EINVAL &&
+		      enpu_cpu_fconv_output_size(ctx, &base, NULL, &ow) == -EINVAL &&
+		      enpu_cpu_fconv_output_size(ctx, &base, &oh, NULL) == -EINVAL,
+		      "a NULL context or output size accepted");
+		CHECK(s, enpu_cpu_fconv_output_size(ctx, NULL, &oh, &ow) == -EINVAL &&
+		      strstr(enpu_cpu_context_error(ctx), "shape is NULL"),
+		      "NULL shape: %s", enpu_cpu_context_error(ctx));
+	}
+	if (ctx) {
+		struct enpu_cpu_fconv_shape sh = base;
+		float x[4] = { 0 }, y[4];
+
+		sh.height = sh.width = 2;
+		CHECK(s, enpu_cpu_max_pool_f32(ctx, &sh, x, y) == 0, "%s",
+		      enpu_cpu_context_error(ctx));
+		CHECK(s, enpu_cpu_max_pool_f32(ctx, &sh, NULL, y) == -EINVAL &&
+		      strstr(enpu_cpu_context_error(ctx), "NULL"),
+		      "NULL input: %s", enpu_cpu_context_error(ctx));
+		CHECK(s, enpu_cpu_max_pool_f32(ctx, &sh, x, NULL) == -EINVAL &&
+		      strstr(enpu_cpu_context_error(ctx), "NULL"),
+		      "NULL output: %s", enpu_cpu_context_error(ctx));
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
 static void test_max_pool_matches_loops(struct test_state *s)
 {
 	enpu_cpu_context *ctx = make_context(s);
@@ -587,6 +717,8 @@ const struct test_case float_tests[] = {
 	{ "sgemm_rejects_bad_arguments", test_sgemm_rejects_bad_arguments },
 	{ "fconv_paths_match_reference", test_fconv_paths_match_reference },
 	{ "max_pool_matches_loops", test_max_pool_matches_loops },
+	{ "fconv_shape_bounds_field_by_field",
+	  test_fconv_shape_bounds_field_by_field },
 	{ "fmath_rows_match_libm", test_fmath_rows },
 	{ NULL, NULL },
 };

@@ -8,6 +8,7 @@
 #include "test_cpu.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,6 +405,173 @@ static void test_pool_rejects_bad_arguments(struct test_state *s)
 }
 
 /*
+ * Each bound of enpu_cpu_pool_output_size() from both sides, one field at
+ * a time, on a 2^24 x 2^24 input (nothing is allocated): at the bound the
+ * ONNX output size, one past it (or 0) -EINVAL with the rule's message.
+ */
+static void test_pool_output_size_bounds_field_by_field(struct test_state *s)
+{
+	enum { KERNEL, STEP, PAD, INPUT };
+	static const struct {
+		const char *name;
+		size_t offset;
+		int rule;
+	} fields[] = {
+#define FIELD(f, rule) { #f, offsetof(struct enpu_cpu_pool_shape, f), rule }
+		FIELD(kernel_height, KERNEL), FIELD(kernel_width, KERNEL),
+		FIELD(stride_height, STEP), FIELD(stride_width, STEP),
+		FIELD(dilation_height, STEP), FIELD(dilation_width, STEP),
+		FIELD(pad_top, PAD), FIELD(pad_left, PAD),
+		FIELD(pad_bottom, PAD), FIELD(pad_right, PAD),
+		{ "input_height", 0, INPUT }, { "input_width", 1, INPUT },
+#undef FIELD
+	};
+	static const char *const messages[] = {
+		"pool: kernel", "pool: stride", "pool: pads", "pool: input",
+	};
+	const size_t big = ENPU_CPU_SIZE_LIMIT;
+	enpu_cpu_context *ctx = make_context(s);
+	struct enpu_cpu_pool_shape one = {
+		.kernel_height = 1, .kernel_width = 1, .stride_height = 1,
+		.stride_width = 1, .dilation_height = 1, .dilation_width = 1,
+	};
+	size_t h = 0, w = 0;
+
+	/* Each pointer argument alone, then a shape that is fine. */
+	CHECK(s, enpu_cpu_pool_output_size(NULL, &one, 4, 4, &h, &w) == -EINVAL &&
+	      enpu_cpu_pool_output_size(ctx, &one, 4, 4, NULL, &w) == -EINVAL &&
+	      enpu_cpu_pool_output_size(ctx, &one, 4, 4, &h, NULL) == -EINVAL,
+	      "a NULL context or output size accepted");
+	CHECK(s, ctx && enpu_cpu_pool_output_size(ctx, NULL, 4, 4, &h, &w) == -EINVAL &&
+	      strstr(enpu_cpu_context_error(ctx), "shape is NULL"),
+	      "NULL shape: %s", ctx ? enpu_cpu_context_error(ctx) : "");
+	CHECK(s, ctx && enpu_cpu_pool_output_size(ctx, &one, 4, 5, &h, &w) == 0 &&
+	      h == 4 && w == 5, "1x1 pool of 4x5: %zux%zu", h, w);
+
+	for (size_t i = 0; ctx && i < ARRAY_SIZE(fields); i++) {
+		int rule = fields[i].rule;
+		/*
+		 * Kernel 3x3 where pads are tried (a pad of 2 allowed, 3
+		 * not), else 1x1 so that any dilation fits.
+		 */
+		size_t side = rule == PAD ? 3 : 1;
+		size_t limit = rule == KERNEL ? ENPU_CPU_MAX_KERNEL :
+			       rule == PAD ? 2 : big;
+
+		for (size_t v = 0; v < 3; v++) {
+			struct enpu_cpu_pool_shape sh = {
+				.kernel_height = side, .kernel_width = side,
+				.stride_height = 1, .stride_width = 1,
+				.dilation_height = 1, .dilation_width = 1,
+			};
+			size_t in[2] = { big, big }, value, oh = 0, ow = 0;
+			size_t want_h, want_w, span_h, span_w;
+			int err, accept;
+
+			/* 0 (allowed for pads only), the bound, one past. */
+			value = v == 0 ? 0 : v == 1 ? limit : limit + 1;
+			accept = v == 1 || (v == 0 && rule == PAD);
+			if (rule == INPUT)
+				in[fields[i].offset] = value;
+			else
+				*(size_t *)((char *)&sh + fields[i].offset) = value;
+			err = enpu_cpu_pool_output_size(ctx, &sh, in[0], in[1],
+							&oh, &ow);
+			if (!accept) {
+				CHECK(s, err == -EINVAL &&
+				      strstr(enpu_cpu_context_error(ctx),
+					     messages[rule]),
+				      "%s = %zu: err %d, %s", fields[i].name,
+				      value, err, enpu_cpu_context_error(ctx));
+				continue;
+			}
+			span_h = sh.dilation_height * (sh.kernel_height - 1) + 1;
+			span_w = sh.dilation_width * (sh.kernel_width - 1) + 1;
+			want_h = (in[0] + sh.pad_top + sh.pad_bottom - span_h) /
+				 sh.stride_height + 1;
+			want_w = (in[1] + sh.pad_left + sh.pad_right - span_w) /
+				 sh.stride_width + 1;
+			CHECK(s, err == 0 && oh == want_h && ow == want_w,
+			      "%s = %zu: err %d (%s), %zux%zu, want %zux%zu",
+			      fields[i].name, value, err,
+			      enpu_cpu_context_error(ctx), oh, ow, want_h,
+			      want_w);
+		}
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
+ * Which arguments each pool reads, asserted rule by rule: average pooling
+ * checks its input and output zero points (each bound from both sides,
+ * for both types), max pooling reads neither, nor the scale or the clamp,
+ * and returns the plain maximum whatever they hold.
+ */
+static void test_pool_zero_point_rules(struct test_state *s)
+{
+	enpu_cpu_context *ctx = make_context(s);
+	uint8_t image[4] = { 9, 200, 3, 7 }, out[1] = { 0 };
+	struct enpu_cpu_pool_shape shape = {
+		.kernel_height = 2, .kernel_width = 2, .stride_height = 1,
+		.stride_width = 1, .dilation_height = 1, .dilation_width = 1,
+	};
+	static const struct {
+		enum enpu_cpu_dtype type;
+		int32_t zero_point;
+		int ok;
+	} zps[] = {
+		{ ENPU_CPU_UINT8, 0, 1 }, { ENPU_CPU_UINT8, 255, 1 },
+		{ ENPU_CPU_UINT8, -1, 0 }, { ENPU_CPU_UINT8, 256, 0 },
+		{ ENPU_CPU_INT8, -128, 1 }, { ENPU_CPU_INT8, 127, 1 },
+		{ ENPU_CPU_INT8, -129, 0 }, { ENPU_CPU_INT8, 128, 0 },
+	};
+
+	for (size_t i = 0; ctx && i < ARRAY_SIZE(zps); i++) {
+		for (int side = 0; side < 2; side++) {
+			struct enpu_cpu_pool_args args = {
+				.batch = 1, .input_height = 2, .input_width = 2,
+				.channels = 1, .type = zps[i].type,
+				.input = image, .output = out, .scale = 1.0,
+				.min = zps[i].type == ENPU_CPU_INT8 ? -128 : 0,
+				.max = zps[i].type == ENPU_CPU_INT8 ? 127 : 255,
+			};
+			char want[64];
+			int err;
+
+			if (side)
+				args.output_zero_point = zps[i].zero_point;
+			else
+				args.input_zero_point = zps[i].zero_point;
+			err = enpu_cpu_average_pool(ctx, &shape, &args);
+			snprintf(want, sizeof(want), "%s zero point %d",
+				 side ? "output" : "input", zps[i].zero_point);
+			CHECK(s, zps[i].ok ? err == 0 :
+			      err == -EINVAL &&
+			      strstr(enpu_cpu_context_error(ctx), want),
+			      "type %d %s: err %d, %s", zps[i].type, want, err,
+			      enpu_cpu_context_error(ctx));
+		}
+	}
+	if (ctx) {
+		struct enpu_cpu_pool_args args = {
+			.batch = 1, .input_height = 2, .input_width = 2,
+			.channels = 1, .type = ENPU_CPU_UINT8, .input = image,
+			.output = out, .input_zero_point = 300,
+			.output_zero_point = -5, .scale = 0, .min = 250,
+			.max = 10,
+		};
+
+		CHECK(s, enpu_cpu_max_pool(ctx, &shape, &args) == 0 &&
+		      out[0] == 200, "max pool with unused fields set: %s, %u",
+		      enpu_cpu_context_error(ctx), out[0]);
+		CHECK(s, enpu_cpu_average_pool(ctx, &shape, &args) == -EINVAL &&
+		      strstr(enpu_cpu_context_error(ctx), "input zero point 300"),
+		      "average pool: %s", enpu_cpu_context_error(ctx));
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
  * Windows of more taps than the kernels' on-stack pointer array (512):
  * exactly 512 (16x32), one row more (17x32), and 40x40 = 1600, max and
  * average, padded and not, against the reference on every path.
@@ -446,6 +614,9 @@ const struct test_case pool_tests[] = {
 	{ "pool_paths_match_reference_at_extreme_zero_points",
 	  test_pool_paths_match_reference_at_extreme_zero_points },
 	{ "pool_rejects_bad_arguments", test_pool_rejects_bad_arguments },
+	{ "pool_zero_point_rules", test_pool_zero_point_rules },
+	{ "pool_output_size_bounds_field_by_field",
+	  test_pool_output_size_bounds_field_by_field },
 	{ "pool_windows_beyond_the_stack_array",
 	  test_pool_windows_beyond_the_stack_array },
 	{ NULL, NULL },

@@ -200,7 +200,10 @@ def mutants_of(path, text, skipped):
         found.append(Mutant(path, text, m.start(), m.end(), new,
                             'constant-plus-one'))
     # Dropped checks: an if whose condition never holds. Checks of an
-    # allocation's result are left alone (see ALLOCATION_FAILURE).
+    # allocation's result are left alone (see ALLOCATION_FAILURE), and so
+    # is every other edit inside their conditions (a `||` turned `&&`
+    # between two allocation results differs only when one fails).
+    allocation_checks = []
     for m in re.finditer(r'\bif \(', text):
         if not code_at(m):
             continue
@@ -210,6 +213,7 @@ def mutants_of(path, text, skipped):
         if ALLOCATION_FAILURE.search(text, close, close + 300) and \
                 ALLOCATION_FAILURE.search(statement_after(text, close)):
             skipped.append(path)
+            allocation_checks.append((m.end() - 1, close + 1))
             continue
         found.append(Mutant(path, text, m.end() - 1, close + 1, '(0)',
                             'drop-check'))
@@ -243,6 +247,11 @@ def mutants_of(path, text, skipped):
         seen[base] = seen.get(base, -1) + 1
         digest = hashlib.sha1(base.encode()).hexdigest()[:10]
         mu.key = '%s:%s:%s:%d' % (mu.path, mu.op, digest, seen[base])
+    # Marked, not removed, so that keys and seeded samples stay the same;
+    # main() leaves them out after sampling.
+    for mu in found:
+        mu.allocation = any(lo <= mu.start < hi
+                            for lo, hi in allocation_checks)
     return found
 
 
@@ -321,6 +330,26 @@ def run(cmd, cwd, timeout, log):
             return None
 
 
+def image_digest(targets, cwd):
+    """A hash of what the tier's programs load (their allocated sections,
+    without the build id, which covers the debug info too), or None when
+    one is not an ELF file. Two builds with the same digest run the same
+    code on the same data: a mutant that leaves it unchanged (code in an
+    #if branch this host does not compile, say) cannot be killed here."""
+    digest = hashlib.sha256()
+    with tempfile.TemporaryDirectory(prefix='enpu-mutation-image-') as tmp:
+        out = os.path.join(tmp, 'image')
+        for target in targets:
+            done = subprocess.run(
+                ['objcopy', '-O', 'binary', '-R', '.note.gnu.build-id',
+                 os.path.join(cwd, target), out], capture_output=True)
+            if done.returncode:
+                return None
+            with open(out, 'rb') as f:
+                digest.update(hashlib.sha256(f.read()).digest())
+    return digest.hexdigest()
+
+
 def make(targets, cwd, timeout, log):
     # WARN=-w: a mutant that only trips -Werror (a && inside ||, a
     # variable left unset) still builds and meets the tests.
@@ -365,14 +394,17 @@ def main():
         else:
             chosen = sorted(rng.sample(every, min(args.per_dir, len(every))),
                             key=lambda mu: (mu.path, mu.start))
+        t['allocation'] = sum(1 for mu in chosen if mu.allocation)
+        chosen = [mu for mu in chosen if not mu.allocation]
         if args.key and not chosen:
             continue
         plan.append((t, chosen, len(every)))
     if args.list:
         for t, chosen, total in plan:
             print('== %s: %d of %d mutants (%d allocation-failure checks '
-                  'not mutated)' % (t['name'], len(chosen), total,
-                                    t['skipped']))
+                  'not mutated; %d sampled edits inside them left out)' %
+                  (t['name'], len(chosen), total, t['skipped'],
+                   t['allocation']))
             for mu in chosen:
                 mark = ' (equivalent)' if mu.key in equivalent else ''
                 print('  %s  %s%s' % (mu.key, mu.describe(), mark))
@@ -400,9 +432,10 @@ def main():
             status = 1
             continue
         tier_seconds = time.time() - t1
+        base_image = image_digest(t['build'], tree)
         timeout = max(60.0, 5 * tier_seconds)
         counts = {'killed': 0, 'survived': 0, 'equivalent': 0,
-                  'stillborn': 0, 'equivalent_killed': 0}
+                  'stillborn': 0, 'equivalent_killed': 0, 'same_binary': 0}
         survivors = []
         print('== %s: %d of %d mutants, tier %s (%.0f s, timeout %.0f s, '
               'first build %.0f s)' % (t['name'], len(chosen), total,
@@ -418,7 +451,10 @@ def main():
             try:
                 built = make(t['build'], tree, 1200, log) == 0
                 verdict = 'stillborn'
-                if built:
+                if built and base_image and \
+                        image_digest(t['build'], tree) == base_image:
+                    verdict = 'same-binary'
+                elif built:
                     code = make(t['test'], tree, timeout, log + '.test')
                     verdict = 'survived' if code == 0 else 'killed'
                     if code is None:
@@ -431,7 +467,9 @@ def main():
                 counts['equivalent_killed'] += 1
                 print('  stale entry in equivalent.txt (the tier kills it): '
                       '%s' % mu.key, flush=True)
-            if listed and verdict != 'stillborn':
+            if verdict == 'same-binary':
+                counts['same_binary'] += 1
+            elif listed and verdict != 'stillborn':
                 counts['equivalent'] += 1
             else:
                 counts[verdict] += 1
@@ -454,10 +492,12 @@ def main():
         all_scored += scored
         rate = 100.0 * c['killed'] / scored if scored else 0.0
         lines.append('  %-14s %5.1f %%  %3d killed of %3d  (%d sampled of '
-                     '%d; %d equivalent, %d do not build; %d allocation-'
-                     'failure checks not mutated)' %
+                     '%d; %d equivalent, %d do not build, %d the same '
+                     'binary; %d allocation-failure checks not mutated, '
+                     '%d sampled edits inside them left out)' %
                      (t['name'], rate, c['killed'], scored, sampled, total,
-                      c['equivalent'], c['stillborn'], t['skipped']))
+                      c['equivalent'], c['stillborn'], c['same_binary'],
+                      t['skipped'], t['allocation']))
     total_rate = 100.0 * all_killed / all_scored if all_scored else 0.0
     lines.append('  %-14s %5.1f %%  %3d killed of %3d' %
                  ('all', total_rate, all_killed, all_scored))
