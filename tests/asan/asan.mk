@@ -33,10 +33,11 @@ HOST_TESTS += check-asan
 # they run beside the other host tests already, and sanitized code is slow.
 # make does not see a change of flags: a build made with other ones is
 # thrown away first.
-check-asan:
-	@echo '$(CC) $(ASAN_FLAGS)' | cmp -s - $(ASAN_B)/flags 2>/dev/null || \
+ASAN_FRESH = echo '$(CC) $(ASAN_FLAGS)' | cmp -s - $(ASAN_B)/flags 2>/dev/null || \
 	  { rm -rf $(ASAN_B); mkdir -p $(ASAN_B); \
 	    echo '$(CC) $(ASAN_FLAGS)' >$(ASAN_B)/flags; }
+check-asan:
+	@$(ASAN_FRESH)
 	@$(MAKE) --no-print-directory B=$(ASAN_B) CC='$(CC) $(ASAN_FLAGS)' \
 	  $(ASAN_PROGRAMS)
 	@set -o pipefail; ASAN_OPTIONS=$(ASAN_OPTIONS_CHECK) \
@@ -44,3 +45,12 @@ check-asan:
 	  $(MAKE) -j1 --no-print-directory B=$(ASAN_B) \
 	    CC='$(CC) $(ASAN_FLAGS)' $(ASAN_TESTS) 2>&1 | \
 	  sed -E 's|^([0-9]+ passed, [0-9]+ failed)|asan: \1|; t; s|^([^ ]*:? *[0-9]+ passed, [0-9]+ failed)|asan/\1|'
+
+# One runner alone, built and run as check-asan does (asan-test-cpu,
+# asan-test-rt, asan-test-quantize, ...): the tiers of tools/mutation.
+ASAN_ONE := $(addprefix asan-,$(ASAN_TESTS))
+.PHONY: $(ASAN_ONE)
+$(ASAN_ONE): asan-%:
+	@$(ASAN_FRESH)
+	@ASAN_OPTIONS=$(ASAN_OPTIONS_CHECK) UBSAN_OPTIONS=$(UBSAN_OPTIONS_CHECK) \
+	  $(MAKE) --no-print-directory B=$(ASAN_B) CC='$(CC) $(ASAN_FLAGS)' $*

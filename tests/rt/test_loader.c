@@ -11,6 +11,7 @@
 #include "../cpu/test_harness.h"
 #include "enpu/enpu_rt.h"
 #include "model_builder.h"
+#include "onnx_loader.h"
 #include "rt_open.h"
 
 /* Opens @mb; expects @status and, for a refusal, @message in the error. */
@@ -740,6 +741,244 @@ static void test_typed_fields_back_to_back(struct test_state *t)
 	mb_free(&mb);
 }
 
+/* Untyped value_ints (IR 1) is an INTS attribute: Constant gives int64. */
+static void test_untyped_ints(struct test_state *t)
+{
+	static int64_t ints[3] = { 7, -2, INT64_MAX };
+	struct model_builder mb;
+	Onnx__AttributeProto *a;
+	Onnx__NodeProto *node;
+	enpu_rt_session *s = NULL;
+	struct enpu_rt_output out;
+	char error[1024];
+
+	mb_init(&mb, 13);
+	node = mb_node(&mb, "Constant", "", "c");
+	a = untyped_attr(&mb, node, "value_ints");
+	a->n_ints = 3;
+	a->ints = ints;
+	mb_output(&mb, "c");
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) == ENPU_RT_OK,
+	      "untyped value_ints: %s", error);
+	CHECK(t, s && enpu_rt_session_run(s) == 0 &&
+	      enpu_rt_session_output(s, 0, &out) == 0 &&
+	      out.dtype == ENPU_RT_INT64 && out.byte_size == sizeof(ints) &&
+	      !memcmp(out.data, ints, sizeof(ints)),
+	      "untyped value_ints: not the three int64 values");
+	enpu_rt_session_destroy(s);
+	mb_free(&mb);
+}
+
+/* An Optional output keeps its declared kind (the packed value). */
+static void test_optional_output(struct test_state *t)
+{
+	static const int64_t two[] = { 2 };
+	struct model_builder mb;
+	enpu_rt_session *s = NULL;
+	struct enpu_rt_tensor_info info;
+	char error[1024];
+
+	mb_init(&mb, 18);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, two);
+	mb_node(&mb, "Optional", "x", "o");
+	mb_output_typed(&mb, "o", ENPU_RT_FLOAT, 1, two);
+	{
+		Onnx__ValueInfoProto *vi = mb.graph.output[0];
+		Onnx__TypeProto *outer = rt_arena_alloc(&mb.arena,
+							sizeof(*outer));
+		Onnx__TypeProto__Optional *op = rt_arena_alloc(&mb.arena,
+							       sizeof(*op));
+
+		onnx__type_proto__init(outer);
+		onnx__type_proto__optional__init(op);
+		op->elem_type = vi->type;
+		outer->value_case = ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE;
+		outer->optional_type = op;
+		vi->type = outer;
+	}
+	CHECK(t, mb_open(&mb, 1, NULL, &s, error, sizeof(error)) == ENPU_RT_OK,
+	      "an optional output is refused: %s", error);
+	CHECK(t, s && enpu_rt_session_output_info(s, 0, &info) == 0 &&
+	      info.dtype == ENPU_RT_OPTIONAL, "output type %d",
+	      s ? info.dtype : -1);
+	enpu_rt_session_destroy(s);
+	mb_free(&mb);
+}
+
+/* "x,x,...": @n names. */
+static char *repeat_names(struct model_builder *mb, const char *name,
+			  size_t n)
+{
+	size_t len = strlen(name) + 1;
+	char *list = rt_arena_alloc(&mb->arena, n * len + 1);
+
+	for (size_t i = 0; list && i < n; i++) {
+		memcpy(list + i * len, name, len - 1);
+		list[i * len + len - 1] = i + 1 < n ? ',' : '\0';
+	}
+	return list;
+}
+
+/*
+ * A node holds at most RT_ONNX_MAX_NODE_FIELDS inputs, outputs and
+ * attributes each: a Sum of that many inputs loads, one more is refused,
+ * as are that many + 1 outputs or attributes.
+ */
+static void test_node_field_limits(struct test_state *t)
+{
+	static const int64_t two[] = { 2 };
+	const size_t max = RT_ONNX_MAX_NODE_FIELDS;
+	struct model_builder mb;
+	Onnx__NodeProto *node;
+
+	for (size_t n = max; n <= max + 1; n++) {
+		mb_init(&mb, 13);
+		mb_input(&mb, "x", ENPU_RT_FLOAT, 1, two);
+		mb_node(&mb, "Sum", repeat_names(&mb, "x", n), "y");
+		mb_output(&mb, "y");
+		expect_open(t, &mb, n == max ? ENPU_RT_OK : ENPU_RT_INVALID_MODEL,
+			    "node 'Sum' (Sum): too many inputs, outputs or "
+			    "attributes", n == max ? "the most inputs" :
+			    "one input more");
+	}
+	/*
+	 * Outputs and attributes: at the limit another rule may refuse the
+	 * node (every output is named y, every attribute a), not this one.
+	 */
+	for (size_t n = max; n <= max + 1; n++) {
+		for (int attributes = 0; attributes < 2; attributes++) {
+			const char *op = attributes ? "Relu" : "Identity";
+			enpu_rt_session *s = NULL;
+			char error[1024] = "";
+			char want[80];
+			enum enpu_rt_status got;
+
+			mb_init(&mb, 13);
+			mb_input(&mb, "x", ENPU_RT_FLOAT, 1, two);
+			node = mb_node(&mb, op, "x", "y");
+			if (attributes) {
+				node->n_attribute = n;
+				node->attribute = rt_arena_alloc(&mb.arena,
+					n * sizeof(*node->attribute));
+			} else {
+				node->n_output = n;
+				node->output = rt_arena_alloc(&mb.arena,
+					n * sizeof(char *));
+			}
+			for (size_t i = 0; i < n; i++) {
+				Onnx__AttributeProto *a;
+
+				if (!attributes) {
+					node->output[i] = rt_arena_strdup(
+						&mb.arena, "y");
+					continue;
+				}
+				a = rt_arena_alloc(&mb.arena, sizeof(*a));
+				onnx__attribute_proto__init(a);
+				a->name = rt_arena_strdup(&mb.arena, "a");
+				a->has_type = 1;
+				a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+				a->has_i = 1;
+				node->attribute[i] = a;
+			}
+			mb_output(&mb, "y");
+			snprintf(want, sizeof(want), "node '%s' (%s): too many "
+				 "inputs, outputs or attributes", op, op);
+			got = mb_open(&mb, 1, NULL, &s, error, sizeof(error));
+			if (n == max)
+				CHECK(t, !strstr(error, "too many"),
+				      "%zu %s: %s", n, attributes ?
+				      "attributes" : "outputs", error);
+			else
+				CHECK(t, got == ENPU_RT_INVALID_MODEL &&
+				      strstr(error, want), "%zu %s: %d %s", n,
+				      attributes ? "attributes" : "outputs",
+				      got, error);
+			enpu_rt_session_destroy(s);
+			mb_free(&mb);
+		}
+	}
+}
+
+/* A node's domain must be imported; model-local functions are refused. */
+static void test_domains_and_functions(struct test_state *t)
+{
+	static const int64_t two[] = { 2 };
+	struct model_builder mb;
+	Onnx__NodeProto *node;
+	Onnx__FunctionProto *f;
+
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, two);
+	node = mb_node(&mb, "Relu", "x", "y");
+	mb_node_domain(&mb, node, "com.example");
+	mb_output(&mb, "y");
+	expect_open(t, &mb, ENPU_RT_INVALID_MODEL, "node 'Relu' (Relu): domain "
+		    "'com.example' is not imported by the model",
+		    "domain not imported");
+
+	relu_model(&mb, 1);
+	f = rt_arena_alloc(&mb.arena, sizeof(*f));
+	onnx__function_proto__init(f);
+	f->name = rt_arena_strdup(&mb.arena, "f");
+	f->domain = rt_arena_strdup(&mb.arena, "local");
+	mb.model.n_functions = 1;
+	mb.model.functions = rt_arena_alloc(&mb.arena, sizeof(f));
+	mb.model.functions[0] = f;
+	expect_open(t, &mb, ENPU_RT_UNSUPPORTED, "model-local functions are "
+		    "not supported", "a model-local function");
+}
+
+/*
+ * rt_onnx_parse_tensor(), the reader of the ONNX suite's .pb files (and
+ * of calibration samples): name, type, dims and data of a packed
+ * TensorProto; bytes that are no TensorProto are refused.
+ */
+static void test_parse_tensor(struct test_state *t)
+{
+	static const float values[3] = { 1.5f, -2, 8 };
+	static int64_t dims[2] = { 3, 1 };
+	static const uint8_t junk[] = { 0xff, 0xff, 0xff, 0xff, 0x0f };
+	Onnx__TensorProto tp;
+	struct rt_arena arena = { 0 };
+	struct rt_error_sink errors = { 0 };
+	struct rt_tensor tensor = { 0 };
+	uint8_t bytes[256];
+	size_t size;
+	int status;
+
+	onnx__tensor_proto__init(&tp);
+	tp.name = "sample";
+	tp.has_data_type = 1;
+	tp.data_type = ENPU_RT_FLOAT;
+	tp.n_dims = 2;
+	tp.dims = dims;
+	tp.has_raw_data = 1;
+	tp.raw_data.len = sizeof(values);
+	tp.raw_data.data = (uint8_t *)values;
+	size = onnx__tensor_proto__get_packed_size(&tp);
+	if (size > sizeof(bytes)) {
+		CHECK(t, 0, "packed size %zu", size);
+		return;
+	}
+	onnx__tensor_proto__pack(&tp, bytes);
+	status = rt_onnx_parse_tensor(bytes, size, &arena, &tensor, &errors);
+	CHECK(t, status == 0, "parse: %d %s", status, errors.message);
+	CHECK(t, status == 0 && tensor.name && !strcmp(tensor.name, "sample") &&
+	      tensor.dtype == ENPU_RT_FLOAT && tensor.rank == 2 &&
+	      tensor.dims[0] == 3 && tensor.dims[1] == 1 &&
+	      tensor.byte_size == sizeof(values) && tensor.data &&
+	      !memcmp(tensor.data, values, sizeof(values)),
+	      "parsed tensor differs (rank %d, %zu bytes)", tensor.rank,
+	      tensor.byte_size);
+	status = rt_onnx_parse_tensor(junk, sizeof(junk), &arena, &tensor,
+				      &errors);
+	CHECK(t, status == ENPU_RT_INVALID_MODEL &&
+	      strstr(errors.message, "not a valid TensorProto (5 bytes)"),
+	      "junk: %d %s", status, errors.message);
+	rt_arena_free_all(&arena);
+}
+
 const struct test_case loader_tests[] = {
 	{ "loader_rank_limit", test_rank_limit },
 	{ "loader_opset_imports", test_opset_imports },
@@ -755,5 +994,10 @@ const struct test_case loader_tests[] = {
 	{ "loader_float_attributes", test_float_attributes },
 	{ "loader_tensor_attribute", test_tensor_attribute },
 	{ "loader_counts", test_loader_counts },
+	{ "loader_untyped_ints", test_untyped_ints },
+	{ "loader_optional_output", test_optional_output },
+	{ "loader_node_field_limits", test_node_field_limits },
+	{ "loader_domains_and_functions", test_domains_and_functions },
+	{ "loader_parse_tensor", test_parse_tensor },
 	{ NULL, NULL },
 };

@@ -20,7 +20,6 @@ working tree is never modified. Python 3 standard library only.
 import argparse
 import hashlib
 import os
-import random
 import re
 import shutil
 import signal
@@ -357,11 +356,20 @@ def make(targets, cwd, timeout, log):
                cwd, timeout, log)
 
 
+def rank(seed, mu):
+    """A mutant's place in the sample of @seed: a hash of the seed and its
+    key, so that an edit of some lines changes only their mutants' places
+    and the rest of a sample stays the same."""
+    return hashlib.sha1(('%d:%s' % (seed, mu.key)).encode()).hexdigest()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--source', default=os.getcwd(),
                         help='tree to copy and mutate (default: here)')
-    parser.add_argument('--seed', type=int, default=8)
+    parser.add_argument('--seed', default='8',
+                        help='sample seed, or seeds separated by commas '
+                        '(the union of their samples, each mutant once)')
     parser.add_argument('--per-dir', type=int, default=32)
     parser.add_argument('--only', action='append', default=[])
     parser.add_argument('--key', action='append', default=[],
@@ -376,6 +384,7 @@ def main():
     parser.add_argument('--equivalent',
                         default=os.path.join(HERE, 'equivalent.txt'))
     args = parser.parse_args()
+    seeds = [int(s) for s in args.seed.split(',')]
     source = os.path.abspath(args.source)
     targets = [t for t in read_targets(args.targets)
                if not args.only or t['name'] in args.only]
@@ -388,21 +397,25 @@ def main():
             with open(os.path.join(source, rel)) as f:
                 every += mutants_of(rel, f.read(), skipped)
         t['skipped'] = len(skipped)
-        rng = random.Random('%d:%s' % (args.seed, t['name']))
+        t['allocation'] = sum(1 for mu in every if mu.allocation)
+        every = [mu for mu in every if not mu.allocation]
         if args.key:
             chosen = [mu for mu in every if mu.key in args.key]
         else:
-            chosen = sorted(rng.sample(every, min(args.per_dir, len(every))),
+            union = {}
+            for seed in seeds:
+                for mu in sorted(every, key=lambda mu: rank(seed, mu))[
+                        :args.per_dir]:
+                    union[mu.key] = mu
+            chosen = sorted(union.values(),
                             key=lambda mu: (mu.path, mu.start))
-        t['allocation'] = sum(1 for mu in chosen if mu.allocation)
-        chosen = [mu for mu in chosen if not mu.allocation]
         if args.key and not chosen:
             continue
         plan.append((t, chosen, len(every)))
     if args.list:
         for t, chosen, total in plan:
             print('== %s: %d of %d mutants (%d allocation-failure checks '
-                  'not mutated; %d sampled edits inside them left out)' %
+                  'not mutated, %d other edits inside them left out)' %
                   (t['name'], len(chosen), total, t['skipped'],
                    t['allocation']))
             for mu in chosen:
@@ -416,7 +429,7 @@ def main():
     logs = os.path.join(work, 'logs')
     os.makedirs(logs)
     copy_tree(source, tree)
-    print('mutation: copy of %s in %s, seed %d, %d per directory' %
+    print('mutation: copy of %s in %s, seed %s, %d per directory' %
           (source, tree, args.seed, args.per_dir), flush=True)
     results = []
     status = 0
@@ -483,7 +496,7 @@ def main():
         results.append((t, counts, survivors, len(chosen), total))
     elapsed = time.time() - started
 
-    lines = ['', 'mutation score (seed %d, %d per directory, %s):' %
+    lines = ['', 'mutation score (seed %s, %d per directory, %s):' %
              (args.seed, args.per_dir, time.strftime('%Y-%m-%d %H:%M'))]
     all_killed = all_scored = 0
     for t, c, survivors, sampled, total in results:
@@ -494,7 +507,7 @@ def main():
         lines.append('  %-14s %5.1f %%  %3d killed of %3d  (%d sampled of '
                      '%d; %d equivalent, %d do not build, %d the same '
                      'binary; %d allocation-failure checks not mutated, '
-                     '%d sampled edits inside them left out)' %
+                     '%d other edits inside them left out)' %
                      (t['name'], rate, c['killed'], scored, sampled, total,
                       c['equivalent'], c['stillborn'], c['same_binary'],
                       t['skipped'], t['allocation']))

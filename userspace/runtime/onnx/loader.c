@@ -494,8 +494,9 @@ static int load_node(struct rt_graph *graph, const Onnx__NodeProto *np,
 				    "node '%s' (%s): domain '%s' is not "
 				    "imported by the model", node->name,
 				    node->op_type, node->domain);
-	if (np->n_input > 4096 || np->n_output > 4096 ||
-	    np->n_attribute > 4096)
+	if (np->n_input > RT_ONNX_MAX_NODE_FIELDS ||
+	    np->n_output > RT_ONNX_MAX_NODE_FIELDS ||
+	    np->n_attribute > RT_ONNX_MAX_NODE_FIELDS)
 		return rt_error_set(graph->errors, ENPU_RT_INVALID_MODEL,
 				    "node '%s' (%s): too many inputs, outputs "
 				    "or attributes", node->name, node->op_type);

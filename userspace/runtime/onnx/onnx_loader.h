@@ -15,6 +15,8 @@
 #define RT_ONNX_MAX_MODEL_BYTES ((size_t)2 << 30)
 #define RT_ONNX_MAX_TENSOR_BYTES ((size_t)2 << 30)
 #define RT_ONNX_MAX_CONSTANT_BYTES ((size_t)4 << 30)
+/* Inputs, outputs and attributes of one node, each. */
+#define RT_ONNX_MAX_NODE_FIELDS 4096
 /* If/Loop/Scan bodies inside bodies: deeper nesting is refused. */
 #define RT_ONNX_MAX_SUBGRAPH_DEPTH 16
 
