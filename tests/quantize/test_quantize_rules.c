@@ -14,6 +14,7 @@
 
 #include "enpu/enpu_rt.h"
 #include "qtest_model.h"
+#include "quantize_internal.h"
 #include "test_quantize.h"
 
 static const int64_t row_dims[] = { 1, 8 }, image_dims[] = { 1, 1, 2, 4 };
@@ -761,6 +762,47 @@ static int test_input_also_output(void)
 	return 0;
 }
 
+/*
+ * The name map every index of the quantizer goes through: 20000 keys put
+ * one by one (the table doubling from 256 slots many times, rehashing
+ * every slot), each found with its value, a key put again updates its
+ * value without a new entry, and absent keys give -1.
+ */
+static int test_name_map(void)
+{
+	enum { KEYS = 20000 };
+	static char names[KEYS][12];
+	struct q_model m = { 0 };
+	struct q_name_map map = { 0 };
+	int status = 0;
+
+	for (int i = 0; i < KEYS; i++) {
+		snprintf(names[i], sizeof(names[i]), "t%d", i);
+		if (q_map_put(&m, &map, names[i], i)) {
+			status = 1;
+			break;
+		}
+	}
+	for (int i = 0; !status && i < KEYS; i++)
+		if (q_map_get(&map, names[i]) != i) {
+			printf("  FAIL key %s: %d\n", names[i],
+			       q_map_get(&map, names[i]));
+			status = 1;
+		}
+	if (!status) {
+		size_t count = map.count;
+
+		status = q_map_put(&m, &map, names[7], -5) ||
+			 q_map_get(&map, "t7") != -5 || map.count != count ||
+			 q_map_get(&map, "t20000") != -1 ||
+			 q_map_get(&map, "") != -1;
+		if (status)
+			printf("  FAIL update or absent keys\n");
+	}
+	rt_arena_free_all(&m.arena);
+	return status;
+}
+
 const struct test rule_tests[] = {
 	{ "exact_activation_params", test_exact_activation_params },
 	{ "opset_boundaries", test_opset_boundaries },
@@ -771,5 +813,6 @@ const struct test rule_tests[] = {
 	{ "colliding_names", test_colliding_names },
 	{ "error_attribution", test_error_attribution },
 	{ "input_also_output", test_input_also_output },
+	{ "name_map", test_name_map },
 	{ NULL, NULL },
 };

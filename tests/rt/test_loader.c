@@ -979,6 +979,34 @@ static void test_parse_tensor(struct test_state *t)
 	rt_arena_free_all(&arena);
 }
 
+/* A map-typed graph output is refused, naming the output. */
+static void test_map_output(struct test_state *t)
+{
+	static const int64_t two[] = { 2 };
+	struct model_builder mb;
+	Onnx__ValueInfoProto *vi;
+	Onnx__TypeProto *outer;
+	Onnx__TypeProto__Map *map;
+
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, two);
+	mb_node(&mb, "Relu", "x", "y");
+	mb_output_typed(&mb, "y", ENPU_RT_FLOAT, 1, two);
+	vi = mb.graph.output[0];
+	outer = rt_arena_alloc(&mb.arena, sizeof(*outer));
+	map = rt_arena_alloc(&mb.arena, sizeof(*map));
+	onnx__type_proto__init(outer);
+	onnx__type_proto__map__init(map);
+	map->has_key_type = 1;
+	map->key_type = ENPU_RT_INT64;
+	map->value_type = vi->type;
+	outer->value_case = ONNX__TYPE_PROTO__VALUE_MAP_TYPE;
+	outer->map_type = map;
+	vi->type = outer;
+	expect_open(t, &mb, ENPU_RT_UNSUPPORTED, "graph output 'y': map and "
+		    "sparse tensor types are not supported", "a map output");
+}
+
 const struct test_case loader_tests[] = {
 	{ "loader_rank_limit", test_rank_limit },
 	{ "loader_opset_imports", test_opset_imports },
@@ -996,6 +1024,7 @@ const struct test_case loader_tests[] = {
 	{ "loader_counts", test_loader_counts },
 	{ "loader_untyped_ints", test_untyped_ints },
 	{ "loader_optional_output", test_optional_output },
+	{ "loader_map_output", test_map_output },
 	{ "loader_node_field_limits", test_node_field_limits },
 	{ "loader_domains_and_functions", test_domains_and_functions },
 	{ "loader_parse_tensor", test_parse_tensor },
