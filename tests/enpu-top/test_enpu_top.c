@@ -374,7 +374,16 @@ static int once_prints_one_snapshot(void)
 	snprintf(arguments, sizeof(arguments), "--once --interval 20 --root %s",
 		 root);
 	CHECK(run_top(arguments, output, sizeof(output)) == 0);
-	CHECK(strstr(output, "rates over 0.0"));
+	/*
+	 * The rates cover the time measured between the two samples: at
+	 * least the 20 ms asked for, more on a loaded host (where "0.0"
+	 * failed in make check), so no upper bound is asserted.
+	 */
+	{
+		const char *at = strstr(output, "rates over ");
+
+		CHECK(at && strtod(at + strlen("rates over "), NULL) >= 0.02);
+	}
 	return 0;
 }
 
