@@ -23,7 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SIZE_LIMIT ((size_t)1 << 24)
+#define SIZE_LIMIT ENPU_CPU_SIZE_LIMIT
+#define MAX_KERNEL ENPU_CPU_FCONV_MAX_KERNEL
 /* Output rows per depthwise task, so two threads both get work. */
 #define DW_ROWS 8
 
@@ -41,10 +42,10 @@ static int check_shape(enpu_cpu_context *context,
 	    !s->dilation_height || !s->dilation_width ||
 	    s->batch > SIZE_LIMIT || s->in_channels > SIZE_LIMIT ||
 	    s->height > SIZE_LIMIT || s->width > SIZE_LIMIT ||
-	    s->out_channels > SIZE_LIMIT || s->kernel_height > 4096 ||
-	    s->kernel_width > 4096 || s->stride_height > SIZE_LIMIT ||
-	    s->stride_width > SIZE_LIMIT || s->dilation_height > 4096 ||
-	    s->dilation_width > 4096 || s->pad_top > SIZE_LIMIT ||
+	    s->out_channels > SIZE_LIMIT || s->kernel_height > MAX_KERNEL ||
+	    s->kernel_width > MAX_KERNEL || s->stride_height > SIZE_LIMIT ||
+	    s->stride_width > SIZE_LIMIT || s->dilation_height > MAX_KERNEL ||
+	    s->dilation_width > MAX_KERNEL || s->pad_top > SIZE_LIMIT ||
 	    s->pad_bottom > SIZE_LIMIT || s->pad_left > SIZE_LIMIT ||
 	    s->pad_right > SIZE_LIMIT)
 		return enpu_cpu_fail(context, -EINVAL,
