@@ -284,11 +284,12 @@ TEST_F_TIMEOUT(watchdog, a_frozen_heartbeat_is_a_hang, 120)
 	/*
 	 * Device time runs with wall time, and on the debug kernel the relay's
 	 * round trip took longer than the 1.5 s NOP, which then finished
-	 * before the freeze. At speed 0.1 it needs 15 s; the fixture's
-	 * teardown sets speed 1 again.
+	 * before the freeze. At speed 0.1 it needs 15 s; `slowed` has the
+	 * fixture's teardown set speed 1 again.
 	 */
 	ASSERT_EQ(0, enpu_fault("speed 0.1", sizeof(reply), reply))
 		TH_LOG("%s", reply);
+	self->slowed = 1;
 	ASSERT_EQ(0, enpu_job_submit(&self->bos, cmdbuf, 0, done, NULL));
 	enpu_sleep_ms(100);
 	ASSERT_EQ(0, enpu_fault("freeze", sizeof(reply), reply))
