@@ -8,6 +8,7 @@
  * -mavx512vl.
  */
 #include "kernels_internal.h"
+#include "avx512_mask.h"
 #include "requant_avx512.h"
 
 static inline __attribute__((always_inline)) __m512i
@@ -19,11 +20,6 @@ operand(const uint8_t *p, size_t step, __mmask16 mask, int is_signed)
 		return _mm512_set1_epi32(is_signed ? *(const int8_t *)p : *p);
 	x = _mm_maskz_loadu_epi8(mask, p);
 	return is_signed ? _mm512_cvtepi8_epi32(x) : _mm512_cvtepu8_epi32(x);
-}
-
-static inline __mmask16 mask16(size_t left)
-{
-	return left >= 16 ? 0xffff : (__mmask16)((1u << left) - 1);
 }
 
 void enpu_add_avx512(const struct enpu_eltwise_pass *pass)
@@ -42,7 +38,7 @@ void enpu_add_avx512(const struct enpu_eltwise_pass *pass)
 	const __m512i high = _mm512_set1_epi32(p->max);
 
 	for (size_t i = 0; i < pass->count; i += 16) {
-		__mmask16 mask = mask16(pass->count - i);
+		__mmask16 mask = enpu_mask16(pass->count - i);
 		__m512i a = operand(pass->a + i * pass->a_step, pass->a_step,
 				    mask, pass->is_signed);
 		__m512i b = operand(pass->b + i * pass->b_step, pass->b_step,
@@ -68,7 +64,7 @@ void enpu_mul_avx512(const struct enpu_eltwise_pass *pass)
 		p->max, 0xffff);
 
 	for (size_t i = 0; i < pass->count; i += 16) {
-		__mmask16 mask = mask16(pass->count - i);
+		__mmask16 mask = enpu_mask16(pass->count - i);
 		__m512i a = operand(pass->a + i * pass->a_step, pass->a_step,
 				    mask, pass->is_signed);
 		__m512i b = operand(pass->b + i * pass->b_step, pass->b_step,

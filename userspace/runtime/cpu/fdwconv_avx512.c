@@ -20,6 +20,7 @@
 #define FDWCONV_NAME fdwconv_avx512_generic
 static void fdwconv_avx512_generic(const struct enpu_fdwconv_pass *p);
 #include "fdwconv_impl.h"
+#include "avx512_mask.h"
 
 /* Lanes j < 16 whose input column base + j lies in [0, width). */
 static inline __mmask16 columns_inside(ptrdiff_t base, size_t width)
@@ -78,8 +79,7 @@ static void dw3x3_s1(const struct enpu_fdwconv_pass *p, const __m512 *w,
 		window_rows(p, y, r);
 		for (size_t x0 = 0; x0 < ow; x0 += 16) {
 			ptrdiff_t base = (ptrdiff_t)x0 - pl;
-			__mmask16 store = ow - x0 >= 16 ? 0xffff :
-				(__mmask16)((1u << (ow - x0)) - 1);
+			__mmask16 store = enpu_mask16(ow - x0);
 			__mmask16 m0 = columns_inside(base, p->width) & store;
 			__mmask16 m1 = columns_inside(base + 1, p->width) & store;
 			__mmask16 m2 = columns_inside(base + 2, p->width) & store;
@@ -123,8 +123,7 @@ static void dw3x3_s2(const struct enpu_fdwconv_pass *p, const __m512 *w,
 			 * kx = 2 (even).
 			 */
 			ptrdiff_t base = (ptrdiff_t)(2 * x0) - pl;
-			__mmask16 store = ow - x0 >= 16 ? 0xffff :
-				(__mmask16)((1u << (ow - x0)) - 1);
+			__mmask16 store = enpu_mask16(ow - x0);
 			__mmask16 m0 = columns_inside(base, p->width);
 			__mmask16 m1 = columns_inside(base + 16, p->width);
 			__mmask16 m2 = columns_inside(base + 2, p->width);

@@ -7,6 +7,7 @@
  * Compiled with -mavx512f -mavx512bw -mavx512vl.
  */
 #include "kernels_internal.h"
+#include "avx512_mask.h"
 #include "requant_avx512.h"
 
 static inline __mmask64 tail_mask64(size_t count)
@@ -69,8 +70,7 @@ average(const struct enpu_pool_pass *pass, const int is_signed)
 		}
 		for (size_t q = 0; q < 4 && c + 16 * q < pass->channels; q++) {
 			size_t left_over = pass->channels - c - 16 * q;
-			__mmask16 m = left_over >= 16 ? 0xffff :
-				      (__mmask16)((1u << left_over) - 1);
+			__mmask16 m = enpu_mask16(left_over);
 			__m512i acc = _mm512_sll_epi32(
 				_mm512_sub_epi32(sum[q], correction), left);
 

@@ -9,6 +9,7 @@
 #include <immintrin.h>
 
 #include "sgemm_internal.h"
+#include "avx512_mask.h"
 
 #define MR 8
 #define NR 32
@@ -65,9 +66,8 @@ body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
 	acc[2][0] = c20; acc[2][1] = c21; acc[3][0] = c30; acc[3][1] = c31;
 	acc[4][0] = c40; acc[4][1] = c41; acc[5][0] = c50; acc[5][1] = c51;
 	acc[6][0] = c60; acc[6][1] = c61; acc[7][0] = c70; acc[7][1] = c71;
-	m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
-	m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 :
-	     (__mmask16)((1u << (nr - 16)) - 1);
+	m0 = enpu_mask16(nr);
+	m1 = nr <= 16 ? 0 : enpu_mask16(nr - 16);
 	for (size_t r = 0; r < mr; r++) {
 		__m512 v0 = acc[r][0], v1 = acc[r][1];
 
