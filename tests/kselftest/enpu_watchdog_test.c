@@ -231,6 +231,18 @@ TEST_F_TIMEOUT(watchdog, a_long_layer_is_not_a_hang, 300)
 #define STALL_MS "600"
 #define LONG_NOP_CYCLES 1500000000u	/* 1.5 s of device time at 1 GHz */
 
+/* Submits a LONG_NOP_CYCLES job and returns 100 ms into it. */
+static void start_long_nop(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(watchdog) *self, enpu_cmdbuf **cmdbuf,
+			   uint32_t *done)
+{
+	ASSERT_EQ(0, enpu_cmdbuf_create(cmdbuf));
+	ASSERT_EQ(0, enpu_cmdbuf_nop(*cmdbuf, LONG_NOP_CYCLES));
+	ASSERT_EQ(0, enpu_syncobj_create(self->device, done));
+	ASSERT_EQ(0, enpu_job_submit(&self->bos, *cmdbuf, 0, *done, NULL));
+	enpu_sleep_ms(100);
+}
+
 TEST_F_TIMEOUT(watchdog, a_host_stall_of_the_heartbeat_is_not_a_hang, 120)
 {
 	struct enpu_recovery_counters before, after;
@@ -242,11 +254,7 @@ TEST_F_TIMEOUT(watchdog, a_host_stall_of_the_heartbeat_is_not_a_hang, 120)
 	if (!self->ready)
 		SKIP(return, "VM booted without --fault-relay");
 	ASSERT_EQ(0, enpu_recovery_counters(&before));
-	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
-	ASSERT_EQ(0, enpu_cmdbuf_nop(cmdbuf, LONG_NOP_CYCLES));
-	ASSERT_EQ(0, enpu_syncobj_create(self->device, &done));
-	ASSERT_EQ(0, enpu_job_submit(&self->bos, cmdbuf, 0, done, NULL));
-	enpu_sleep_ms(100);
+	start_long_nop(_metadata, self, &cmdbuf, &done);
 	ASSERT_EQ(0, enpu_fault("stall-heartbeat " STALL_MS, sizeof(reply),
 				reply))
 		TH_LOG("%s", reply);
@@ -278,9 +286,6 @@ TEST_F_TIMEOUT(watchdog, a_frozen_heartbeat_is_a_hang, 120)
 	if (!self->ready)
 		SKIP(return, "VM booted without --fault-relay");
 	ASSERT_EQ(0, enpu_recovery_counters(&before));
-	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
-	ASSERT_EQ(0, enpu_cmdbuf_nop(cmdbuf, LONG_NOP_CYCLES));
-	ASSERT_EQ(0, enpu_syncobj_create(self->device, &done));
 	/*
 	 * Device time runs with wall time, and on the debug kernel the relay's
 	 * round trip took longer than the 1.5 s NOP, which then finished
@@ -290,8 +295,7 @@ TEST_F_TIMEOUT(watchdog, a_frozen_heartbeat_is_a_hang, 120)
 	ASSERT_EQ(0, enpu_fault("speed 0.1", sizeof(reply), reply))
 		TH_LOG("%s", reply);
 	self->slowed = 1;
-	ASSERT_EQ(0, enpu_job_submit(&self->bos, cmdbuf, 0, done, NULL));
-	enpu_sleep_ms(100);
+	start_long_nop(_metadata, self, &cmdbuf, &done);
 	ASSERT_EQ(0, enpu_fault("freeze", sizeof(reply), reply))
 		TH_LOG("%s", reply);
 	start = enpu_now_ns();
