@@ -167,6 +167,7 @@ struct compare {
 	double worst;		/* max |a - b| / allowed */
 	double max_abs, ref_max;
 	size_t count;
+	size_t within;		/* elements inside their allowed difference */
 	int shape_ok;
 };
 
@@ -180,6 +181,7 @@ static void compare_float(const float *a, const float *b, size_t n,
 	c->ref_max = ref_max;
 	c->worst = 0;
 	c->max_abs = 0;
+	c->within = 0;
 	for (size_t i = 0; i < n; i++) {
 		double d = fabs((double)a[i] - b[i]);
 		double allowed = rtol * fabs(b[i]) + range_tol * ref_max + 1e-7;
@@ -190,6 +192,7 @@ static void compare_float(const float *a, const float *b, size_t n,
 			d = 0;
 		c->max_abs = fmax(c->max_abs, d);
 		c->worst = fmax(c->worst, d / allowed);
+		c->within += d <= allowed;
 	}
 }
 
@@ -212,7 +215,7 @@ static int compare_quantized(const struct model *m, const char *work,
 			     size_t n)
 {
 	char p[4096];
-	size_t bytes = 0, within = 0;
+	size_t bytes = 0;
 	float *ort_float = mio_read_file(path_of(p, sizeof(p), "%s/%s/ort_%zu.bin",
 						 work, m->name, o), &bytes);
 	struct compare c = { 0 };
@@ -226,11 +229,7 @@ static int compare_quantized(const struct model *m, const char *work,
 		return 0;
 	}
 	compare_float(ours, ort_int8, n, 0, INT8_RANGE_SHARE, &c);
-	for (size_t i = 0; i < n; i++)
-		within += fabs((double)ours[i] - ort_int8[i]) <=
-			  INT8_RANGE_SHARE * c.ref_max + 1e-7 ||
-			  (isnan(ours[i]) && isnan(ort_int8[i]));
-	agreement = n ? (double)within / (double)n : 1;
+	agreement = n ? (double)c.within / (double)n : 1;
 	ours_error = mean_error(ours, ort_float, n);
 	ort_error = mean_error(ort_int8, ort_float, n);
 	ok = agreement >= INT8_AGREEMENT &&
