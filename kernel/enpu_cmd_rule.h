@@ -56,8 +56,10 @@
  * @ENPU_RULE_TENSOR_DTYPE: an unknown dtype.
  * @ENPU_RULE_TENSOR_ZERO_POINT: a zero point outside its type's range.
  * @ENPU_RULE_TENSOR_SIZE: a tensor's byte extent overflows 64 bits.
- * @ENPU_RULE_INPUT_INT32: an INT32 input to a layer that reads 8-bit.
- * @ENPU_RULE_OUTPUT_INT32: an INT32 output for a layer without one.
+ * @ENPU_RULE_INPUT_INT32: an INT32 (or, since 1.6, FLOAT32) input to a
+ *	layer that reads 8-bit.
+ * @ENPU_RULE_OUTPUT_INT32: an INT32 output for a layer without one, or a
+ *	FLOAT32 output of a layer (only COPY writes FLOAT32).
  * @ENPU_RULE_CLAMP_RANGE: a fused clamp outside the output type's range.
  * @ENPU_RULE_CLAMP_ORDER: a fused clamp with min above max.
  * @ENPU_RULE_REQUANT_INT32: requantization not all zero for an INT32
@@ -118,6 +120,13 @@
  * @ENPU_RULE_AVG_POOL_TABLE_FIELDS: M, S or L not 0 with a table.
  * @ENPU_RULE_COPY_TYPE: COPY output type or zero point differs.
  * @ENPU_RULE_COPY_SHAPE: COPY output shape differs.
+ * @ENPU_RULE_QUANTIZE_RESERVED: QUANTIZE reserved not 0.
+ * @ENPU_RULE_QUANTIZE_TYPES: a QUANTIZE input not FLOAT32 or output not
+ *	8-bit.
+ * @ENPU_RULE_QUANTIZE_SHAPE: QUANTIZE output shape differs from the
+ *	input's.
+ * @ENPU_RULE_QUANTIZE_SCALE: QUANTIZE scale bits outside
+ *	ENPU_QUANTIZE_SCALE_MIN..ENPU_QUANTIZE_SCALE_LIMIT - 1.
  * @ENPU_RULE_COUNT: number of ids; not a rule.
  */
 enum enpu_cmd_rule {
@@ -196,6 +205,10 @@ enum enpu_cmd_rule {
 	ENPU_RULE_AVG_POOL_TABLE_FIELDS,
 	ENPU_RULE_COPY_TYPE,
 	ENPU_RULE_COPY_SHAPE,
+	ENPU_RULE_QUANTIZE_RESERVED,
+	ENPU_RULE_QUANTIZE_TYPES,
+	ENPU_RULE_QUANTIZE_SHAPE,
+	ENPU_RULE_QUANTIZE_SCALE,
 	ENPU_RULE_COUNT
 };
 
@@ -284,6 +297,10 @@ static inline const char *enpu_cmd_rule_name(unsigned int rule)
 		[ENPU_RULE_AVG_POOL_TABLE_FIELDS] = "avg_pool_table_fields",
 		[ENPU_RULE_COPY_TYPE] = "copy_type",
 		[ENPU_RULE_COPY_SHAPE] = "copy_shape",
+		[ENPU_RULE_QUANTIZE_RESERVED] = "quantize_reserved",
+		[ENPU_RULE_QUANTIZE_TYPES] = "quantize_types",
+		[ENPU_RULE_QUANTIZE_SHAPE] = "quantize_shape",
+		[ENPU_RULE_QUANTIZE_SCALE] = "quantize_scale",
 	};
 
 	if (rule >= ENPU_RULE_COUNT || !names[rule])

@@ -245,7 +245,7 @@ static void enpu_val_type_range(u32 dtype, s32 *min, s32 *max)
 
 static u32 enpu_val_elem_size(u32 dtype)
 {
-	return dtype == ENPU_DTYPE_INT32 ? 4 : 1;
+	return dtype == ENPU_DTYPE_INT32 || dtype == ENPU_DTYPE_FLOAT32 ? 4 : 1;
 }
 
 /* Decodes and checks a tensor descriptor on its own (not its extent). */
@@ -276,7 +276,7 @@ static int enpu_val_tensor(struct enpu_val *v, const u8 *desc,
 	if (stride && stride < t->dims[ENPU_VAL_C])
 		return enpu_val_fail(v, ENPU_RULE_TENSOR_STRIDE);
 	t->stride = stride ? stride : t->dims[ENPU_VAL_C];
-	if (t->dtype > ENPU_DTYPE_INT32)
+	if (t->dtype > ENPU_DTYPE_FLOAT32)
 		return enpu_val_fail(v, ENPU_RULE_TENSOR_DTYPE);
 	enpu_val_type_range(t->dtype, &min, &max);
 	if (t->zero_point < min || t->zero_point > max)
@@ -305,28 +305,41 @@ static int enpu_val_tensor_extent(struct enpu_val *v,
 	return enpu_val_ref(v, t->buf, bytes, access, NULL);
 }
 
-static int enpu_val_input(struct enpu_val *v, const u8 *desc,
-			  struct enpu_val_tensor *t, bool any_type)
+/* Sets of enum enpu_dtype, as bits. */
+#define ENPU_VAL_TYPES_8BIT	(BIT(ENPU_DTYPE_UINT8) | BIT(ENPU_DTYPE_INT8))
+#define ENPU_VAL_TYPES_ACC	(ENPU_VAL_TYPES_8BIT | BIT(ENPU_DTYPE_INT32))
+#define ENPU_VAL_TYPES_FLOAT	BIT(ENPU_DTYPE_FLOAT32)
+#define ENPU_VAL_TYPES_ANY	(ENPU_VAL_TYPES_ACC | ENPU_VAL_TYPES_FLOAT)
+
+/*
+ * A layer operand: the descriptor, its type (one of @types, else
+ * @type_rule), then its extent in its BO with @access.
+ */
+static int enpu_val_operand(struct enpu_val *v, const u8 *desc,
+			    struct enpu_val_tensor *t, u32 types,
+			    enum enpu_cmd_rule type_rule, u32 access)
 {
 	int ret = enpu_val_tensor(v, desc, t);
 
 	if (ret)
 		return ret;
-	if (!any_type && t->dtype == ENPU_DTYPE_INT32)
-		return enpu_val_fail(v, ENPU_RULE_INPUT_INT32);
-	return enpu_val_tensor_extent(v, t, ENPU_BO_ACCESS_READ);
+	if (!(types & BIT(t->dtype)))
+		return enpu_val_fail(v, type_rule);
+	return enpu_val_tensor_extent(v, t, access);
+}
+
+static int enpu_val_input(struct enpu_val *v, const u8 *desc,
+			  struct enpu_val_tensor *t, u32 types)
+{
+	return enpu_val_operand(v, desc, t, types, ENPU_RULE_INPUT_INT32,
+				ENPU_BO_ACCESS_READ);
 }
 
 static int enpu_val_output(struct enpu_val *v, const u8 *desc,
-			   struct enpu_val_tensor *t, bool int32_allowed)
+			   struct enpu_val_tensor *t, u32 types)
 {
-	int ret = enpu_val_tensor(v, desc, t);
-
-	if (ret)
-		return ret;
-	if (!int32_allowed && t->dtype == ENPU_DTYPE_INT32)
-		return enpu_val_fail(v, ENPU_RULE_OUTPUT_INT32);
-	return enpu_val_tensor_extent(v, t, ENPU_BO_ACCESS_WRITE);
+	return enpu_val_operand(v, desc, t, types, ENPU_RULE_OUTPUT_INT32,
+				ENPU_BO_ACCESS_WRITE);
 }
 
 /* A fused clamp: min <= max, both in the output type's range. */
@@ -436,11 +449,11 @@ static int enpu_val_conv2d(struct enpu_val *v, const u8 *cmd, bool depthwise)
 		return enpu_val_fail(v, ENPU_RULE_CONV_PAD);
 
 	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_conv2d, input),
-			     &in, false);
+			     &in, ENPU_VAL_TYPES_8BIT);
 	if (ret)
 		return ret;
 	ret = enpu_val_output(v, ENPU_VAL_AT(cmd, struct enpu_cmd_conv2d,
-					     output), &out, true);
+					     output), &out, ENPU_VAL_TYPES_ACC);
 	if (ret)
 		return ret;
 	cin = in.dims[ENPU_VAL_C];
@@ -485,11 +498,11 @@ static int enpu_val_fc(struct enpu_val *v, const u8 *cmd)
 	int ret;
 
 	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_fc, input),
-			     &in, false);
+			     &in, ENPU_VAL_TYPES_8BIT);
 	if (ret)
 		return ret;
 	ret = enpu_val_output(v, ENPU_VAL_AT(cmd, struct enpu_cmd_fc, output),
-			      &out, true);
+			      &out, ENPU_VAL_TYPES_ACC);
 	if (ret)
 		return ret;
 	if (in.dims[ENPU_VAL_N] != 1 || in.dims[ENPU_VAL_H] != 1 ||
@@ -523,15 +536,15 @@ static int enpu_val_eltwise(struct enpu_val *v, const u8 *cmd, bool add)
 	int ret;
 
 	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_eltwise, a),
-			     &a, false);
+			     &a, ENPU_VAL_TYPES_8BIT);
 	if (ret)
 		return ret;
 	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_eltwise, b),
-			     &b, false);
+			     &b, ENPU_VAL_TYPES_8BIT);
 	if (ret)
 		return ret;
 	ret = enpu_val_output(v, ENPU_VAL_AT(cmd, struct enpu_cmd_eltwise,
-					     output), &out, false);
+					     output), &out, ENPU_VAL_TYPES_8BIT);
 	if (ret)
 		return ret;
 	if (b.dtype != a.dtype || out.dtype != a.dtype)
@@ -641,11 +654,11 @@ static int enpu_val_pool(struct enpu_val *v, const u8 *cmd, bool avg)
 		return enpu_val_fail(v, ENPU_RULE_POOL_PAD);
 
 	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_pool, input),
-			     &in, false);
+			     &in, ENPU_VAL_TYPES_8BIT);
 	if (ret)
 		return ret;
 	ret = enpu_val_output(v, ENPU_VAL_AT(cmd, struct enpu_cmd_pool, output),
-			      &out, false);
+			      &out, ENPU_VAL_TYPES_8BIT);
 	if (ret)
 		return ret;
 	if (out.dtype != in.dtype)
@@ -673,11 +686,11 @@ static int enpu_val_copy(struct enpu_val *v, const u8 *cmd)
 	int ret;
 
 	ret = enpu_val_input(v, ENPU_VAL_AT(cmd, struct enpu_cmd_copy, input),
-			     &in, true);
+			     &in, ENPU_VAL_TYPES_ANY);
 	if (ret)
 		return ret;
 	ret = enpu_val_output(v, ENPU_VAL_AT(cmd, struct enpu_cmd_copy, output),
-			      &out, true);
+			      &out, ENPU_VAL_TYPES_ANY);
 	if (ret)
 		return ret;
 	if (out.dtype != in.dtype || out.zero_point != in.zero_point)
@@ -685,6 +698,37 @@ static int enpu_val_copy(struct enpu_val *v, const u8 *cmd)
 	for (i = 0; i < 4; i++)
 		if (out.dims[i] != in.dims[i])
 			return enpu_val_fail(v, ENPU_RULE_COPY_SHAPE);
+	return 0;
+}
+
+/* QUANTIZE (1.6): float32 in, 8-bit out of the same shape, a sane scale. */
+static int enpu_val_quantize(struct enpu_val *v, const u8 *cmd)
+{
+	u32 scale = ENPU_VAL_U32(cmd, struct enpu_cmd_quantize, scale);
+	struct enpu_val_tensor in, out;
+	unsigned int i;
+	int ret;
+
+	if (ENPU_VAL_U32(cmd, struct enpu_cmd_quantize, reserved))
+		return enpu_val_fail(v, ENPU_RULE_QUANTIZE_RESERVED);
+	if (scale < ENPU_QUANTIZE_SCALE_MIN ||
+	    scale >= ENPU_QUANTIZE_SCALE_LIMIT)
+		return enpu_val_fail(v, ENPU_RULE_QUANTIZE_SCALE);
+	ret = enpu_val_operand(v, ENPU_VAL_AT(cmd, struct enpu_cmd_quantize,
+					      input), &in,
+			       ENPU_VAL_TYPES_FLOAT, ENPU_RULE_QUANTIZE_TYPES,
+			       ENPU_BO_ACCESS_READ);
+	if (ret)
+		return ret;
+	ret = enpu_val_operand(v, ENPU_VAL_AT(cmd, struct enpu_cmd_quantize,
+					      output), &out,
+			       ENPU_VAL_TYPES_8BIT, ENPU_RULE_QUANTIZE_TYPES,
+			       ENPU_BO_ACCESS_WRITE);
+	if (ret)
+		return ret;
+	for (i = 0; i < 4; i++)
+		if (out.dims[i] != in.dims[i])
+			return enpu_val_fail(v, ENPU_RULE_QUANTIZE_SHAPE);
 	return 0;
 }
 
@@ -700,6 +744,7 @@ static const u32 enpu_val_cmd_size[] = {
 	[ENPU_CMD_MAX_POOL] = sizeof(struct enpu_cmd_pool),
 	[ENPU_CMD_AVG_POOL] = sizeof(struct enpu_cmd_pool),
 	[ENPU_CMD_COPY] = sizeof(struct enpu_cmd_copy),
+	[ENPU_CMD_QUANTIZE] = sizeof(struct enpu_cmd_quantize),
 };
 
 /* Checks one command whose header and declared size fit the stream. */
@@ -731,6 +776,8 @@ static int enpu_val_command(struct enpu_val *v, const u8 *cmd, u32 opcode,
 		return enpu_val_pool(v, cmd, false);
 	case ENPU_CMD_AVG_POOL:
 		return enpu_val_pool(v, cmd, true);
+	case ENPU_CMD_QUANTIZE:
+		return enpu_val_quantize(v, cmd);
 	default:
 		return enpu_val_copy(v, cmd);
 	}

@@ -29,6 +29,7 @@ typedef __u64 u64;
 #define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
 #define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)
 #define ARRAY_SIZE(a)			(sizeof(a) / sizeof((a)[0]))
+#define BIT(n)				(1UL << (n))
 #endif
 
 #include "enpu_cmd_rule.h"

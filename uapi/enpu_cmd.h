@@ -48,6 +48,10 @@ extern "C" {
  * - ENPU_MUL_LEFT_SHIFT_MAX: the MUL left shift L is 0..this.
  * - ENPU_POOL_LEFT_SHIFT_MAX: the AVG_POOL left shift L is 0..this.
  * - ENPU_FILL_VALUE_MAX: the largest DMA_FILL value (one byte).
+ * - ENPU_QUANTIZE_SCALE_MIN, ENPU_QUANTIZE_SCALE_LIMIT: the bits of a
+ *   QUANTIZE scale, read as a __u32, are MIN..LIMIT - 1: a positive,
+ *   finite, non-zero binary32 (subnormals included), checkable without
+ *   floating point, which the kernel does not use.
  *
  * Multipliers M of struct enpu_requant_param are 0 <= M < 2^31, which
  * their __s32 type already says: a negative value is the only bad one.
@@ -68,6 +72,8 @@ extern "C" {
 #define ENPU_MUL_LEFT_SHIFT_MAX		15
 #define ENPU_POOL_LEFT_SHIFT_MAX	30
 #define ENPU_FILL_VALUE_MAX		0xff
+#define ENPU_QUANTIZE_SCALE_MIN		0x00000001u
+#define ENPU_QUANTIZE_SCALE_LIMIT	0x7f800000u
 
 /**
  * enum enpu_cmd_opcode - command opcodes
@@ -84,6 +90,8 @@ extern "C" {
  * @ENPU_CMD_AVG_POOL: average pooling (struct enpu_cmd_pool).
  * @ENPU_CMD_COPY: strided tensor copy, for CONCAT and layout moves
  *	(struct enpu_cmd_copy).
+ * @ENPU_CMD_QUANTIZE: interface 1.6: float32 to 8-bit, ONNX QuantizeLinear
+ *	with one scale (struct enpu_cmd_quantize).
  */
 enum enpu_cmd_opcode {
 	ENPU_CMD_NOP = 0,
@@ -97,6 +105,7 @@ enum enpu_cmd_opcode {
 	ENPU_CMD_MAX_POOL = 8,
 	ENPU_CMD_AVG_POOL = 9,
 	ENPU_CMD_COPY = 10,
+	ENPU_CMD_QUANTIZE = 11,
 };
 
 /**
@@ -188,11 +197,15 @@ struct enpu_cmd_dma_fill {
  * @ENPU_DTYPE_INT8: signed 8-bit, zero point -128..127.
  * @ENPU_DTYPE_INT32: raw accumulators (outputs only, zero point 0; the
  *	requantization step is skipped, as for ONNX ConvInteger).
+ * @ENPU_DTYPE_FLOAT32: interface 1.6: IEEE 754 binary32, zero point 0;
+ *	the input of QUANTIZE, and moved by COPY; no other layer reads or
+ *	writes it.
  */
 enum enpu_dtype {
 	ENPU_DTYPE_UINT8 = 0,
 	ENPU_DTYPE_INT8 = 1,
 	ENPU_DTYPE_INT32 = 2,
+	ENPU_DTYPE_FLOAT32 = 3,
 };
 
 /**
@@ -448,6 +461,31 @@ struct enpu_cmd_copy {
 	struct enpu_cmd_header hdr;
 	struct enpu_tensor_desc input;
 	struct enpu_tensor_desc output;
+};
+
+/**
+ * struct enpu_cmd_quantize - QUANTIZE (interface 1.6): float32 to 8-bit
+ * @hdr: opcode ENPU_CMD_QUANTIZE, size sizeof(struct enpu_cmd_quantize).
+ * @input: ENPU_DTYPE_FLOAT32 (zero point 0).
+ * @output: uint8/int8 with the input's N, H, W and C; its zero point is
+ *	the quantization's. Strides may differ, so one command per channel
+ *	plane moves an NCHW frame into NHWC while it quantizes.
+ * @scale: the scale's binary32 bits, ENPU_QUANTIZE_SCALE_MIN..
+ *	ENPU_QUANTIZE_SCALE_LIMIT - 1.
+ * @reserved: must be zero.
+ *
+ * out = saturate(rint(x / scale) + zero_point) into the output type,
+ * exactly as ONNX QuantizeLinear: x / scale is one binary32 division
+ * rounded to nearest even, rint rounds half to even, a quotient of NaN
+ * stores 0 and an infinite one the type's bound (as the CPU runtime's
+ * Quantize8 and QuantizeLinear, userspace/runtime/ops).
+ */
+struct enpu_cmd_quantize {
+	struct enpu_cmd_header hdr;
+	struct enpu_tensor_desc input;
+	struct enpu_tensor_desc output;
+	__u32 scale;
+	__u32 reserved;
 };
 
 #if defined(__cplusplus)

@@ -267,6 +267,22 @@ static struct enpu_cmd_copy copy_valid(void)
 	return c;
 }
 
+/* 1x4x4x3 float32 -> uint8, output a channel slice of a wider tensor. */
+static struct enpu_cmd_quantize quantize_valid(void)
+{
+	struct enpu_cmd_quantize q;
+	float scale = 0.02f;
+
+	memset(&q, 0, sizeof(q));
+	hdr(&q.hdr, ENPU_CMD_QUANTIZE, sizeof(q));
+	tensor(&q.input, 0, 1, 4, 4, 3, ENPU_DTYPE_FLOAT32);
+	tensor(&q.output, 1, 1, 4, 4, 3, ENPU_DTYPE_UINT8);
+	q.output.pixel_stride = 6;
+	q.output.zero_point = 128;
+	memcpy(&q.scale, &scale, sizeof(scale));
+	return q;
+}
+
 /* ---- stream and header ---- */
 
 static void test_stream_framing(void)
@@ -316,7 +332,7 @@ static void test_stream_framing(void)
 	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 32, OPCODE);
 	nops[2].hdr.opcode = ENPU_CMD_NOP;
 	nops[2].hdr.size = 16;
-	nops[0].hdr.opcode = ENPU_CMD_COPY + 1;	/* the first unknown */
+	nops[0].hdr.opcode = ENPU_CMD_QUANTIZE + 1;	/* the first unknown */
 	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 0, OPCODE);
 	nops[0].hdr.opcode = 0xffff;
 	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 0, OPCODE);
@@ -552,7 +568,7 @@ static void test_tensor_fields(void)
 	c.output.pixel_stride = 7;	/* below C = 8 */
 	REJECT(run_default(c), TENSOR_STRIDE);
 	c = conv_valid();
-	c.input.dtype = 3;
+	c.input.dtype = ENPU_DTYPE_FLOAT32 + 1;	/* the first unknown */
 	REJECT(run_default(c), TENSOR_DTYPE);
 	c.input.dtype = 0xff;
 	REJECT(run_default(c), TENSOR_DTYPE);
@@ -582,6 +598,12 @@ static void test_tensor_fields(void)
 	c.input.dtype = ENPU_DTYPE_INT32;	/* inputs are 8-bit */
 	c.input.zero_point = 0;
 	REJECT(run_default(c), INPUT_INT32);
+	c.input.dtype = ENPU_DTYPE_FLOAT32;	/* 1.6: QUANTIZE's only */
+	REJECT(run_default(c), INPUT_INT32);
+	c = conv_valid();
+	c.output.dtype = ENPU_DTYPE_FLOAT32;
+	c.output.zero_point = 0;
+	REJECT(run_default(c), OUTPUT_INT32);
 }
 
 static void test_tensor_extent(void)
@@ -1609,6 +1631,114 @@ static void test_copy(void)
 	REJECT(run(&c, sizeof(c) - 8, default_bos, 5), COMMAND_SIZE);
 }
 
+/* ---- QUANTIZE (1.6) ---- */
+
+static void quantize_scale(struct enpu_cmd_quantize *q, uint32_t bits)
+{
+	q->scale = bits;
+}
+
+static void test_quantize(void)
+{
+	struct enpu_validate_bo bos[5];
+	struct enpu_cmd_quantize q = quantize_valid();
+	struct enpu_cmd_copy c;
+	uint64_t in_bytes = 4 * 4 * 3 * 4;
+
+	ACCEPT(run_default(q));
+	q.output.dtype = ENPU_DTYPE_INT8;
+	q.output.zero_point = -128;
+	ACCEPT(run_default(q));
+	q.output.zero_point = 127;
+	ACCEPT(run_default(q));
+	q.output.zero_point = 128;
+	REJECT(run_default(q), TENSOR_ZERO_POINT);
+	/* The scale: positive, finite, non-zero binary32 bits. */
+	q = quantize_valid();
+	quantize_scale(&q, ENPU_QUANTIZE_SCALE_MIN);	/* smallest subnormal */
+	ACCEPT(run_default(q));
+	quantize_scale(&q, ENPU_QUANTIZE_SCALE_LIMIT - 1);	/* FLT_MAX */
+	ACCEPT(run_default(q));
+	quantize_scale(&q, ENPU_QUANTIZE_SCALE_LIMIT);	/* +inf */
+	REJECT(run_default(q), QUANTIZE_SCALE);
+	quantize_scale(&q, ENPU_QUANTIZE_SCALE_MIN - 1);	/* +0 */
+	REJECT(run_default(q), QUANTIZE_SCALE);
+	quantize_scale(&q, 0x7fc00000u);		/* NaN */
+	REJECT(run_default(q), QUANTIZE_SCALE);
+	quantize_scale(&q, 0x80000000u);		/* -0 */
+	REJECT(run_default(q), QUANTIZE_SCALE);
+	quantize_scale(&q, 0xbf800000u);		/* -1 */
+	REJECT(run_default(q), QUANTIZE_SCALE);
+	q = quantize_valid();
+	q.reserved = 1;
+	REJECT(run_default(q), QUANTIZE_RESERVED);
+	q.reserved = 0x80000000u;
+	REJECT(run_default(q), QUANTIZE_RESERVED);
+	/* Types: float32 in, 8-bit out, nothing else. */
+	q = quantize_valid();
+	q.input.dtype = ENPU_DTYPE_UINT8;
+	REJECT(run_default(q), QUANTIZE_TYPES);
+	q.input.dtype = ENPU_DTYPE_INT32;
+	REJECT(run_default(q), QUANTIZE_TYPES);
+	q = quantize_valid();
+	q.output.dtype = ENPU_DTYPE_FLOAT32;
+	q.output.zero_point = 0;
+	REJECT(run_default(q), QUANTIZE_TYPES);
+	q.output.dtype = ENPU_DTYPE_INT32;
+	REJECT(run_default(q), QUANTIZE_TYPES);
+	q = quantize_valid();
+	q.input.zero_point = 1;			/* float: 0 only */
+	REJECT(run_default(q), TENSOR_ZERO_POINT);
+	q.input.zero_point = -1;
+	REJECT(run_default(q), TENSOR_ZERO_POINT);
+	q = quantize_valid();
+	q.input.dtype = ENPU_DTYPE_FLOAT32 + 1;
+	REJECT(run_default(q), TENSOR_DTYPE);
+	/* Shape: each dimension equal. */
+	q = quantize_valid();
+	q.output.batch = 2;
+	REJECT(run_default(q), QUANTIZE_SHAPE);
+	q = quantize_valid();
+	q.output.height = 3;
+	REJECT(run_default(q), QUANTIZE_SHAPE);
+	q = quantize_valid();
+	q.output.width = 5;
+	REJECT(run_default(q), QUANTIZE_SHAPE);
+	q = quantize_valid();
+	q.output.channels = 2;
+	REJECT(run_default(q), QUANTIZE_SHAPE);
+	/* Extents: 4 bytes an input element, 1 an output element. */
+	memcpy(bos, default_bos, sizeof(bos));
+	q = quantize_valid();
+	bos[0].size = in_bytes;
+	ACCEPT(run(&q, sizeof(q), bos, 5));
+	bos[0].size = in_bytes - 1;
+	REJECT(run(&q, sizeof(q), bos, 5), REF_RANGE);
+	bos[0].size = in_bytes;
+	bos[1].size = 15 * 6 + 3;		/* last pixel, 3 channels */
+	ACCEPT(run(&q, sizeof(q), bos, 5));
+	bos[1].size--;
+	REJECT(run(&q, sizeof(q), bos, 5), REF_RANGE);
+	q = quantize_valid();
+	q.input.buf.bo_index = 1;
+	REJECT(run_default(q), REF_READ_ACCESS);
+	q = quantize_valid();
+	q.output.buf.bo_index = 0;
+	REJECT(run_default(q), REF_WRITE_ACCESS);
+	q = quantize_valid();
+	q.input.buf.bo_index = 5;
+	REJECT(run_default(q), REF_BO_INDEX);
+	q = quantize_valid();
+	q.hdr.size -= 8;
+	REJECT(run(&q, sizeof(q) - 8, default_bos, 5), COMMAND_SIZE);
+	/* COPY moves float32 (same type both sides), nothing else does. */
+	c = copy_valid();
+	c.input.dtype = c.output.dtype = ENPU_DTYPE_FLOAT32;
+	ACCEPT(run_default(c));
+	c.output.dtype = ENPU_DTYPE_INT32;
+	REJECT(run_default(c), COPY_TYPE);
+}
+
 /* ---- multi-command streams ---- */
 
 static void test_offset_of_bad_command(void)
@@ -1718,6 +1848,7 @@ static size_t make_seeds(struct seed *seeds)
 	struct enpu_cmd_pool maxp = pool_valid(ENPU_CMD_MAX_POOL),
 			     avgp = pool_valid(ENPU_CMD_AVG_POOL);
 	struct enpu_cmd_copy copy = copy_valid();
+	struct enpu_cmd_quantize quantize = quantize_valid();
 	struct enpu_cmd_conv2d none_bias = conv_valid();
 	struct enpu_cmd_pool ceil_pool = pool_valid(ENPU_CMD_AVG_POOL),
 			     table_pool = pool_valid(ENPU_CMD_AVG_POOL);
@@ -1750,6 +1881,7 @@ static size_t make_seeds(struct seed *seeds)
 		{ "max_pool", &maxp, sizeof(maxp), 0 },
 		{ "avg_pool", &avgp, sizeof(avgp), 0 },
 		{ "copy", &copy, sizeof(copy), 0 },
+		{ "quantize", &quantize, sizeof(quantize), 0 },
 		{ "bad_conv", &bad_conv, sizeof(bad_conv), -EINVAL },
 	};
 	size_t n;
@@ -1953,6 +2085,7 @@ static const struct {
 	{ "pool_params", test_pool_params },
 	{ "avg_pool_params", test_avg_pool_params },
 	{ "copy", test_copy },
+	{ "quantize", test_quantize },
 	{ "offset_of_bad_command", test_offset_of_bad_command },
 	{ "rule_names", test_rule_names },
 	{ "device_rule_names", test_device_rule_names },

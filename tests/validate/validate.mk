@@ -13,7 +13,8 @@ TEST_VALIDATE_BIN := $(TEST_VALIDATE_OUT)/test-validate
 # cmdstream_validate() needs links nothing else of the vnpu).
 VNPU_CHECKER_SRCS := tools/vnpu/cmdstream.c tools/vnpu/layer_check.c \
 	tools/vnpu/layer_exec.c tools/vnpu/layer_conv.c \
-	tools/vnpu/layer_eltwise.c tools/vnpu/layer_pool.c tools/vnpu/dma.c \
+	tools/vnpu/layer_eltwise.c tools/vnpu/layer_pool.c \
+	tools/vnpu/layer_quantize.c tools/vnpu/dma.c \
 	tools/vnpu/guest_ram.c tools/vnpu/bo_table.c
 TEST_VALIDATE_SRCS := $(TEST_VALIDATE_DIR)/validate_fuzz.c \
 	$(TEST_VALIDATE_DIR)/differential_fuzz.c \

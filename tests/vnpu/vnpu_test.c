@@ -405,7 +405,7 @@ static void malformed_streams_are_invalid_at_the_bad_offset(struct rig *r)
 #define STREAM(i) (r->ram + STREAM_ADDR + 0x1000 * (i))
 	/* unknown opcode after one good command */
 	s = STREAM(n); len = nop(s, 5); len += nop(s + len, 5);
-	put32(s + 16, (ENPU_CMD_COPY + 1) | 0 << 16);
+	put32(s + 16, (ENPU_CMD_QUANTIZE + 1) | 0 << 16);
 	cases[n++] = (struct stream_case){ "unknown opcode", len, ENPU_JOB_STATUS_INVALID, 16,
 					   ENPU_RULE_OPCODE };
 	/* size not a multiple of 8 */

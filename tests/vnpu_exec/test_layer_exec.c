@@ -93,7 +93,8 @@ static uint64_t tensor_bytes(const struct enpu_tensor_desc *t)
 	uint64_t ps = t->pixel_stride ? t->pixel_stride : t->channels;
 
 	return ((uint64_t)t->batch * t->height * t->width * ps) *
-	       (t->dtype == ENPU_DTYPE_INT32 ? 4 : 1);
+	       (t->dtype == ENPU_DTYPE_INT32 ||
+		t->dtype == ENPU_DTYPE_FLOAT32 ? 4 : 1);
 }
 
 static void none(struct enpu_buf_ref *r)
@@ -361,10 +362,10 @@ static void pool_command(struct env *e, struct enpu_cmd_pool *p, bool average)
 
 static void copy_command(struct env *e, struct enpu_cmd_copy *c)
 {
-	uint8_t type = (uint8_t)pick(e, 0, 2);
+	uint8_t type = (uint8_t)pick(e, 0, ENPU_DTYPE_FLOAT32);
 	uint32_t n = pick(e, 1, 3), h = pick(e, 1, 20), w = pick(e, 1, 20);
 	uint32_t ch = pick(e, 1, 30);
-	int32_t zp = type == ENPU_DTYPE_INT32 ? 0 : zero_point(e, type);
+	int32_t zp = type >= ENPU_DTYPE_INT32 ? 0 : zero_point(e, type);
 
 	memset(c, 0, sizeof(*c));
 	c->hdr.opcode = ENPU_CMD_COPY;
@@ -373,6 +374,41 @@ static void copy_command(struct env *e, struct enpu_cmd_copy *c)
 	tensor(&c->output, 0, n, h, w, ch, rnd(e) % 2 ? 0 : ch + 5, type, zp);
 	c->input.buf.bo_index = random_bo(e, tensor_bytes(&c->input));
 	c->output.buf.bo_index = random_bo(e, tensor_bytes(&c->output));
+}
+
+/* Random bits as floats: NaNs, infinities, subnormals and huge values
+ * among them; about half the elements small, so most land in range. */
+static void quantize_command(struct env *e, struct enpu_cmd_quantize *q)
+{
+	uint8_t type = (uint8_t)pick(e, 0, 1);
+	uint32_t n = pick(e, 1, 2), h = pick(e, 1, 20), w = pick(e, 1, 20);
+	uint32_t ch = pick(e, 1, 12);
+	float scale = (float)pick(e, 1, 1000) / 256.0f;
+	uint64_t count;
+	float *x;
+
+	memset(q, 0, sizeof(*q));
+	q->hdr.opcode = ENPU_CMD_QUANTIZE;
+	q->hdr.size = sizeof(*q);
+	tensor(&q->input, 0, n, h, w, ch, rnd(e) % 2 ? 0 : ch + 3,
+	       ENPU_DTYPE_FLOAT32, 0);
+	tensor(&q->output, 0, n, h, w, ch, rnd(e) % 2 ? 0 : ch + 5, type,
+	       zero_point(e, type));
+	memcpy(&q->scale, &scale, sizeof(scale));
+	q->input.buf.bo_index = random_bo(e, tensor_bytes(&q->input));
+	q->output.buf.bo_index = random_bo(e, tensor_bytes(&q->output));
+	count = tensor_bytes(&q->input) / 4;
+	x = malloc(count * sizeof(*x));
+	if (!x)
+		return;
+	guest_model_read(&e->gm, q->input.buf.bo_index, 0, x,
+			 count * sizeof(*x));
+	for (uint64_t i = 0; i < count; i++)
+		if (rnd(e) % 2)
+			x[i] = ((float)(rnd(e) % 2001) - 1000.0f) / 8.0f *
+			       scale;
+	bo_write(e, q->input.buf.bo_index, 0, x, count * sizeof(*x));
+	free(x);
 }
 
 /* A layer whose output shares a BO with one of its inputs. */
@@ -560,6 +596,90 @@ static void test_copy_any_split_equals_oracle(struct test_state *t)
 	}
 }
 
+static void test_quantize_any_split_equals_oracle(struct test_state *t)
+{
+	for (uint64_t seed = 500; seed < 540; seed++) {
+		struct enpu_cmd_quantize q;
+		char what[64];
+
+		env_reset(env, seed);
+		quantize_command(env, &q);
+		snprintf(what, sizeof(what), "quantize seed %llu",
+			 (unsigned long long)seed);
+		if (four_ways(t, env, &q, sizeof(q), what))
+			return;
+	}
+}
+
+/*
+ * QUANTIZE's rule on values worked out by hand, in both modes: ties to
+ * even, the zero point added after rounding, saturation, NaN stores 0,
+ * infinities the bounds, a subnormal scale.
+ */
+static void test_quantize_values(struct test_state *t)
+{
+	static const struct {
+		float x, scale;
+		uint8_t dtype;
+		int32_t zp, want;
+	} cases[] = {
+		{ 0.5f, 1.0f, ENPU_DTYPE_UINT8, 10, 10 },
+		{ 1.5f, 1.0f, ENPU_DTYPE_UINT8, 10, 12 },
+		{ 2.5f, 1.0f, ENPU_DTYPE_UINT8, 10, 12 },
+		{ -0.5f, 1.0f, ENPU_DTYPE_INT8, -3, -3 },
+		{ -1.5f, 1.0f, ENPU_DTYPE_INT8, -3, -5 },
+		{ 0.75f, 0.5f, ENPU_DTYPE_INT8, 0, 2 },	/* 1.5 -> 2 */
+		{ 1.25f, 0.5f, ENPU_DTYPE_INT8, 0, 2 },	/* 2.5 -> 2 */
+		{ 3.0f, 0.1f, ENPU_DTYPE_UINT8, 0, 30 },
+		{ 245.5f, 1.0f, ENPU_DTYPE_UINT8, 10, 255 },
+		{ -11.0f, 1.0f, ENPU_DTYPE_UINT8, 10, 0 },
+		{ 1e30f, 1e-3f, ENPU_DTYPE_INT8, 5, 127 },
+		{ -1e30f, 1e-3f, ENPU_DTYPE_INT8, 5, -128 },
+		{ __builtin_inff(), 1.0f, ENPU_DTYPE_UINT8, 7, 255 },
+		{ -__builtin_inff(), 1.0f, ENPU_DTYPE_INT8, 7, -128 },
+		{ __builtin_nanf(""), 1.0f, ENPU_DTYPE_UINT8, 7, 0 },
+		{ __builtin_nanf(""), 1.0f, ENPU_DTYPE_INT8, -7, 0 },
+		{ 1e-40f, 1e-45f, ENPU_DTYPE_INT8, 0, 127 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (int mode = 0; mode < 2; mode++) {
+			struct enpu_cmd_quantize q;
+			struct layer l;
+			uint32_t status;
+			uint8_t out = 0xaa;
+
+			env_reset(env, 600 + i);
+			memset(&q, 0, sizeof(q));
+			q.hdr.opcode = ENPU_CMD_QUANTIZE;
+			q.hdr.size = sizeof(q);
+			tensor(&q.input, bo_new(env, 4, 1), 1, 1, 1, 1, 0,
+			       ENPU_DTYPE_FLOAT32, 0);
+			tensor(&q.output, bo_new(env, 1, 1), 1, 1, 1, 1, 0,
+			       cases[i].dtype, cases[i].zp);
+			memcpy(&q.scale, &cases[i].scale, sizeof(q.scale));
+			bo_write(env, q.input.buf.bo_index, 0, &cases[i].x, 4);
+			status = layer_check(&env->gm.job, (const uint8_t *)&q,
+					     sizeof(q), &(uint32_t){ 0 });
+			CHECK(t, status == ENPU_JOB_STATUS_OK,
+			      "case %zu: layer_check %u", i, status);
+			layer_decode((const uint8_t *)&q, &l);
+			status = layer_run(mode ? &env->fast : &env->oracle, &l,
+					   &env->gm.job, &env->gm.ram);
+			guest_model_read(&env->gm, q.output.buf.bo_index, 0,
+					 &out, 1);
+			CHECK(t, status == ENPU_JOB_STATUS_OK &&
+			      (cases[i].dtype == ENPU_DTYPE_INT8 ?
+			       (int32_t)(int8_t)out : (int32_t)out) ==
+			      cases[i].want,
+			      "case %zu (%g / %g, zp %d) in %s: status %u, "
+			      "stored %u, want %d", i, (double)cases[i].x,
+			      (double)cases[i].scale, cases[i].zp,
+			      mode ? "fast" : "oracle", status, out,
+			      cases[i].want);
+		}
+}
+
 /* K per group above the CPU kernels' 65536: FAST falls back, same bytes. */
 static void test_conv_beyond_cpu_limits_falls_back(struct test_state *t)
 {
@@ -724,6 +844,9 @@ static const struct test_case tests[] = {
 	  test_eltwise_any_split_equals_oracle },
 	{ "pool_any_split_equals_oracle", test_pool_any_split_equals_oracle },
 	{ "copy_any_split_equals_oracle", test_copy_any_split_equals_oracle },
+	{ "quantize_any_split_equals_oracle",
+	  test_quantize_any_split_equals_oracle },
+	{ "quantize_values", test_quantize_values },
 	{ "conv_beyond_cpu_limits_falls_back",
 	  test_conv_beyond_cpu_limits_falls_back },
 	{ "overlapping_layer_reads_before_writing",

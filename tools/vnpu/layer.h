@@ -56,6 +56,7 @@ struct layer {
 	uint32_t dilation_h, dilation_w;
 	uint32_t pad_top, pad_left, pad_bottom, pad_right;
 	uint32_t groups, flags;
+	float scale;			/* QUANTIZE (1.6) */
 };
 
 /* What performing a command costs; layer_cost() fills it. */
@@ -89,7 +90,7 @@ static inline struct out_index out_index_of(const struct layer_tensor *t,
 
 static inline bool opcode_is_layer(uint16_t opcode)
 {
-	return opcode >= ENPU_CMD_CONV2D && opcode <= ENPU_CMD_COPY;
+	return opcode >= ENPU_CMD_CONV2D && opcode <= ENPU_CMD_QUANTIZE;
 }
 
 /* layer_check.c */
@@ -152,6 +153,9 @@ struct layer_fast_ops {
 	int (*eltwise_rows)(const struct layer_engine *e,
 			    const struct layer *l, const void *a,
 			    const void *b, uint32_t rows, void *out);
+	/* QUANTIZE of @count dense float32 elements. */
+	void (*quantize)(const struct layer_engine *e, const struct layer *l,
+			 const float *x, uint64_t count, uint8_t *out);
 };
 
 /*
@@ -217,6 +221,11 @@ void requantize_all(const struct layer *l, int32_t *values, uint64_t first,
 void eltwise_compute(const struct layer *l, const int32_t *a,
 		     const int32_t *b, uint64_t first, uint64_t end,
 		     int32_t *out);
+
+/* layer_quantize.c: QUANTIZE's elements [first, end) from the float32
+ * bits in @in, as the 8-bit values to store. */
+void quantize_compute(const struct layer *l, const int32_t *in,
+		      uint64_t first, uint64_t end, int32_t *out);
 
 /* layer_pool.c */
 void pool_compute(const struct layer *l, const int32_t *input,

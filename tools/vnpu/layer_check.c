@@ -27,13 +27,15 @@
 #define BYTES_PER_CYCLE		32u
 
 #define TYPES_8BIT	(1u << ENPU_DTYPE_UINT8 | 1u << ENPU_DTYPE_INT8)
-#define TYPES_ANY	(TYPES_8BIT | 1u << ENPU_DTYPE_INT32)
+#define TYPES_ACC	(TYPES_8BIT | 1u << ENPU_DTYPE_INT32)
+#define TYPES_FLOAT	(1u << ENPU_DTYPE_FLOAT32)
+#define TYPES_ANY	(TYPES_ACC | TYPES_FLOAT)
 
 typedef unsigned __int128 u128;
 
 uint32_t dtype_size(uint32_t dtype)
 {
-	return dtype == ENPU_DTYPE_INT32 ? 4 : 1;
+	return dtype == ENPU_DTYPE_INT32 || dtype == ENPU_DTYPE_FLOAT32 ? 4 : 1;
 }
 
 void dtype_range(uint32_t dtype, int32_t *lo, int32_t *hi)
@@ -48,7 +50,7 @@ void dtype_range(uint32_t dtype, int32_t *lo, int32_t *hi)
 		*hi = 127;
 		break;
 	default:
-		*lo = 0;	/* INT32: zero point 0 */
+		*lo = 0;	/* INT32, FLOAT32: zero point 0 */
 		*hi = 0;
 		break;
 	}
@@ -204,6 +206,15 @@ void layer_decode(const uint8_t *cmd, struct layer *l)
 		l->out = tensor_decode(&c.output);
 		break;
 	}
+	case ENPU_CMD_QUANTIZE: {
+		struct enpu_cmd_quantize q;
+
+		memcpy(&q, cmd, sizeof(q));
+		l->in = tensor_decode(&q.input);
+		l->out = tensor_decode(&q.output);
+		memcpy(&l->scale, &q.scale, sizeof(l->scale));
+		break;
+	}
 	}
 }
 
@@ -221,6 +232,8 @@ static uint32_t struct_size(uint16_t opcode)
 	case ENPU_CMD_MAX_POOL:
 	case ENPU_CMD_AVG_POOL:
 		return sizeof(struct enpu_cmd_pool);
+	case ENPU_CMD_QUANTIZE:
+		return sizeof(struct enpu_cmd_quantize);
 	default:
 		return sizeof(struct enpu_cmd_copy);
 	}
@@ -251,7 +264,7 @@ static uint32_t tensor_desc_rule(const struct enpu_tensor_desc *t,
 		return ENPU_RULE_TENSOR_DIM;
 	if (t->pixel_stride && t->pixel_stride < t->channels)
 		return ENPU_RULE_TENSOR_STRIDE;
-	if (t->dtype > ENPU_DTYPE_INT32)
+	if (t->dtype > ENPU_DTYPE_FLOAT32)
 		return ENPU_RULE_TENSOR_DTYPE;
 	if (!(types & (1u << t->dtype)))
 		return type_rule;
@@ -391,7 +404,7 @@ static uint32_t conv_shape_rule(const struct enpu_cmd_conv2d *c,
 	if (!rule)
 		rule = ref_field_rule(&c->bias);
 	if (!rule)
-		rule = tensors_rule(in, TYPES_8BIT, out, TYPES_ANY);
+		rule = tensors_rule(in, TYPES_8BIT, out, TYPES_ACC);
 	if (!rule)
 		rule = requant_rule(&c->requant, out->dtype);
 	if (rule)
@@ -427,7 +440,7 @@ static uint32_t fc_shape_rule(const struct enpu_cmd_fc *f)
 	if (!rule)
 		rule = ref_field_rule(&f->bias);
 	if (!rule)
-		rule = tensors_rule(in, TYPES_8BIT, out, TYPES_ANY);
+		rule = tensors_rule(in, TYPES_8BIT, out, TYPES_ACC);
 	if (!rule)
 		rule = requant_rule(&f->requant, out->dtype);
 	if (rule)
@@ -582,6 +595,30 @@ static uint32_t copy_shape_rule(const struct enpu_cmd_copy *c)
 	return ENPU_RULE_NONE;
 }
 
+/* QUANTIZE (1.6), in the device's order: the tensors, then the scale
+ * and the reserved word, then the shape. */
+static uint32_t quantize_shape_rule(const struct enpu_cmd_quantize *q)
+{
+	const struct enpu_tensor_desc *in = &q->input, *out = &q->output;
+	uint32_t rule = tensor_desc_rule(in, TYPES_FLOAT,
+					 ENPU_RULE_QUANTIZE_TYPES);
+
+	if (!rule)
+		rule = tensor_desc_rule(out, TYPES_8BIT,
+					ENPU_RULE_QUANTIZE_TYPES);
+	if (rule)
+		return rule;
+	if (q->scale < ENPU_QUANTIZE_SCALE_MIN ||
+	    q->scale >= ENPU_QUANTIZE_SCALE_LIMIT)
+		return ENPU_RULE_QUANTIZE_SCALE;
+	if (q->reserved)
+		return ENPU_RULE_QUANTIZE_RESERVED;
+	if (out->batch != in->batch || out->height != in->height ||
+	    out->width != in->width || out->channels != in->channels)
+		return ENPU_RULE_QUANTIZE_SHAPE;
+	return ENPU_RULE_NONE;
+}
+
 static uint32_t shape_rule(const uint8_t *cmd, uint16_t opcode)
 {
 	union {
@@ -590,6 +627,7 @@ static uint32_t shape_rule(const uint8_t *cmd, uint16_t opcode)
 		struct enpu_cmd_eltwise eltwise;
 		struct enpu_cmd_pool pool;
 		struct enpu_cmd_copy copy;
+		struct enpu_cmd_quantize quantize;
 	} u;
 
 	memcpy(&u, cmd, struct_size(opcode));
@@ -608,6 +646,8 @@ static uint32_t shape_rule(const uint8_t *cmd, uint16_t opcode)
 		return pool_shape_rule(&u.pool, false);
 	case ENPU_CMD_AVG_POOL:
 		return pool_shape_rule(&u.pool, true);
+	case ENPU_CMD_QUANTIZE:
+		return quantize_shape_rule(&u.quantize);
 	default:
 		return copy_shape_rule(&u.copy);
 	}

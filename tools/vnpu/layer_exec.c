@@ -198,7 +198,7 @@ static uint32_t load_requant(const struct layer *l, const struct vnpu_job *job,
 struct layer_state {
 	struct scratch s;
 	int32_t *in, *in2, *out;
-	uint8_t *raw_out;		/* narrowed output; NULL for INT32 */
+	uint8_t *raw_out;		/* narrowed output; NULL for 4-byte types */
 	struct requant_channel *rq;
 	bool per_channel;
 	int8_t *weights;
@@ -312,9 +312,9 @@ static uint32_t layer_prepare(const struct layer *l, const struct vnpu_job *job,
 		st->out = st->in;	/* same type and zero point */
 	else
 		st->out = scratch_get(&st->s, count, sizeof(int32_t));
-	if (l->out.dtype != ENPU_DTYPE_INT32)
+	if (dtype_size(l->out.dtype) == 1)
 		st->raw_out = scratch_get(&st->s, count, 1);
-	if (!st->out || (l->out.dtype != ENPU_DTYPE_INT32 && !st->raw_out))
+	if (!st->out || (dtype_size(l->out.dtype) == 1 && !st->raw_out))
 		return LAYER_HOST_TROUBLE;
 	return ENPU_JOB_STATUS_OK;
 }
@@ -339,6 +339,9 @@ static void layer_compute(const struct layer *l, struct layer_state *st,
 	case ENPU_CMD_MAX_POOL:
 	case ENPU_CMD_AVG_POOL:
 		pool_compute(l, st->in, st->params, first, end, st->out);
+		return;
+	case ENPU_CMD_QUANTIZE:
+		quantize_compute(l, st->in, first, end, st->out);
 		return;
 	default:
 		return;		/* COPY */
@@ -571,7 +574,7 @@ static uint32_t fast_prepare(const struct layer *l, const struct vnpu_job *job,
 		if (!st->pool_sum && status == ENPU_JOB_STATUS_OK)
 			status = LAYER_HOST_TROUBLE;
 		break;
-	default:		/* COPY */
+	default:		/* COPY, QUANTIZE */
 		st->fin = fast_gather(&l->in, job, ram, &st->s, &status);
 		break;
 	}
@@ -629,6 +632,12 @@ static int fast_rows(const struct layer *l, struct layer_state *st,
 		pool_fast_rows(l, st->fin + (uint64_t)n * l->in.h * l->in.w *
 				  l->in.c, st->params, first, end, out,
 			       st->pool_sum);
+		return 0;
+	case ENPU_CMD_QUANTIZE:
+		e->fast->quantize(e, l, (const float *)(const void *)
+				  (st->fin + ((uint64_t)n * l->in.h + first) *
+				   l->in.w * l->in.c * 4),
+				  (uint64_t)rows * l->out.w * l->out.c, out);
 		return 0;
 	default:		/* COPY: same shape, type and zero point */
 		memcpy(out, st->fin + ((uint64_t)n * l->in.h + first) *

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "enpu_cpu.h"
+#include "enpu_cpu_float.h"
 #include "layer.h"
 #include "layer_fast.h"
 
@@ -251,6 +252,16 @@ static int eltwise_rows(const struct layer_engine *e, const struct layer *l,
 					   enpu_cpu_mul(e->cpu, &args);
 }
 
+/* QUANTIZE on the CPU runtime's quantize row: the same division and
+ * rounding as the CPU's QuantizeLinear, bit for bit. */
+static void quantize(const struct layer_engine *e, const struct layer *l,
+		     const float *x, uint64_t count, uint8_t *out)
+{
+	enpu_cpu_fmath(e->cpu)->quantize((size_t)count, x, l->scale,
+					 l->out.zero_point,
+					 l->out.dtype == ENPU_DTYPE_INT8, out);
+}
+
 /* The packed weights from the cache, or packed now (and kept). */
 static const struct fast_conv *conv_begin(const struct layer_engine *e,
 					  const struct layer *l,
@@ -306,6 +317,7 @@ static const struct layer_fast_ops fast_ops = {
 	.conv_end = conv_end,
 	.conv_rows = conv_rows,
 	.eltwise_rows = eltwise_rows,
+	.quantize = quantize,
 };
 
 int layer_engine_init(struct layer_engine *e, enum layer_mode mode,

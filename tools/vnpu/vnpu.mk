@@ -6,7 +6,7 @@
 # one set of image rules. The vnpu computes layers with the CPU runtime's
 # int8 kernels in its FAST mode (tools/vnpu/layer_fast.c), so it links
 # libenpu-cpu.a; its ORACLE mode is its own code (layer_conv.c,
-# layer_eltwise.c, layer_pool.c).
+# layer_eltwise.c, layer_pool.c, layer_quantize.c).
 
 VNPU_SRCS := $(sort $(wildcard tools/vnpu/*.c))
 VNPU_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(VNPU_SRCS))
