@@ -21,6 +21,7 @@
 #define ELTWISE_SIZE 184u
 #define POOL_SIZE 192u
 #define COPY_SIZE 104u
+#define QUANTIZE_SIZE 112u
 
 static uint64_t le(const unsigned char *bytes, size_t width)
 {
@@ -115,6 +116,8 @@ static int uapi_layer_structs_have_the_documented_layout(void)
 	CHECK(offsetof(struct enpu_cmd_pool, flags) == 160);
 	CHECK(offsetof(struct enpu_cmd_pool, reserved2) == 188);
 	CHECK(sizeof(struct enpu_cmd_copy) == COPY_SIZE);
+	CHECK(sizeof(struct enpu_cmd_quantize) == QUANTIZE_SIZE);
+	CHECK(offsetof(struct enpu_cmd_quantize, scale) == 104);
 	return 0;
 }
 
@@ -362,6 +365,32 @@ static int copy_is_encoded_byte_for_byte(void)
 	return 0;
 }
 
+/* The scale travels as its binary32 bits; the pad field is not encoded. */
+static int quantize_is_encoded_byte_for_byte(void)
+{
+	struct enpu_quantize_layer layer = {
+		.input = make_tensor(20), .output = make_tensor(21),
+		.scale = -0.15625f, .pad = 0xffffffffu,
+	};
+	const unsigned char *bytes;
+	enpu_cmdbuf *cmdbuf;
+	uint32_t size;
+
+	CHECK(enpu_cmdbuf_create(&cmdbuf) == 0);
+	CHECK(enpu_cmdbuf_quantize(cmdbuf, &layer) == 0);
+	CHECK(enpu_cmdbuf_quantize(cmdbuf, NULL) == -EINVAL);
+	CHECK(enpu_cmdbuf_quantize(NULL, &layer) == -EINVAL);
+	bytes = stream(cmdbuf, &size);
+	CHECK(bytes && size == QUANTIZE_SIZE);
+	CHECK(header_at(bytes, ENPU_CMD_QUANTIZE, QUANTIZE_SIZE) == 0);
+	CHECK(tensor_at(bytes + 8, 20) == 0);
+	CHECK(tensor_at(bytes + 56, 21) == 0);
+	CHECK(le(bytes + 104, 4) == 0xbe200000u);
+	CHECK(le(bytes + 108, 4) == 0);
+	enpu_cmdbuf_destroy(cmdbuf);
+	return 0;
+}
+
 static int layers_follow_dma_commands_back_to_back(void)
 {
 	struct enpu_conv2d_layer conv = make_conv2d();
@@ -457,6 +486,7 @@ UNIT_TEST_SUITE(layer_commands,
 	UNIT_TEST(mul_is_encoded_byte_for_byte),
 	UNIT_TEST(pools_are_encoded_byte_for_byte),
 	UNIT_TEST(copy_is_encoded_byte_for_byte),
+	UNIT_TEST(quantize_is_encoded_byte_for_byte),
 	UNIT_TEST(layers_follow_dma_commands_back_to_back),
 	UNIT_TEST(dtype_past_a_byte_does_not_wrap_to_a_valid_one),
 	UNIT_TEST(null_layers_append_nothing),

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Layer commands of the builder (uapi/enpu_cmd.h, interface 1.2): the
- * library's argument structs are copied field by field into the uapi
- * structs, whose headers and reserved fields the builder owns. Nothing is
+ * Layer commands of the builder (uapi/enpu_cmd.h, interface 1.2; QUANTIZE
+ * 1.6): the library's argument structs are copied field by field into the
+ * uapi structs, whose headers and reserved fields the builder owns. Nothing is
  * range-checked here: the kernel validator is the one authority on what
  * a layer may be, and a runtime gets its errno at submit.
  */
@@ -15,7 +15,8 @@ _Static_assert(sizeof(struct enpu_cmd_conv2d) % ENPU_CMD_ALIGN == 0 &&
 	       sizeof(struct enpu_cmd_fc) % ENPU_CMD_ALIGN == 0 &&
 	       sizeof(struct enpu_cmd_eltwise) % ENPU_CMD_ALIGN == 0 &&
 	       sizeof(struct enpu_cmd_pool) % ENPU_CMD_ALIGN == 0 &&
-	       sizeof(struct enpu_cmd_copy) % ENPU_CMD_ALIGN == 0,
+	       sizeof(struct enpu_cmd_copy) % ENPU_CMD_ALIGN == 0 &&
+	       sizeof(struct enpu_cmd_quantize) % ENPU_CMD_ALIGN == 0,
 	       "layer commands keep the stream 8-byte aligned");
 
 static struct enpu_cmd_header header(enum enpu_cmd_opcode opcode,
@@ -217,4 +218,22 @@ int enpu_cmdbuf_copy(enpu_cmdbuf *cmdbuf,
 	command.input = tensor(input);
 	command.output = tensor(output);
 	return enpu_cmdbuf_append(cmdbuf, "copy", &command, sizeof(command));
+}
+
+int enpu_cmdbuf_quantize(enpu_cmdbuf *cmdbuf,
+			 const struct enpu_quantize_layer *layer)
+{
+	struct enpu_cmd_quantize command;
+
+	_Static_assert(sizeof(layer->scale) == sizeof(command.scale),
+		       "the scale travels as its binary32 bits");
+	if (!cmdbuf || !layer)
+		return -EINVAL;
+	memset(&command, 0, sizeof(command));
+	command.hdr = header(ENPU_CMD_QUANTIZE, sizeof(command));
+	command.input = tensor(&layer->input);
+	command.output = tensor(&layer->output);
+	memcpy(&command.scale, &layer->scale, sizeof(command.scale));
+	return enpu_cmdbuf_append(cmdbuf, "quantize", &command,
+				  sizeof(command));
 }

@@ -533,6 +533,21 @@ ENPU_PUBLIC int enpu_cmdbuf_copy(enpu_cmdbuf *cmdbuf,
 				 const struct enpu_layer_tensor *input,
 				 const struct enpu_layer_tensor *output);
 
+/*
+ * struct enpu_cmd_quantize (since 0.5; hardware interface 1.6, so check
+ * DRM_ENPU_PARAM_HW_VERSION first): float32 input, 8-bit output whose
+ * zero point is the quantization's, out = saturate(rint(x / scale) + zp).
+ */
+struct enpu_quantize_layer {
+	struct enpu_layer_tensor input;
+	struct enpu_layer_tensor output;
+	float scale;
+	uint32_t pad;		/* ignored */
+};
+
+ENPU_PUBLIC int enpu_cmdbuf_quantize(enpu_cmdbuf *cmdbuf,
+				     const struct enpu_quantize_layer *layer);
+
 #if defined(__cplusplus)
 }
 #endif
