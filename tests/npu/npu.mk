@@ -33,10 +33,11 @@ $(TEST_NPU_SIM_LIB): $(TEST_NPU_SIM_SOURCES) tools/vnpu/layer.h \
 	$(AR) rcs $@ $(patsubst %.c,$(@D)/%.o,$(notdir $(TEST_NPU_SIM_SOURCES)))
 
 $(TEST_NPU_BIN): $(TEST_NPU_SOURCES) $(TEST_NPU_HEADERS) $(RT_HEADERS) \
+		kernel/enpu_regs.h \
 		$(RT_LIB) $(RUNTIME_CPU_LIB) $(TEST_NPU_SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(RT_INTERNAL_CFLAGS) $(LIBENPU_CFLAGS) \
-		-Itests/rt -Itests/npu -o $@ $(TEST_NPU_SOURCES) \
+		-Itests/rt -Itests/npu -Ikernel -o $@ $(TEST_NPU_SOURCES) \
 		$(TEST_NPU_SIM_LIB) $(RT_LDFLAGS) \
 		$(shell pkg-config --libs libcrypto) -pthread
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "enpu_regs.h"
 #include "npu.h"
 #include "npu_sim.h"
 #include "sim_device.h"
@@ -44,7 +45,9 @@ static int sim_open(const struct rt_backend_env *env, void **self,
 	b->errors = env->errors;
 	b->model_hash = env->model_hash;
 	b->bound_ns = config.bound_ns ? config.bound_ns : NPU_COMMAND_BOUND_NS;
-	b->params.hw_version = 1u << 16 | 4;
+	b->params.hw_version = config.hw_version ? config.hw_version :
+			       ENPU_HW_VERSION(ENPU_HW_VERSION_MAJOR,
+					       ENPU_HW_VERSION_MINOR);
 	b->params.fw_version = 1u << 16;
 	b->params.clock_min_khz = config.clock_khz / 5;
 	b->params.clock_max_khz = config.clock_khz;

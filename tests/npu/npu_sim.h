@@ -16,6 +16,7 @@ struct npu_sim_config {
 	uint32_t bound_ns;		/* 0: the backend's own */
 	int oracle;			/* the vnpu's own loops */
 	int deferred;			/* jobs run at the fence wait */
+	uint64_t hw_version;		/* 0: the vnpu's (enpu_regs.h) */
 };
 
 extern const struct rt_backend_ops npu_sim_backend;

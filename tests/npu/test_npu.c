@@ -451,6 +451,66 @@ static void test_refusals_name_the_reason(struct test_state *t)
 	qm_free(&m);
 }
 
+/* Where a node of op @op runs; NULL if there is none. */
+static const char *backend_of(enpu_rt_session *s, const char *op)
+{
+	for (size_t i = 0; i < enpu_rt_session_node_count(s); i++) {
+		struct enpu_rt_node_placement p;
+
+		enpu_rt_session_node_placement(s, i, &p);
+		if (!strcmp(p.op_type, op))
+			return p.backend;
+	}
+	return NULL;
+}
+
+/*
+ * A float frame: its QuantizeLinear (Quantize8) is QUANTIZE on a 1.6
+ * device, reading the NCHW planes in place (every MAC and the quantize
+ * in one NPU partition, the CPU's bytes), and stays on the CPU, saying
+ * why, on a 1.5 one.
+ */
+static void test_quantize_runs_on_a_1_6_device(struct test_state *t)
+{
+	struct npu_sim_config cfg = default_config;
+	int64_t dims[4] = { 2, 3, 9, 7 };
+	struct outcome o;
+	enpu_rt_session *s;
+	const char *where;
+	struct qm m;
+	struct qv x, a;
+	uint8_t *bytes;
+	size_t size;
+
+	qm_init(&m, 21);
+	x = qm_input_float(&m, "frame", 4, dims);
+	a = qm_conv(&m, &x, 8, 3, 2, pad1, 1, 1, QM_RELU6, 1);
+	qm_output(&m, &a, 1);
+	bytes = mb_pack(&m.mb, &size);
+	if (!compare(t, "float frame", bytes, size, "", &o))
+		CHECK(t, o.npu_partitions == 1 && o.partitions == 2 &&
+		      o.npu_macs == o.macs,
+		      "float frame: %zu NPU partitions of %zu, MACs %llu of "
+		      "%llu", o.npu_partitions, o.partitions,
+		      (unsigned long long)o.npu_macs,
+		      (unsigned long long)o.macs);
+	s = open_session(t, bytes, size, "npu,cpu", "", 1);
+	where = s ? backend_of(s, "Quantize8") : NULL;
+	CHECK(t, where && !strcmp(where, "npu"), "Quantize8 on %s",
+	      where ? where : "(no such node)");
+	enpu_rt_session_destroy(s);
+	cfg.hw_version = 1u << 16 | 5;
+	npu_sim_configure(&cfg);
+	s = open_session(t, bytes, size, "npu,cpu", "", 1);
+	where = s ? reason_of(s, "Quantize8") : NULL;
+	CHECK(t, where && strstr(where, "interface 1.6") &&
+	      strstr(where, "1.5"), "Quantize8's reason on 1.5: %s",
+	      where ? where : "(none)");
+	enpu_rt_session_destroy(s);
+	npu_sim_configure(&default_config);
+	qm_free(&m);
+}
+
 static void test_cache_hits_and_misses(struct test_state *t)
 {
 	char dir[] = "/tmp/enpu-npu-cache-XXXXXX";
@@ -794,6 +854,8 @@ int main(int argc, char **argv)
 		  test_tight_bound_tiles_and_stays_exact },
 		{ "oracle_mode_agrees", test_oracle_mode_agrees },
 		{ "refusals_name_the_reason", test_refusals_name_the_reason },
+		{ "quantize_runs_on_a_1_6_device",
+		  test_quantize_runs_on_a_1_6_device },
 		{ "cache_hits_and_misses", test_cache_hits_and_misses },
 		{ "pipelined_runs_equal_the_cpu",
 		  test_pipelined_runs_equal_the_cpu },

@@ -132,14 +132,19 @@ enum npu_op {
 	NPU_OP_GLOBAL_POOL,
 	NPU_OP_CONCAT,		/* COPY into channel slices */
 	NPU_OP_ALIAS,		/* no command: the same bytes */
+	NPU_OP_QUANTIZE,	/* QUANTIZE (interface 1.6) */
 };
+
+/* The interface QUANTIZE and FLOAT32 tensors came with. */
+#define NPU_HW_QUANTIZE		(1u << 16 | 6)
 
 /* npu_claim.c */
 void npu_claim(struct npu_backend *b, const struct rt_graph *g, size_t node,
 	       struct rt_claim *claim);
 enum npu_op npu_op_of(const struct rt_node *node);
 /*
- * The device tensor of an 8-bit or int32 value by its ONNX shape: rank 4
+ * The device tensor of an 8-bit, int32 or float value by its ONNX shape
+ * (float: QUANTIZE's input only): rank 4
  * [N,C,H,W] as N,H,W,C; rank 2 [M,K] as 1,1,M,K; rank 1 [K] as 1,1,1,K.
  * False for any other shape. Only dims and dtype are set.
  */

@@ -12,6 +12,7 @@
  *   QAdd, QMul (and com.microsoft QLinearAdd/Mul)     ADD, MUL
  *   QMaxPool, QAveragePool, QGlobalAveragePool        MAX_POOL, AVG_POOL
  *   QConcat of 8-bit tensors along channels           COPY into slices
+ *   Quantize8 (per-tensor float QuantizeLinear)       QUANTIZE (1.6)
  *   Flatten, Reshape, Squeeze, Unsqueeze, Identity    nothing (an alias)
  *     when the bytes keep their order in the device layout
  */
@@ -63,6 +64,7 @@ bool npu_value_shape(const struct rt_value *v, struct npu_tensor *t)
 	case ENPU_RT_UINT8: t->dtype = ENPU_DTYPE_UINT8; break;
 	case ENPU_RT_INT8: t->dtype = ENPU_DTYPE_INT8; break;
 	case ENPU_RT_INT32: t->dtype = ENPU_DTYPE_INT32; break;
+	case ENPU_RT_FLOAT: t->dtype = ENPU_DTYPE_FLOAT32; break;
 	default: return false;
 	}
 	t->n = t->h = t->w = t->c = 1;
@@ -133,6 +135,8 @@ enum npu_op npu_op_of(const struct rt_node *node)
 		return NPU_OP_GLOBAL_POOL;
 	if (op_is(node, RT_ENPU_DOMAIN, "QConcat"))
 		return NPU_OP_CONCAT;
+	if (op_is(node, RT_ENPU_DOMAIN, "Quantize8"))
+		return NPU_OP_QUANTIZE;
 	if (op_is(node, "", "Flatten") || op_is(node, "", "Reshape") ||
 	    op_is(node, "", "Squeeze") || op_is(node, "", "Unsqueeze") ||
 	    op_is(node, "", "Identity"))
@@ -162,8 +166,8 @@ static int check_values(const struct rt_graph *g, const struct rt_node *node,
 				      NPU_TENSOR_MAX_BYTES ? RT_REFUSE_MEMORY :
 				      RT_REFUSE_SHAPE,
 				      "input '%s' (%s, rank %d) has no device "
-				      "layout (8-bit or int32, rank 1, 2 or 4, "
-				      "at most %llu MiB)", v->name,
+				      "layout (8-bit, int32 or float, rank 1, 2 "
+				      "or 4, at most %llu MiB)", v->name,
 				      rt_dtype_name(v->tensor.dtype),
 				      v->tensor.rank,
 				      NPU_TENSOR_MAX_BYTES >> 20);
@@ -401,6 +405,39 @@ static int claim_concat(const struct rt_graph *g, const struct rt_node *node,
 	return 0;
 }
 
+/* Quantize8: float in, 8-bit out, one constant scale and zero point (the
+ * QDQ pass lowers only those), in ONNX layout (the CPU's layout pass,
+ * which sets channels_last, runs after placement). */
+static int claim_quantize(const struct npu_backend *b, struct rt_kernel *k,
+			  const struct rt_tensor **in, struct rt_claim *claim)
+{
+	int channels_last;
+	int32_t zero;
+	double scale;
+
+	if (b->params.hw_version < NPU_HW_QUANTIZE)
+		return refuse(claim, RT_REFUSE_OP,
+			      "QUANTIZE needs hardware interface 1.6 (the "
+			      "device has %llu.%llu)",
+			      (unsigned long long)(b->params.hw_version >> 16),
+			      (unsigned long long)(b->params.hw_version &
+						   0xffff));
+	if (!in[1] || !in[2])
+		return refuse(claim, RT_REFUSE_ATTRIBUTE,
+			      "no scale or zero point");
+	if (in[0]->dtype != ENPU_RT_FLOAT)
+		return refuse(claim, RT_REFUSE_DTYPE,
+			      "input type %s: QUANTIZE reads float",
+			      rt_dtype_name(in[0]->dtype));
+	if (rt_q_channels_last(k, &channels_last) || channels_last ||
+	    rt_q_scale(k, in[1], "y_scale", &scale) ||
+	    rt_q_zero_point(k, in[2], "y_zero_point", in[2]->dtype, &zero))
+		return refuse(claim, RT_REFUSE_ATTRIBUTE,
+			      "a channels-last output or parameters that "
+			      "are not one constant scale and zero point");
+	return 0;
+}
+
 static int claim_alias(const struct rt_graph *g, const struct rt_node *node,
 		       struct rt_claim *claim)
 {
@@ -477,8 +514,8 @@ void npu_claim(struct npu_backend *b, const struct rt_graph *g, size_t n,
 		data_inputs = node->input_count;
 	if (check_values(g, node, data_inputs, claim))
 		return;
-	if (op != NPU_OP_ALIAS && op != NPU_OP_CONCAT && in[0] &&
-	    !is_8bit(in[0]->dtype)) {
+	if (op != NPU_OP_ALIAS && op != NPU_OP_CONCAT &&
+	    op != NPU_OP_QUANTIZE && in[0] && !is_8bit(in[0]->dtype)) {
 		refuse(claim, RT_REFUSE_DTYPE,
 		       "input type %s: the NPU computes on 8-bit tensors",
 		       rt_dtype_name(in[0]->dtype));
@@ -510,6 +547,9 @@ void npu_claim(struct npu_backend *b, const struct rt_graph *g, size_t n,
 		break;
 	case NPU_OP_ALIAS:
 		status = claim_alias(g, node, claim);
+		break;
+	case NPU_OP_QUANTIZE:
+		status = claim_quantize(b, &k, in, claim);
 		break;
 	case NPU_OP_NONE:
 		break;

@@ -66,7 +66,7 @@ struct compile {
 
 static size_t elem_size(uint32_t dtype)
 {
-	return dtype == ENPU_DTYPE_INT32 ? 4 : 1;
+	return dtype == ENPU_DTYPE_INT32 || dtype == ENPU_DTYPE_FLOAT32 ? 4 : 1;
 }
 
 static uint64_t tensor_bytes(const struct npu_tensor *t)
@@ -277,24 +277,31 @@ static int emit_dma(struct compile *cc, const struct place *from,
  * NCHW bytes at @seam <-> NHWC at @dev: one COPY per image and channel
  * (a plane of H x W elements, pixel stride 1 on one side, C on the other).
  */
+/* Plane (@n, @c) of the NCHW bytes at @seam, as a 1-channel tensor. */
+static struct enpu_layer_tensor onnx_plane(const struct place *seam,
+					   uint32_t n, uint32_t c)
+{
+	const struct npu_tensor *t = &seam->t;
+	uint64_t plane = (uint64_t)t->h * t->w;
+
+	return (struct enpu_layer_tensor){
+		.buf = { .bo_index = seam->bo,
+			 .offset = seam->offset + ((uint64_t)n * t->c + c) *
+				   plane * elem_size(t->dtype) },
+		.batch = 1, .height = t->h, .width = t->w,
+		.channels = 1, .pixel_stride = 1, .dtype = t->dtype,
+	};
+}
+
 static int emit_transpose(struct compile *cc, const struct place *seam,
 			  const struct place *dev, int to_device)
 {
 	const struct npu_tensor *t = &seam->t;
 	struct enpu_layer_tensor full = desc(dev, 0);
-	uint64_t es = elem_size(t->dtype), plane = (uint64_t)t->h * t->w;
 
 	for (uint32_t n = 0; n < t->n; n++)
 		for (uint32_t c = 0; c < t->c; c++) {
-			struct enpu_layer_tensor onnx = {
-				.buf = { .bo_index = seam->bo,
-					 .offset = seam->offset +
-						   ((uint64_t)n * t->c + c) *
-						   plane * es },
-				.batch = 1, .height = t->h, .width = t->w,
-				.channels = 1, .pixel_stride = 1,
-				.dtype = t->dtype,
-			};
+			struct enpu_layer_tensor onnx = onnx_plane(seam, n, c);
 			struct enpu_layer_tensor nhwc = slice(&full, n, 0, t->h,
 							      0, t->w, c, 1);
 			int status = to_device ?
@@ -909,6 +916,98 @@ static int emit_pool(struct compile *cc, const struct rt_node *node,
 	return 0;
 }
 
+/* ---- QUANTIZE (interface 1.6) ---- */
+
+/* Bytes of one row: 4 read and 1 written per element. */
+struct quantize_fit {
+	struct compile *cc;
+	uint64_t row_bytes;
+};
+
+static bool quantize_fits(void *ctx, uint32_t rows)
+{
+	struct quantize_fit *f = ctx;
+
+	return npu_fits(&f->cc->lim, 0, f->row_bytes * rows);
+}
+
+/* @src (float) to @dst (8-bit, same dims), cut into images and bands. */
+static int emit_quantize_tensor(struct compile *cc,
+				const struct enpu_layer_tensor *src,
+				const struct enpu_layer_tensor *dst,
+				float scale)
+{
+	struct quantize_fit f = {
+		cc, (uint64_t)src->width * src->channels * (4 + 1),
+	};
+	uint32_t rows = npu_most_rows(src->height, quantize_fits, &f), bands;
+
+	bands = npu_band_count(src->height, rows);
+	for (uint32_t n = 0; n < src->batch; n++)
+		for (uint32_t i = 0; i < bands; i++) {
+			struct enpu_quantize_layer l = { .scale = scale };
+			uint32_t r0, r1;
+			int status;
+
+			npu_band_rows(src->height, bands, i, &r0, &r1);
+			l.input = slice(src, n, r0, r1 - r0, 0, src->width, 0,
+					src->channels);
+			l.output = slice(dst, n, r0, r1 - r0, 0, dst->width, 0,
+					 dst->channels);
+			status = enpu_cmdbuf_quantize(cc->cmd, &l);
+			if (status)
+				return fail(cc, status, "QUANTIZE");
+			account(cc, 0, f.row_bytes * (r1 - r0));
+		}
+	return 0;
+}
+
+/*
+ * Quantize8. A float seam input is never moved into the arena (place_values):
+ * in NCHW it is read plane by plane, each plane quantized into its channel
+ * of the NHWC output, so the frame is transposed and quantized in one pass.
+ */
+static int emit_quantize(struct compile *cc, const struct rt_node *node,
+			 struct rt_kernel *k)
+{
+	const struct rt_tensor *in[3];
+	const struct place *x = &cc->pl[node->inputs[0]];
+	struct enpu_layer_tensor y;
+	int32_t zero;
+	double scale;
+	int status;
+
+	npu_node_inputs(cc->g, node, in, 3);
+	status = rt_q_scale(k, in[1], "y_scale", &scale);
+	if (!status)
+		status = rt_q_zero_point(k, in[2], "y_zero_point",
+					 in[2]->dtype, &zero);
+	if (status)
+		return status;
+	y = desc(&cc->pl[node->outputs[0]], zero);
+	if (x->kind == PLACE_SEAM &&
+	    !npu_layout_is_onnx(&cc->g->values[node->inputs[0]])) {
+		for (uint32_t n = 0; n < x->t.n; n++)
+			for (uint32_t c = 0; c < x->t.c; c++) {
+				struct enpu_layer_tensor plane =
+					onnx_plane(x, n, c);
+				struct enpu_layer_tensor out =
+					slice(&y, n, 0, x->t.h, 0, x->t.w, c, 1);
+
+				status = emit_quantize_tensor(cc, &plane, &out,
+							      (float)scale);
+				if (status)
+					return status;
+			}
+		return 0;
+	}
+	{
+		struct enpu_layer_tensor t = desc(x, 0);
+
+		return emit_quantize_tensor(cc, &t, &y, (float)scale);
+	}
+}
+
 /* ---- Concat along channels: a COPY of each input into its slice ---- */
 
 static int emit_concat(struct compile *cc, const struct rt_node *node)
@@ -965,6 +1064,8 @@ static int emit_node(struct compile *cc, const struct rt_node *node)
 		return emit_pool(cc, node, &k, RT_QPOOL_GLOBAL);
 	case NPU_OP_CONCAT:
 		return emit_concat(cc, node);
+	case NPU_OP_QUANTIZE:
+		return emit_quantize(cc, node, &k);
 	case NPU_OP_ALIAS: {
 		const struct place *x = &cc->pl[node->inputs[0]];
 		const struct place *y = &cc->pl[node->outputs[0]];
@@ -1125,7 +1226,9 @@ static int place_values(struct compile *cc)
 	for (size_t i = 0; i < p->input_count; i++) {
 		struct place *pl = &cc->pl[p->inputs[i]];
 
-		if (npu_layout_is_onnx(&g->values[p->inputs[i]])) {
+		/* Float is only QUANTIZE's input, which reads NCHW itself. */
+		if (npu_layout_is_onnx(&g->values[p->inputs[i]]) ||
+		    pl->t.dtype == ENPU_DTYPE_FLOAT32) {
 			pl->kind = PLACE_SEAM;
 			pl->bo = NPU_BO_SEAMS + (uint32_t)i;
 		} else {
