@@ -619,7 +619,8 @@ int main(int argc, char **argv)
 			    "MobileNetV2-shaped int8 224x224, uint8 frame in "
 			    "(no CPU partition before the NPU)" :
 			    "MobileNetV2-shaped int8 224x224, float in "
-			    "(QuantizeLinear on the CPU)", &median[v],
+			    "(QuantizeLinear on the NPU from interface 1.6)",
+			    &median[v],
 			    &scaled[v]))
 			return 1;
 		mac_share(s);
