@@ -1226,7 +1226,8 @@ static void malformed_conv_is_invalid_at_its_offset(struct rig *r)
 	BAD(b, "channels 0", INV, TENSOR_DIM, x.output.channels = 0);
 	BAD(b, "pixel_stride below channels", INV, TENSOR_STRIDE, x.input.pixel_stride = 3);
 	BAD(b, "input dtype INT32", INV, INPUT_INT32, x.input.dtype = ENPU_DTYPE_INT32);
-	BAD(b, "dtype 3", INV, TENSOR_DTYPE, x.output.dtype = 3);
+	BAD(b, "dtype 4", INV, TENSOR_DTYPE, x.output.dtype = ENPU_DTYPE_FLOAT32 + 1);
+	BAD(b, "output dtype FLOAT32", INV, OUTPUT_INT32, x.output.dtype = ENPU_DTYPE_FLOAT32);
 	BAD(b, "uint8 zero point 256", INV, TENSOR_ZERO_POINT, x.input.zero_point = 256);
 	BAD(b, "uint8 zero point -1", INV, TENSOR_ZERO_POINT, x.output.zero_point = -1);
 	BAD(b, "int8 zero point 128", INV, TENSOR_ZERO_POINT,
@@ -1274,7 +1275,7 @@ static void malformed_conv_is_invalid_at_its_offset(struct rig *r)
 	BAD(b, "depthwise with groups 1", INV, DEPTHWISE_GROUPS, x.hdr.opcode = ENPU_CMD_DEPTHWISE_CONV2D);
 	BAD(b, "depthwise in 4 out 6 groups 2", INV, DEPTHWISE_GROUPS,
 	    (x.hdr.opcode = ENPU_CMD_DEPTHWISE_CONV2D, x.groups = 2));
-	BAD(b, "opcode 11", INV, OPCODE, x.hdr.opcode = 11);
+	BAD(b, "opcode 12", INV, OPCODE, x.hdr.opcode = ENPU_CMD_QUANTIZE + 1);
 	/* shape before extents: a bad BO does not change the verdict */
 	BAD(b, "bad shape and bad BO", INV, CONV_GROUPS, (x.groups = 0, x.weights.bo_index = 9));
 }
