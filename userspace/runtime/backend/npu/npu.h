@@ -109,6 +109,9 @@ struct npu_compiled {
 	struct npu_backend *backend;
 	struct rt_graph *graph;
 	enpu_bo *arena, *consts_bo;
+	/* Held for the form's life: a CPU mapping keeps a shmem BO's pages
+	 * (npu_backend.c, instantiate()). */
+	void *arena_map, *consts_map;
 	struct enpu_submit_bo *list;	/* the job's BOs, this run */
 	enpu_bo **staging;		/* per boundary, when not a seam BO */
 	void **staging_map;

@@ -258,6 +258,10 @@ static void npu_release(void *self, void *compiled)
 	free(c->staging);
 	free(c->staging_map);
 	free(c->list);
+	if (c->arena_map)
+		enpu_bo_unmap(c->arena);
+	if (c->consts_map)
+		enpu_bo_unmap(c->consts_bo);
 	enpu_bo_destroy(c->arena);
 	enpu_bo_destroy(c->consts_bo);
 	if (c->syncobj)
@@ -270,7 +274,6 @@ static void npu_release(void *self, void *compiled)
 static int instantiate(struct npu_backend *b, struct npu_compiled *c,
 		       struct rt_error_sink *why)
 {
-	void *map;
 	int status;
 
 	status = enpu_bo_create(b->device, c->arena_size, 0, &c->arena);
@@ -279,11 +282,20 @@ static int instantiate(struct npu_backend *b, struct npu_compiled *c,
 	status = enpu_bo_create(b->device, c->consts_size, 0, &c->consts_bo);
 	if (status)
 		return device_error(b, why, status, "constants BO");
-	status = enpu_bo_map(c->consts_bo, &map);
+	/*
+	 * Both BOs stay mapped while the form lives, though the CPU touches
+	 * only the constants, once: a mapping holds the pages of a shmem BO,
+	 * so each job's pin in SUBMIT finds them resident and the unpin when
+	 * it retires keeps them, where otherwise both walk every page of the
+	 * BO (looked up again in the shmem file, then released) on every job.
+	 */
+	status = enpu_bo_map(c->consts_bo, &c->consts_map);
 	if (status)
 		return device_error(b, why, status, "mapping the constants");
-	memcpy(map, c->consts, c->consts_size);
-	enpu_bo_unmap(c->consts_bo);
+	memcpy(c->consts_map, c->consts, c->consts_size);
+	status = enpu_bo_map(c->arena, &c->arena_map);
+	if (status)
+		return device_error(b, why, status, "mapping the arena");
 	status = enpu_syncobj_create(b->device, &c->syncobj);
 	if (status)
 		return device_error(b, why, status, "syncobj");
