@@ -7,31 +7,47 @@
  * CPU mapping, device-only BOs without any CPU mapping), the size limit,
  * BO_INFO and BO_WAIT.
  *
- * Pages are not pinned by anything here: a job pins its BOs for as long
- * as the device uses them (enpu_job.c), a CPU mapping holds the pages
- * while it exists, and otherwise shmem pages may be swapped out.
+ * A created BO is pinned and DMA-mapped for the device once, by its
+ * first job, and stays so until it is freed (enpu_gem_device_sgt(); the
+ * way drm_gem_shmem_get_pages_sgt() serves panfrost, v3d or ivpu): every
+ * later job, and every job in flight at the same time, uses that one
+ * mapping. Mapping per job would map the same pages again while another
+ * job (or a second entry of the same job) had them mapped: the DMA API
+ * does not support overlapping mappings (its debug checks say
+ * "overlapping mappings aren't supported") and a non-coherent or
+ * bouncing DMA layer would copy or flush one mapping under the other.
+ * Our own table rather than the helper's because the helper allocates it
+ * uncharged and takes a lock that differs between 6.1 (pages_lock) and
+ * 6.12 (the reservation, which SUBMIT must not hold yet); pinning goes
+ * through drm_gem_shmem_pin() as before. The price: pages a job used
+ * stay resident until the BO is freed (no shrinker, like those drivers);
+ * a BO no job used may still be swapped out.
  *
  * Imports are dynamic (dma_buf_dynamic_attach() with move_notify): the
- * import maps nothing; each job maps the buffer under its reservation
- * lock (enpu_gem_import_map(), from SUBMIT with the job's reservations
- * held) and unmaps it when the job is freed, so an exporter that can move
- * its buffers (one with pin/unpin ops) may move them between jobs and
- * never while a job may use them: the job's fence is in the same
- * reservation, which the exporter waits for before moving. move_notify
- * therefore has nothing to tear down and only counts. With
- * CONFIG_DMABUF_MOVE_NOTIFY off (Debian's 6.1) the dma-buf core pins
- * such a buffer for as long as a mapping exists, so: for the duration of
- * a job, instead of from import to close. A pinned exporter (vgem,
- * udmabuf, our own BOs in another driver) is mapped once by the core at
- * attach and gets the same table every time: still zero copy.
+ * import maps nothing; the first job that needs the buffer maps it under
+ * its reservation lock (enpu_gem_import_get(), from SUBMIT with the
+ * job's reservations held), jobs in flight together share that mapping,
+ * and the last of them unmaps it when it is freed, so an exporter that
+ * can move its buffers (one with pin/unpin ops) may move them between
+ * jobs and never while a job may use them: the jobs' fences are in the
+ * same reservation, which the exporter waits for before moving.
+ * move_notify forgets the shared mapping, so that later jobs map the
+ * buffer where it is now; the jobs still using the old one unmap it
+ * when done. With CONFIG_DMABUF_MOVE_NOTIFY off (Debian's 6.1) the
+ * dma-buf core pins such a buffer for as long as a mapping exists, so:
+ * while jobs use it, instead of from import to close. A pinned exporter
+ * (vgem, udmabuf, our own BOs in another driver) is mapped once by the
+ * core at attach and gets the same table every time: still zero copy.
  *
  * No driver lock is taken here; BO_WAIT waits on the BO's dma_resv.
  */
 #include <linux/dma-buf.h>
+#include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/module.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <drm/drm_device.h>
@@ -85,8 +101,27 @@ static enum drm_gem_object_status enpu_gem_status(struct drm_gem_object *obj)
 }
 #endif
 
+/*
+ * Every job that used the BO held a reference to it, so none is left:
+ * the device is done with the mapping.
+ */
+static void enpu_gem_free(struct drm_gem_object *obj)
+{
+	struct enpu_bo *bo = to_enpu_bo(obj);
+
+	WARN_ON(bo->import_map);
+	if (bo->sgt) {
+		dma_unmap_sgtable(obj->dev->dev, bo->sgt, DMA_BIDIRECTIONAL, 0);
+		sg_free_table(bo->sgt);
+		kfree(bo->sgt);
+		drm_gem_shmem_unpin(&bo->base);
+	}
+	mutex_destroy(&bo->sgt_lock);
+	drm_gem_shmem_object_free(obj);
+}
+
 static const struct drm_gem_object_funcs enpu_gem_funcs = {
-	.free = drm_gem_shmem_object_free,
+	.free = enpu_gem_free,
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = drm_gem_shmem_object_pin,
 	.unpin = drm_gem_shmem_object_unpin,
@@ -117,6 +152,7 @@ struct drm_gem_object *enpu_gem_create_object(struct drm_device *drm,
 
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
+	mutex_init(&bo->sgt_lock);
 	bo->base.base.funcs = &enpu_gem_funcs;
 	return &bo->base.base;
 }
@@ -136,6 +172,85 @@ u64 enpu_gem_max_size(void)
 	u64 half_ram = ((u64)totalram_pages() << PAGE_SHIFT) / 2;
 
 	return round_down(min_t(u64, half_ram, ENPU_GEM_MAX_SIZE), PAGE_SIZE);
+}
+
+/*
+ * drm_prime_pages_to_sg() with the table charged to the submitter's
+ * memory cgroup: for a large BO it is megabytes.
+ */
+static struct sg_table *enpu_gem_pages_to_sgt(struct device *dev,
+					      struct page **pages,
+					      unsigned int count)
+{
+	size_t max_segment = min_t(size_t, dma_max_mapping_size(dev),
+				   dma_get_max_seg_size(dev));
+	struct sg_table *sgt;
+	int ret;
+
+	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL_ACCOUNT);
+	if (!sgt)
+		return ERR_PTR(-ENOMEM);
+	ret = sg_alloc_table_from_pages_segment(sgt, pages, count, 0,
+						(size_t)count << PAGE_SHIFT,
+						max_segment, GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		kfree(sgt);
+		return ERR_PTR(ret);
+	}
+	return sgt;
+}
+
+/**
+ * enpu_gem_device_sgt() - a created BO's pages as the device sees them
+ * @obj: a BO created by this driver (not an import).
+ *
+ * The first call pins the pages (allocating them) and DMA-maps them;
+ * every later call returns that same table, until the BO is freed (see
+ * the top of this file). Process context, no reservation held.
+ *
+ * Return: the table, or an ERR_PTR(): -ENOMEM, -EINTR on a signal, or
+ * what pinning or dma_map_sgtable() returned.
+ */
+struct sg_table *enpu_gem_device_sgt(struct drm_gem_object *obj)
+{
+	struct enpu_bo *bo = to_enpu_bo(obj);
+	struct device *dev = obj->dev->dev;
+	struct sg_table *sgt;
+	int ret;
+
+	/* Published whole, once, and unchanged until the BO is freed. */
+	sgt = smp_load_acquire(&bo->sgt);
+	if (sgt)
+		return sgt;
+	if (mutex_lock_interruptible(&bo->sgt_lock))
+		return ERR_PTR(-EINTR);
+	sgt = bo->sgt;
+	if (sgt)
+		goto unlock;
+	ret = drm_gem_shmem_pin(&bo->base);
+	if (ret) {
+		sgt = ERR_PTR(ret);
+		goto unlock;
+	}
+	sgt = enpu_gem_pages_to_sgt(dev, bo->base.pages,
+				    obj->size >> PAGE_SHIFT);
+	if (IS_ERR(sgt))
+		goto unpin;
+	ret = dma_map_sgtable(dev, sgt, DMA_BIDIRECTIONAL, 0);
+	if (ret) {
+		sg_free_table(sgt);
+		kfree(sgt);
+		sgt = ERR_PTR(ret);
+		goto unpin;
+	}
+	/* Pairs with the acquire above: a reader sees the table mapped. */
+	smp_store_release(&bo->sgt, sgt);
+	goto unlock;
+unpin:
+	drm_gem_shmem_unpin(&bo->base);
+unlock:
+	mutex_unlock(&bo->sgt_lock);
+	return sgt;
 }
 
 /**
@@ -311,11 +426,17 @@ int enpu_gem_wait_ioctl(struct drm_device *drm, void *data,
 	return ret < 0 ? ret : 0;
 }
 
-/* The exporter moved the buffer: jobs map it afresh; count it. */
+/*
+ * The exporter moves the buffer (reservation held): later jobs map it
+ * afresh; the jobs using the old mapping keep it until they are done,
+ * which the exporter waits for. Counted for debugfs.
+ */
 static void enpu_gem_move_notify(struct dma_buf_attachment *attach)
 {
 	struct drm_gem_object *obj = attach->importer_priv;
 
+	dma_resv_assert_held(obj->resv);
+	to_enpu_bo(obj)->import_map = NULL;
 	atomic64_inc(&to_enpu_device(obj->dev)->import_moves);
 }
 
@@ -364,28 +485,60 @@ struct drm_gem_object *enpu_gem_prime_import(struct drm_device *drm,
 }
 
 /**
- * enpu_gem_import_map() - map an imported BO for one job
+ * enpu_gem_import_get() - the mapping of an imported BO for one more job
  * @obj: an imported BO whose reservation the caller holds.
  *
- * Return: the exporter's table for where the buffer is now, or an
- * ERR_PTR(); undo with enpu_gem_import_unmap().
+ * The jobs in flight share one mapping: the exporter's table for where
+ * the buffer is now, made by the first of them.
+ *
+ * Return: the mapping, or an ERR_PTR(); undo with enpu_gem_import_put().
  */
-struct sg_table *enpu_gem_import_map(struct drm_gem_object *obj)
+struct enpu_gem_import_map *enpu_gem_import_get(struct drm_gem_object *obj)
 {
+	struct enpu_bo *bo = to_enpu_bo(obj);
+	struct enpu_gem_import_map *map;
+	struct sg_table *sgt;
+
 	dma_resv_assert_held(obj->resv);
-	return dma_buf_map_attachment(obj->import_attach, DMA_BIDIRECTIONAL);
+	map = bo->import_map;
+	if (map) {
+		map->users++;
+		return map;
+	}
+	map = kmalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	if (!map)
+		return ERR_PTR(-ENOMEM);
+	sgt = dma_buf_map_attachment(obj->import_attach, DMA_BIDIRECTIONAL);
+	if (IS_ERR(sgt)) {
+		kfree(map);
+		return ERR_CAST(sgt);
+	}
+	map->sgt = sgt;
+	map->users = 1;
+	bo->import_map = map;
+	return map;
 }
 
 /**
- * enpu_gem_import_unmap() - undo enpu_gem_import_map()
+ * enpu_gem_import_put() - undo enpu_gem_import_get()
  * @obj: the BO.
- * @sgt: its table; the device no longer uses it.
+ * @map: its mapping; the job no longer uses it.
  *
- * Process context, no reservation held: it takes @obj's.
+ * Process context, no reservation held: it takes @obj's. The last user
+ * unmaps.
  */
-void enpu_gem_import_unmap(struct drm_gem_object *obj, struct sg_table *sgt)
+void enpu_gem_import_put(struct drm_gem_object *obj,
+			 struct enpu_gem_import_map *map)
 {
+	struct enpu_bo *bo = to_enpu_bo(obj);
+
 	dma_resv_lock(obj->resv, NULL);
-	dma_buf_unmap_attachment(obj->import_attach, sgt, DMA_BIDIRECTIONAL);
+	if (!--map->users) {
+		if (bo->import_map == map)
+			bo->import_map = NULL;
+		dma_buf_unmap_attachment(obj->import_attach, map->sgt,
+					 DMA_BIDIRECTIONAL);
+		kfree(map);
+	}
 	dma_resv_unlock(obj->resv);
 }

@@ -5,8 +5,9 @@
  * up the BOs, copies the command stream into a job buffer that only the
  * kernel and the device can reach (enpu_job_buf.c, charged to the
  * submitter's memory cgroup like every other allocation a submit makes),
- * validates it (enpu_validate.c), pins the BOs and writes their
- * scatter-gather lists next to the stream:
+ * validates it (enpu_validate.c), takes the BOs' device mappings (made
+ * once per BO, enpu_gem.c) and writes their scatter-gather lists next
+ * to the stream:
  *
  *   [ command stream | BO table (32 B per BO) | segments (16 B each) ]
  *
@@ -18,7 +19,7 @@
  * The job is handed to the scheduler (scheduler/enpu_sched.c), which
  * queues it in its context's FIFO, puts it on the device, preempts and
  * resumes it, signals its fence, and calls back here to free it: a worker
- * unpins, unmaps and frees.
+ * lets go of the mappings and frees.
  *
  * A job holds a reference to its context and its BOs and nothing of the
  * file that submitted it, so closing the file with jobs in flight is
@@ -91,21 +92,20 @@ static_assert(sizeof(struct enpu_hw_sg_entry) == ENPU_SG_ENTRY_SIZE);
 
 /**
  * struct enpu_job_bo - one BO of a job
- * @sgt: the segments the device gets: mapped for this job, either by us
- *	(@own_sgt, shmem BOs) or by the exporter (@import_sgt, imported BOs,
- *	mapped under the reservation lock for this job only).
- * @own_sgt: @sgt was created and DMA-mapped for this job.
- * @import_sgt: @sgt is the exporter's dma_buf_map_attachment() for this
- *	job; unmapped under the reservation lock when the job is freed.
- * @pinned: the shmem pages are pinned for this job.
+ * @sgt: the segments the device gets: a created BO's one device mapping
+ *	(enpu_gem_device_sgt(), the BO's until it is freed), or an import's
+ *	mapping shared with the other jobs in flight (@import_map).
+ * @synced: @sgt is a created BO's, synced for the device at submit and
+ *	for the CPU when the job is freed.
+ * @import_map: the import's mapping this job holds a use of; put under
+ *	the reservation lock when the job is freed.
  * @access: ENPU_BO_ACCESS_* declared by the submit.
  * @size: bytes the device may address.
  */
 struct enpu_job_bo {
 	struct sg_table *sgt;
-	bool own_sgt;
-	bool import_sgt;
-	bool pinned;
+	bool synced;
+	struct enpu_gem_import_map *import_map;
 	u32 access;
 	u64 size;
 };
@@ -222,15 +222,12 @@ static void enpu_job_release(struct kref *ref)
 	for (i = 0; i < job->bo_count && job->bos; i++) {
 		struct enpu_job_bo *bo = &job->bos[i];
 
-		if (bo->own_sgt) {
-			dma_unmap_sgtable(dev, bo->sgt, DMA_BIDIRECTIONAL, 0);
-			sg_free_table(bo->sgt);
-			kfree(bo->sgt);
-		}
-		if (bo->import_sgt)
-			enpu_gem_import_unmap(job->objs[i], bo->sgt);
-		if (bo->pinned)
-			drm_gem_shmem_unpin(to_drm_gem_shmem_obj(job->objs[i]));
+		/* Where the DMA layer must bounce or flush, it does here. */
+		if (bo->synced)
+			dma_sync_sgtable_for_cpu(dev, bo->sgt,
+						 DMA_BIDIRECTIONAL);
+		if (bo->import_map)
+			enpu_gem_import_put(job->objs[i], bo->import_map);
 	}
 	for (i = 0; i < job->bo_count && job->objs; i++)
 		if (job->objs[i])
@@ -538,70 +535,30 @@ static int enpu_job_add_in_fences(struct enpu_job *job, struct drm_file *file,
 }
 
 /*
- * drm_prime_pages_to_sg() with the table charged to the submitter's
- * memory cgroup: for a large BO it is megabytes.
- */
-static struct sg_table *enpu_job_pages_to_sgt(struct device *dev,
-					      struct page **pages,
-					      unsigned int count)
-{
-	size_t max_segment = min_t(size_t, dma_max_mapping_size(dev),
-				   dma_get_max_seg_size(dev));
-	struct sg_table *sgt;
-	int ret;
-
-	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL_ACCOUNT);
-	if (!sgt)
-		return ERR_PTR(-ENOMEM);
-	ret = sg_alloc_table_from_pages_segment(sgt, pages, count, 0,
-						(size_t)count << PAGE_SHIFT,
-						max_segment, GFP_KERNEL_ACCOUNT);
-	if (ret) {
-		kfree(sgt);
-		return ERR_PTR(ret);
-	}
-	return sgt;
-}
-
-/*
- * Pins a shmem BO and maps its pages for this job only, so pages stay
- * pinned just while the device may use them. An imported BO is mapped
+ * Takes a shmem BO's device mapping, pinning and mapping it if it is the
+ * BO's first job, and syncs it for the device. An imported BO is mapped
  * later, under its reservation lock (enpu_job_map_imports()); until then
  * the validator takes its size to be the object's.
  */
 static int enpu_job_map_bo(struct enpu_job *job, u32 index)
 {
 	struct drm_gem_object *obj = job->objs[index];
-	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(obj);
 	struct enpu_job_bo *bo = &job->bos[index];
 	struct scatterlist *sg;
+	struct sg_table *sgt;
 	u64 mapped = 0;
 	unsigned int i;
-	int ret;
 
 	if (obj->import_attach) {
 		bo->size = obj->size;
 		return 0;
 	}
-	ret = drm_gem_shmem_pin(shmem);
-	if (ret)
-		return ret;
-	bo->pinned = true;
-	bo->sgt = enpu_job_pages_to_sgt(job->edev->dev, shmem->pages,
-					obj->size >> PAGE_SHIFT);
-	if (IS_ERR(bo->sgt)) {
-		ret = PTR_ERR(bo->sgt);
-		bo->sgt = NULL;
-		return ret;
-	}
-	ret = dma_map_sgtable(job->edev->dev, bo->sgt, DMA_BIDIRECTIONAL, 0);
-	if (ret) {
-		sg_free_table(bo->sgt);
-		kfree(bo->sgt);
-		bo->sgt = NULL;
-		return ret;
-	}
-	bo->own_sgt = true;
+	sgt = enpu_gem_device_sgt(obj);
+	if (IS_ERR(sgt))
+		return PTR_ERR(sgt);
+	dma_sync_sgtable_for_device(job->edev->dev, sgt, DMA_BIDIRECTIONAL);
+	bo->sgt = sgt;
+	bo->synced = true;
 	for_each_sgtable_dma_sg(bo->sgt, sg, i)
 		mapped += sg_dma_len(sg);
 	bo->size = min_t(u64, obj->size, mapped);
@@ -687,9 +644,10 @@ static int enpu_job_copy_and_validate(struct enpu_job *job,
 /*
  * Maps the imported BOs for this job, with their reservations held: the
  * dynamic-importer protocol (enpu_gem.c). An exporter may have moved the
- * buffer since the last job; this mapping is where it is now, and the
- * job's fence, added to the same reservation before it is unlocked, keeps
- * the exporter from moving it again before the job is done. A mapping
+ * buffer since the last job; this mapping is where it is now (shared
+ * with the jobs in flight that use the same place), and the job's fence,
+ * added to the same reservation before it is unlocked, keeps the
+ * exporter from moving it again before the job is done. A mapping
  * shorter than the object (an exporter's odd size) shrinks what the job
  * may address, and the stream is validated again against it.
  */
@@ -704,22 +662,22 @@ static int enpu_job_map_imports(struct enpu_job *job)
 	for (i = 0; i < job->bo_count; i++) {
 		struct drm_gem_object *obj = job->objs[i];
 		struct enpu_job_bo *bo = &job->bos[i];
-		struct sg_table *sgt;
+		struct enpu_gem_import_map *map;
 
 		if (!obj->import_attach)
 			continue;
 		if (fatal_signal_pending(current))
 			return -EINTR;
-		sgt = enpu_gem_import_map(obj);
-		if (IS_ERR(sgt)) {
+		map = enpu_gem_import_get(obj);
+		if (IS_ERR(map)) {
 			drm_dbg(&job->edev->drm, "SUBMIT: bos[%u]: the exporter cannot map it: %ld\n",
-				i, PTR_ERR(sgt));
-			return PTR_ERR(sgt);
+				i, PTR_ERR(map));
+			return PTR_ERR(map);
 		}
-		bo->sgt = sgt;
-		bo->import_sgt = true;
+		bo->import_map = map;
+		bo->sgt = map->sgt;
 		mapped = 0;
-		for_each_sgtable_dma_sg(sgt, sg, k)
+		for_each_sgtable_dma_sg(bo->sgt, sg, k)
 			mapped += sg_dma_len(sg);
 		if (!mapped)
 			return -EINVAL;

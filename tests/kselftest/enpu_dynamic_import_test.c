@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Imports of buffers that can move (issue 8, defect 7). enpu imports
- * dma-bufs as a dynamic importer and maps them per job under the
- * reservation lock; the exporter here is enpu_test_exporter.ko (built
+ * dma-bufs as a dynamic importer and maps them for the jobs in flight
+ * (one mapping they share) under the reservation lock; the exporter here is enpu_test_exporter.ko (built
  * with the driver, loaded from the repository by this test), whose
  * buffers move to fresh pages on request, refusing while pinned, mapped
  * or fenced. Jobs read and write such a buffer; between jobs it is
@@ -277,6 +277,63 @@ TEST_F_TIMEOUT(dynamic, no_move_while_a_job_may_use_it, 60)
 	}
 	EXPECT_TRUE(moved) TH_LOG("the buffer stayed busy after the job");
 	EXPECT_EQ(0x5555555555555555ull, state.first);
+	enpu_blocker_destroy(&blocker);
+}
+
+/*
+ * Jobs in flight together share one mapping of the buffer: the exporter
+ * maps it once, not per job (its pages mapped twice would be
+ * overlapping DMA mappings). Two jobs, a fill and a copy of the buffer,
+ * wait behind a vgem fence; then both run, and the buffer is let go.
+ */
+TEST_F_TIMEOUT(dynamic, jobs_in_flight_share_one_mapping, 60)
+{
+	struct drm_enpu_submit_bo fill_bos[2] = {
+		{ self->imported, DRM_ENPU_SUBMIT_BO_WRITE },
+		{ 0, DRM_ENPU_SUBMIT_BO_READ },
+	};
+	struct drm_enpu_submit_bo copy_bos[3] = {
+		{ self->imported, DRM_ENPU_SUBMIT_BO_READ },
+		{ self->dst, DRM_ENPU_SUBMIT_BO_WRITE },
+		{ 0, DRM_ENPU_SUBMIT_BO_READ },
+	};
+	struct enpu_cmd_dma_fill fill = {
+		.hdr = { ENPU_CMD_DMA_FILL, 0, sizeof(fill) },
+		.size = SIZE,
+		.value = 0x66,
+	};
+	struct enpu_cmd_dma_copy copy = {
+		.hdr = { ENPU_CMD_DMA_COPY, 0, sizeof(copy) },
+		.src = { .bo_index = 0 },
+		.dst = { .bo_index = 1 },
+		.size = SIZE,
+	};
+	struct enpu_test_buf state, held;
+	struct enpu_blocker blocker;
+
+	memset(self->dst_map, 0, SIZE);
+	ASSERT_EQ(0, enpu_blocker_create(&blocker));
+	ASSERT_EQ(0, enpu_blocker_import(&blocker, self->fd,
+					 &fill_bos[1].handle));
+	copy_bos[2].handle = fill_bos[1].handle;
+	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, fill_bos, 2, &fill,
+					    sizeof(fill), 0, 0));
+	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, copy_bos, 3, &copy,
+					    sizeof(copy), 0, 0));
+	ASSERT_EQ(0, exporter_call(self, ENPU_TEST_STATE, &held));
+	/* 0 only if vgem's own 10 s timeout already let both jobs run. */
+	EXPECT_GE(1u, held.maps)
+		TH_LOG("%u mappings for two jobs in flight", held.maps);
+	EXPECT_GE(1u, held.pins);
+	if (!held.maps)
+		TH_LOG("the jobs had run already: sharing not seen");
+	ASSERT_EQ(0, enpu_blocker_release(&blocker));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0,
+				      10 * ENPU_SECOND_NS));
+	EXPECT_EQ((size_t)SIZE, first_not(self->dst_map, 0x66));
+	EXPECT_TRUE(idle_within(self, 5000, &state))
+		TH_LOG("%u pins, %u mappings after the jobs", state.pins,
+		       state.maps);
 	enpu_blocker_destroy(&blocker);
 }
 

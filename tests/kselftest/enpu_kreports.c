@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -163,4 +165,43 @@ int enpu_kernel_has_kasan(void)
 	}
 	close(fd);
 	return found;
+}
+
+#define DMA_API_DIR "/sys/kernel/debug/dma-api"
+
+int enpu_dma_api_errors(long long *count)
+{
+	FILE *file = fopen(DMA_API_DIR "/error_count", "re");
+	int status = 0;
+
+	if (!file)
+		return -errno;
+	if (fscanf(file, "%lld", count) != 1)
+		status = -EIO;
+	fclose(file);
+	return status;
+}
+
+int enpu_dma_api_mappings_at(const char *driver, uint64_t dma, int *count)
+{
+	char line[512], name[64], owner[64];
+	FILE *file = fopen(DMA_API_DIR "/dump", "re");
+	uint64_t address;
+	const char *d;
+
+	if (!file)
+		return -errno;
+	*count = 0;
+	/* "<device> <driver> <type> idx <n> P=<phys> N=<pfn> D=<dma> L=..." */
+	while (fgets(line, sizeof(line), file)) {
+		if (sscanf(line, "%63s %63s", name, owner) != 2 ||
+		    strcmp(owner, driver))
+			continue;
+		d = strstr(line, " D=");
+		if (d && sscanf(d, " D=%" SCNx64, &address) == 1 &&
+		    address == dma)
+			(*count)++;
+	}
+	fclose(file);
+	return 0;
 }

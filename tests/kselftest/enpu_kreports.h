@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct enpu_kreports {
 	int fd;			/* /dev/kmsg, positioned at the start */
@@ -36,5 +37,15 @@ int enpu_slab_poisoned(const char *cache);
 int enpu_slab_validate(const char *cache);
 /* 1 if the kernel was built with KASAN, else 0. */
 int enpu_kernel_has_kasan(void);
+
+/*
+ * The DMA-API debug checks (CONFIG_DMA_API_DEBUG, the debug kernel's):
+ * how many violations they counted since boot (every one, even those
+ * they no longer print), and how many live mappings of the device the
+ * driver named owns start at DMA address dma (debugfs dma-api/dump, one
+ * line per mapped segment). -ENOENT on a kernel without them.
+ */
+int enpu_dma_api_errors(long long *count);
+int enpu_dma_api_mappings_at(const char *driver, uint64_t dma, int *count);
 
 #endif /* ENPU_KREPORTS_H */

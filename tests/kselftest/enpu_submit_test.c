@@ -18,6 +18,7 @@
 #include <xf86drm.h>
 
 #include "enpu_buffers.h"
+#include "enpu_jobs.h"
 #include "enpu_kreports.h"
 #include "enpu_selftest.h"
 #include "kselftest_harness.h"
@@ -785,6 +786,84 @@ TEST_F(submit, long_segments_map_without_dma_api_reports)
 		TH_LOG("kernel report: %s", first);
 	enpu_kreports_stop(&reports);
 	munmap(map, size);
+}
+
+/*
+ * Every job of a BO uses its one DMA mapping (kernel/enpu_gem.c), the
+ * jobs in flight together and the ones after: mapping the pages again
+ * per job makes overlapping mappings, which the DMA API does not
+ * support. Nine jobs (one more than the overlaps the DMA-API debug
+ * checks track) each fill a page of dst while a vgem fence holds them
+ * in the kernel, and one more runs after them. On a kernel with those
+ * checks (the debug kernel) the test counts dst's mappings in the DMA
+ * API's own table and its violation count; elsewhere it checks what the
+ * jobs wrote and that they were given the same pages.
+ */
+#define HELD_JOBS 9
+#define PAGE 4096
+
+TEST_F_TIMEOUT(submit, jobs_in_flight_share_one_dma_mapping_of_a_bo, 60)
+{
+	struct drm_enpu_submit_bo bos[2] = {
+		{ self->dst, DRM_ENPU_SUBMIT_BO_WRITE },
+		{ 0, DRM_ENPU_SUBMIT_BO_READ },
+	};
+	uint64_t held_address[1], address[1], length[1];
+	struct enpu_job_sg_bo sg = {
+		.address = held_address, .length = length, .capacity = 1,
+	};
+	long long errors_before = 0, errors_after = 0;
+	int dma_api, held, mappings = -1;
+	struct enpu_cmd_dma_fill fill;
+	struct enpu_blocker blocker;
+	char debugfs[256];
+
+	ASSERT_EQ(0, enpu_debugfs_dir(sizeof(debugfs), debugfs));
+	dma_api = !enpu_dma_api_errors(&errors_before);
+	ASSERT_EQ(0, enpu_blocker_create(&blocker));
+	ASSERT_EQ(0, enpu_blocker_import(&blocker, self->fd, &bos[1].handle));
+	for (int i = 0; i < HELD_JOBS; i++) {
+		fill = fill_command(0, (uint64_t)i * PAGE, PAGE);
+		fill.value = (uint8_t)(i + 1);
+		ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, bos, 2, &fill,
+						    sizeof(fill), 0, 0));
+	}
+	ASSERT_EQ(0, enpu_last_job_sg(debugfs, 0, &sg));
+	if (dma_api)
+		ASSERT_EQ(0, enpu_dma_api_mappings_at("enpu", held_address[0],
+						      &mappings));
+	/* Only a log: vgem signals the fence by itself after 10 s. */
+	held = self->dst_map[(HELD_JOBS - 1) * PAGE] == UNTOUCHED;
+	ASSERT_EQ(0, enpu_blocker_release(&blocker));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 30 * SECOND));
+	for (int i = 0; i < HELD_JOBS; i++) {
+		EXPECT_EQ(i + 1, self->dst_map[i * PAGE]);
+		EXPECT_EQ(i + 1, self->dst_map[i * PAGE + PAGE - 1]);
+	}
+	EXPECT_EQ(UNTOUCHED, self->dst_map[HELD_JOBS * PAGE]);
+
+	fill = fill_command(0, HELD_JOBS * PAGE, PAGE);
+	ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, bos, 1, &fill,
+					    sizeof(fill), 0, 0));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 30 * SECOND));
+	EXPECT_EQ(POISON, self->dst_map[HELD_JOBS * PAGE]);
+	sg.address = address;
+	ASSERT_EQ(0, enpu_last_job_sg(debugfs, 0, &sg));
+	EXPECT_EQ(held_address[0], address[0]);
+
+	if (dma_api) {
+		EXPECT_EQ(1, mappings)
+			TH_LOG("%d DMA mappings of dst's first segment with %d jobs %s",
+			       mappings, HELD_JOBS,
+			       held ? "in flight" : "that had run");
+		ASSERT_EQ(0, enpu_dma_api_errors(&errors_after));
+		EXPECT_EQ(errors_before, errors_after)
+			TH_LOG("the DMA-API checks counted %lld violations",
+			       errors_after - errors_before);
+	} else {
+		TH_LOG("no DMA-API debug checks on this kernel: mappings not counted");
+	}
+	enpu_blocker_destroy(&blocker);
 }
 
 TEST_F(submit, seqno_rises_and_out_syncobj_signals)
