@@ -559,7 +559,13 @@ static void permutation(unsigned int n, int *order)
 	}
 }
 
-TEST_F(prime, closing_importer_and_exporter_in_every_order_leaks_nothing)
+/*
+ * 120 rounds of a file, a vgem buffer, a job and five closes: more than
+ * the harness's default 30 s on the debug kernel of a loaded machine
+ * (check-debug at load 19), so a bound that only a hang reaches.
+ */
+TEST_F_TIMEOUT(prime, closing_importer_and_exporter_in_every_order_leaks_nothing,
+	       300)
 {
 	const size_t size = 64 * 1024;
 	long baseline = -1;
