@@ -158,11 +158,26 @@ test_timeout_kills_quickly() {
 	fi
 }
 
+# A panic once the guest's init runs is the run's failure, never retried.
 test_kernel_panic_is_reported() {
 	vm --no-modprobe -- sh -c 'echo c >/proc/sysrq-trigger'
 	[ "$STATUS" -eq 125 ] && grep -q 'vm: kernel panic' "$OUT/last.log" &&
+		! grep -q 'booting once more' "$OUT/last.log" &&
 		pass kernel_panic_is_reported ||
-		fail kernel_panic_is_reported "status $STATUS, want 125 and a message"
+		fail kernel_panic_is_reported "status $STATUS, want 125, a message and no second boot"
+}
+
+# A kernel that dies before init (here: no init to run) is booted once
+# more, and only once; the second panic is reported.
+test_boot_panic_is_booted_once_more() {
+	local boots
+	vm --no-modprobe --timeout 60 --kernel-arg rdinit=/nonexistent \
+		--kernel-arg init=/nonexistent -- true
+	boots=$(grep -c 'booting once more' "$OUT/last.log")
+	[ "$STATUS" -eq 125 ] && [ "$boots" -eq 1 ] &&
+		grep -q 'vm: kernel panic' "$OUT/last.log" &&
+		pass boot_panic_is_booted_once_more ||
+		fail boot_panic_is_booted_once_more "status $STATUS, $boots retries; want 125 after exactly one"
 }
 
 test_unknown_kernel_refused() {
@@ -365,6 +380,7 @@ test_arguments_arrive_intact
 test_guest_environment
 test_timeout_kills_quickly
 test_kernel_panic_is_reported
+test_boot_panic_is_booted_once_more
 signal_stops_everything TERM 143
 signal_stops_everything INT 130
 test_second_run_reuses_initramfs
