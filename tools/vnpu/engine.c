@@ -163,6 +163,23 @@ static bool command_boundary(const struct vnpu_job *job, uint32_t offset)
 	return at == offset && offset < job->stream_size;
 }
 
+/* Names what a refused save area holds, against the job it was given. */
+static uint32_t save_refused(struct vnpu *v, const struct vnpu_job *job,
+			     const uint8_t *sa)
+{
+	vnpu_log(v, "job tag=0x%llx: save area refused: magic 0x%x version %u tag 0x%llx stream %u/%u hash %s offset %u units %llu",
+		 (unsigned long long)job->tag,
+		 le32_get(sa + ENPU_SAVE_OFF_MAGIC),
+		 le32_get(sa + ENPU_SAVE_OFF_VERSION),
+		 (unsigned long long)le64_get(sa + ENPU_SAVE_OFF_TAG),
+		 le32_get(sa + ENPU_SAVE_OFF_STREAM_SIZE), job->stream_size,
+		 le64_get(sa + ENPU_SAVE_OFF_STREAM_HASH) == job->stream_hash ?
+		 "same" : "differs",
+		 le32_get(sa + ENPU_SAVE_OFF_CMD_OFFSET),
+		 (unsigned long long)le64_get(sa + ENPU_SAVE_OFF_UNITS_DONE));
+	return ENPU_CQE_INFO_SAVE_AREA;
+}
+
 /*
  * Sets the job up to run: from the start, or from its save area. Returns
  * CMDSTREAM_OK, or the INFO with which the job completes at once with
@@ -199,11 +216,11 @@ uint32_t engine_start(struct vnpu *v, uint32_t *status)
 	    le64_get(sa + ENPU_SAVE_OFF_STREAM_HASH) != job->stream_hash ||
 	    le32_get(sa + ENPU_SAVE_OFF_RESERVED) ||
 	    !command_boundary(job, offset))
-		return ENPU_CQE_INFO_SAVE_AREA;
+		return save_refused(v, job, sa);
 	job->offset = offset;
 	plan_command(v, job);
 	if (!find_tile(job, done))
-		return ENPU_CQE_INFO_SAVE_AREA;
+		return save_refused(v, job, sa);
 	job->preemptions = le32_get(sa + ENPU_SAVE_OFF_PREEMPTIONS);
 	job->phase = JOB_RESTORE;
 	job->phase_left = (work_units)VNPU_RESTORE_CYCLES * UNITS_PER_CYCLE;
