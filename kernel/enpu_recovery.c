@@ -353,6 +353,8 @@ static void enpu_recovery_work(struct work_struct *work)
 	struct enpu_recovery *rec =
 		container_of(work, struct enpu_recovery, work);
 	struct enpu_device *edev = to_edev(rec);
+	bool error;
+	u32 status;
 
 	mutex_lock(&rec->lock);
 	/* While down, the retry work owns the device. */
@@ -362,9 +364,17 @@ static void enpu_recovery_work(struct work_struct *work)
 		mutex_unlock(&rec->lock);
 		return;
 	}
-	if (test_and_clear_bit(ENPU_RECOVERY_REQ_ERROR, &rec->flags)) {
+	/*
+	 * An error interrupt still in flight when a watchdog tick found the
+	 * ERROR and reset the device arrives for a device that is fine
+	 * again: resetting once more would blame whatever job runs now.
+	 */
+	error = test_and_clear_bit(ENPU_RECOVERY_REQ_ERROR, &rec->flags);
+	status = enpu_read(edev, ENPU_REG_STATUS);
+	if (error && (status == ENPU_STATUS_HUNG ||
+		      status == ENPU_STATUS_ERROR)) {
 		clear_bit(ENPU_RECOVERY_REQ_UNKNOWN_TAG, &rec->flags);
-		if (enpu_read(edev, ENPU_REG_STATUS) == ENPU_STATUS_HUNG)
+		if (status == ENPU_STATUS_HUNG)
 			enpu_recovery_hang(edev, "device hung");
 		else
 			enpu_recovery_reset(edev,

@@ -1069,6 +1069,50 @@ static void enpu_sched_check_reruns(struct enpu_sched *s)
 	}
 }
 
+/*
+ * After a reset, which job does @sctx's save area hold? The driver's own
+ * record (save_live) follows the completions it saw, and a lost or
+ * corrupted one hides that the job finished (the device cleared the area)
+ * or that a later job of the context, already on the ring, ran and was
+ * saved there. The header the device wrote is the truth: the area is
+ * live only if it names the context's next job, one the device had
+ * started; anything else is cleared, so that job starts from its first
+ * command (a job whose save is dropped was started too, and its rerun is
+ * checked like the others). The device is reset: nothing writes the area.
+ */
+static void enpu_sched_adopt_save(struct enpu_sched *s,
+				  struct enpu_sched_ctx *sctx)
+{
+	struct enpu_sched_job *head, *sjob;
+	const __le32 *magic;
+	u64 tag;
+
+	if (!sctx->save)
+		return;
+	magic = sctx->save + ENPU_SAVE_OFF_MAGIC;
+	tag = le64_to_cpu(*(const __le64 *)(sctx->save + ENPU_SAVE_OFF_TAG));
+	head = list_first_entry_or_null(&sctx->fifo, struct enpu_sched_job,
+					node);
+	if (le32_to_cpu(READ_ONCE(*magic)) != ENPU_SAVE_MAGIC) {
+		sctx->save_live = false;
+		return;
+	}
+	if (head && (head->consumed || head->preemptions) && tag == head->tag) {
+		sctx->save_live = true;
+		return;
+	}
+	/* The saved job had run part of the way: it is checked like those. */
+	list_for_each_entry(sjob, &sctx->fifo, node) {
+		if (sjob->tag == tag && (sjob->consumed || sjob->preemptions)) {
+			sjob->consumed = true;
+			break;
+		}
+	}
+	atomic64_inc(&s->stale_saves);
+	memset(sctx->save, 0, ENPU_SAVE_HEADER_SIZE);
+	sctx->save_live = false;
+}
+
 /**
  * enpu_sched_requeue_after_reset() - hand the device's jobs back
  * @edev: the device, reset; stopped before the reset, its completions
@@ -1078,10 +1122,10 @@ static void enpu_sched_check_reruns(struct enpu_sched *s)
  *	completed is guilty.
  *
  * Every job the device held goes back into its context's FIFO in order
- * and runs again — from its last save, if it had been preempted (the
- * save area survives a reset) — except the guilty one, which finishes
- * with -ETIMEDOUT; its context counts a hang and is banned at
- * ENPU_CONTEXT_BAN_HANGS, which cancels its queued jobs. The device runs
+ * and runs again — from its last save if the save area, which survives
+ * a reset, still holds it (enpu_sched_adopt_save()) — except the guilty
+ * one, which finishes with -ETIMEDOUT; its context counts a hang and is
+ * banned at ENPU_CONTEXT_BAN_HANGS, which cancels its queued jobs. The device runs
  * one job at a time, so one job should be consumed and not completed; if
  * several are (a completion was lost), the one of the highest level is
  * blamed; the others run again if that is safe (enpu_sched_check_reruns()),
@@ -1119,6 +1163,9 @@ void enpu_sched_requeue_after_reset(struct enpu_device *edev,
 	}
 	if (blame && guilty)
 		enpu_sched_blame(s, guilty);
+	list_for_each_entry(sctx, &s->contexts, node)
+		enpu_sched_adopt_save(s, sctx);
+	enpu_sched_adopt_save(s, &s->kernel_ctx);
 	spin_unlock_irqrestore(&s->lock, flags);
 	enpu_sched_check_reruns(s);
 }
@@ -1265,12 +1312,13 @@ void enpu_sched_show(struct seq_file *m, struct enpu_device *edev)
 	u32 khz = enpu_read(edev, ENPU_REG_OPP_KHZ(opps - 1));
 
 	spin_lock_irqsave(&s->lock, flags);
-	seq_printf(m, "mode=%s preempt=%d slice_us=%llu aging_ms=%llu on_device=%u preempt_requests=%lld preempted=%lld\n",
+	seq_printf(m, "mode=%s preempt=%d slice_us=%llu aging_ms=%llu on_device=%u preempt_requests=%lld preempted=%lld stale_saves=%lld\n",
 		   s->rq.params.mode == ENPU_SCHED_FIFO ? "fifo" : "preemptive",
 		   s->preempt, s->rq.params.slice_ns / NSEC_PER_USEC,
 		   s->rq.params.aging_ns / NSEC_PER_MSEC, s->on_device_count,
 		   (long long)atomic64_read(&s->preempt_requests),
-		   (long long)atomic64_read(&s->preempted));
+		   (long long)atomic64_read(&s->preempted),
+		   (long long)atomic64_read(&s->stale_saves));
 	list_for_each_entry(sctx, &s->contexts, node)
 		seq_printf(m, "ctx=%u prio=%u level=%u state=%s submitted=%lld completed=%lld preempted=%lld cycles=%lld device_us=%llu queued=%u on_device=%u\n",
 			   sctx->id, sctx->ent.prio, sctx->ent.level,

@@ -227,6 +227,8 @@ struct enpu_sched_ctx {
  * @dead: the device is gone or beyond recovery.
  * @preempt_requests: PREEMPT requests posted.
  * @preempted: PREEMPTED completions.
+ * @stale_saves: save areas found after a reset holding another job than
+ *	the one their context runs next (enpu_sched_adopt_save()).
  * @lat_lock: protects @lat, @lat_head and @lat_count.
  * @lat: the latency log, a ring of the last ENPU_SCHED_LAT_LOG jobs.
  * @lat_head: next slot written.
@@ -254,6 +256,7 @@ struct enpu_sched {
 	bool dead;
 	atomic64_t preempt_requests;
 	atomic64_t preempted;
+	atomic64_t stale_saves;
 	spinlock_t lat_lock;	/* the latency log */
 	struct enpu_sched_lat *lat;
 	u32 lat_head;

@@ -13,6 +13,8 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
@@ -69,16 +71,16 @@ FIXTURE_TEARDOWN(faults)
 		enpu_device_close(self->device);
 }
 
-/* Job k: a 20 ms NOP, then fill its slot with k + 1; fence in syncobj. */
-static int submit_train_job(FIXTURE_DATA(faults) *self, uint32_t context,
-			    int k, uint32_t syncobj)
+/* A NOP of cycles, then fill slot k with k + 1; fence in syncobj. */
+static int submit_nop_fill(FIXTURE_DATA(faults) *self, uint32_t context,
+			   int k, uint32_t cycles, uint32_t syncobj)
 {
 	struct {
 		struct enpu_cmd_nop nop;
 		struct enpu_cmd_dma_fill fill;
 	} stream = {
 		.nop = { .hdr = { ENPU_CMD_NOP, 0, sizeof(stream.nop) },
-			 .cycles = JOB_CYCLES },
+			 .cycles = cycles },
 		.fill = { .hdr = { ENPU_CMD_DMA_FILL, 0, sizeof(stream.fill) },
 			  .dst = { .bo_index = 0, .offset = (uint64_t)k * SLOT },
 			  .size = SLOT, .value = (uint32_t)k + 1 },
@@ -96,6 +98,13 @@ static int submit_train_job(FIXTURE_DATA(faults) *self, uint32_t context,
 	};
 
 	return enpu_raw_submit(self->fd, &submit);
+}
+
+/* Job k of a train: a 20 ms NOP, then its slot. */
+static int submit_train_job(FIXTURE_DATA(faults) *self, uint32_t context,
+			    int k, uint32_t syncobj)
+{
+	return submit_nop_fill(self, context, k, JOB_CYCLES, syncobj);
 }
 
 /* Fills slot 0 with value and waits for it. */
@@ -189,6 +198,179 @@ TEST_F_TIMEOUT(faults, every_vnpu_fault_during_a_workload_ends_cleanly, 600)
 			TH_LOG("%s: kernel report: %s", cases[c].name, first);
 		enpu_fault("fail-boot 0", 0, NULL);
 	}
+}
+
+static long long stale_saves(void)
+{
+	static char text[1 << 16];
+	char debugfs[256];
+	long long value;
+
+	if (enpu_debugfs_dir(sizeof(debugfs), debugfs) ||
+	    enpu_debugfs_read(debugfs, "sched", sizeof(text), text) ||
+	    enpu_text_value(text, "stale_saves", &value))
+		return -1;
+	return value;
+}
+
+#define STALE_ROUNDS 8
+
+/*
+ * A completion the driver never sees must not hand its context's save
+ * area to the wrong job. Context X queues a short job A and a long job B
+ * (they go to the ring together), context Y one job C. A's completion is
+ * corrupted and its interrupt lost, so the driver still believes A runs
+ * while B runs; when X's slice ends B is saved, the next interrupt brings
+ * the corrupted entry, and the device is reset. X's save area then holds
+ * B while A is X's next job: the driver must not resume A from it (the
+ * device refuses another job's state: A got -EINVAL), A runs again from
+ * its start and B after it, and every job ends with 0 and its bytes.
+ * Whether B was saved before the reset depends on the watchdog's tick, so
+ * rounds repeat until the scheduler reports such a save area once.
+ */
+TEST_F_TIMEOUT(faults, a_lost_completion_leaves_no_other_jobs_save_behind, 300)
+{
+	static const uint32_t cycles[3] = { 100000, 100000000, 1000000 };
+	long long before = stale_saves(), seen = 0;
+	int rounds = 0;
+
+	if (!self->ready)
+		SKIP(return, "VM booted without --fault-relay");
+	ASSERT_LE(0, before);
+	while (rounds < STALE_ROUNDS && !seen) {
+		uint32_t contexts[2], syncobjs[3];
+
+		rounds++;
+		memset(self->map, 0, 3 * SLOT);
+		for (int i = 0; i < 2; i++)
+			ASSERT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &contexts[i]));
+		ASSERT_EQ(0, enpu_fault("lose-irq 1", 0, NULL));
+		ASSERT_EQ(0, enpu_fault("corrupt-completion", 0, NULL));
+		for (int k = 0; k < 3; k++) {
+			ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobjs[k]));
+			ASSERT_EQ(0, submit_nop_fill(self, contexts[k == 2], k,
+						     cycles[k], syncobjs[k]));
+		}
+		for (int k = 0; k < 3; k++) {
+			int job_status = 1;
+
+			ASSERT_EQ(0, enpu_job_wait(self->device, syncobjs[k],
+						   60 * ENPU_SECOND_NS, 0,
+						   &job_status))
+				TH_LOG("round %d: job %c never completed",
+				       rounds, 'A' + k);
+			EXPECT_EQ(0, job_status)
+				TH_LOG("round %d: job %c", rounds, 'A' + k);
+			EXPECT_EQ(k + 1, self->map[k * SLOT]);
+			EXPECT_EQ(k + 1, self->map[k * SLOT + SLOT - 1]);
+			drmSyncobjDestroy(self->fd, syncobjs[k]);
+		}
+		enpu_fault("lose-irq 0", 0, NULL);
+		seen = stale_saves() - before;
+	}
+	TH_LOG("%d rounds, %lld stale save areas", rounds, seen);
+	EXPECT_LT(0, seen)
+		TH_LOG("B was never saved before the reset in %d rounds", rounds);
+}
+
+/* Error interrupts the kernel took so far (/proc/interrupts), or -1. */
+static long long error_interrupts(void)
+{
+	char line[512];
+	long long total = -1;
+	FILE *f = fopen("/proc/interrupts", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *at = strchr(line, ':'), *end;
+
+		if (!at || !strstr(line, "enpu-error"))
+			continue;
+		total = 0;
+		for (at++;; at = end) {
+			long long n = strtoll(at, &end, 10);
+
+			if (end == at)
+				break;
+			total += n;
+		}
+	}
+	fclose(f);
+	return total;
+}
+
+#define LATE_ROUNDS 5
+#define LATE_MS 500
+
+/*
+ * An error interrupt still in flight when the watchdog found ERROR by
+ * itself and reset the device must not reset it again: that second
+ * reset blamed whichever job ran by then (a second -ETIMEDOUT for one
+ * fault). The vnpu enters ERROR and raises the vector LATE_MS later; a
+ * round counts when the reset came before the vector did.
+ */
+TEST_F_TIMEOUT(faults, a_late_error_interrupt_after_recovery_blames_nobody, 300)
+{
+	int arranged = 0, rounds = 0;
+	char late[32];
+
+	if (!self->ready)
+		SKIP(return, "VM booted without --fault-relay");
+	snprintf(late, sizeof(late), "error-irq %d", LATE_MS);
+	ASSERT_LE(0, error_interrupts());
+	while (rounds < LATE_ROUNDS && !arranged) {
+		struct enpu_recovery_counters before, after;
+		long long irqs = error_interrupts();
+		uint32_t context, syncobjs[TRAIN];
+		int timed_out = 0, other = 0, vector = 0;
+
+		rounds++;
+		memset(self->map, 0, TRAIN * SLOT);
+		ASSERT_EQ(0, enpu_recovery_counters(&before));
+		ASSERT_EQ(0, enpu_raw_context_create(self->fd, DRM_ENPU_PRIORITY_NORMAL, &context));
+		for (int k = 0; k < TRAIN; k++) {
+			ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobjs[k]));
+			ASSERT_EQ(0, submit_train_job(self, context, k,
+						      syncobjs[k]));
+			if (k == 2)
+				ASSERT_EQ(0, enpu_fault(late, 0, NULL));
+		}
+		/* The watchdog's tick (100 ms) resets well before the vector. */
+		arranged = enpu_recovery_reaches("resets", before.resets + 1,
+						 LATE_MS * 3 / 4) &&
+			   error_interrupts() == irqs;
+		for (int waited = 0; waited < 10000 && !vector; waited += 10) {
+			vector = error_interrupts() > irqs;
+			enpu_sleep_ms(10);
+		}
+		EXPECT_TRUE(vector) TH_LOG("round %d: no error interrupt", rounds);
+		for (int k = 0; k < TRAIN; k++) {
+			int job_status = 1;
+
+			ASSERT_EQ(0, enpu_job_wait(self->device, syncobjs[k],
+						   60 * ENPU_SECOND_NS, 0,
+						   &job_status));
+			if (job_status == -ETIMEDOUT)
+				timed_out++;
+			else if (job_status)
+				other++;
+			else
+				EXPECT_EQ(k + 1, self->map[k * SLOT + SLOT - 1]);
+			drmSyncobjDestroy(self->fd, syncobjs[k]);
+		}
+		ASSERT_EQ(0, enpu_recovery_counters(&after));
+		TH_LOG("round %d: %s; resets +%lld, %d timed out, %d other",
+		       rounds, arranged ? "reset before the vector" :
+		       "the vector came first", after.resets - before.resets,
+		       timed_out, other);
+		EXPECT_EQ(1, after.resets - before.resets);
+		EXPECT_GE(1, timed_out);
+		EXPECT_EQ(0, other);
+	}
+	EXPECT_TRUE(arranged)
+		TH_LOG("the watchdog never reset before the vector in %d rounds",
+		       rounds);
 }
 
 #define KILLS 8

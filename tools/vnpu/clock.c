@@ -124,6 +124,12 @@ static void schedule_job_timer(struct vnpu *v)
 
 void device_settle(struct vnpu *v)
 {
+	/* The 1 ms tick brings the loop here: a late vector's only clock. */
+	if (v->error_vector_at_ns && monotonic_ns() >= v->error_vector_at_ns) {
+		v->error_vector_at_ns = 0;
+		vnpu_log(v, "fault: late error interrupt raised");
+		device_raise_vector(v, ENPU_VEC_ERROR);
+	}
 	if (engine_runs(v))
 		queues_run(v);
 	schedule_job_timer(v);

@@ -97,7 +97,17 @@ static int command(struct vnpu *v, struct control_client *c, char *line)
 		vnpu_log(v, "fault: heartbeat thread stalled for %ld ms", n);
 		reply(c, "ok stall-heartbeat=%ld", n);
 	} else if (!strcmp(verb, "error-irq")) {
+		/* With MS: the interrupt is still in flight when the driver
+		 * may find ERROR by itself and recover. */
+		if (arg && !parse_long(arg, 1, 60000, &n))
+			return reply(c, "error error-irq takes milliseconds 1..60000 of delay");
 		regs_set_error(v, ENPU_STATUS_ERROR, ENPU_ERR_INJECTED, 0);
+		if (arg) {
+			v->error_vector_at_ns = monotonic_ns() +
+						(uint64_t)n * 1000000u;
+			vnpu_log(v, "fault: error-irq, vector in %ld ms", n);
+			return reply(c, "ok state=ERROR vector_in_ms=%ld", n);
+		}
 		device_raise_vector(v, ENPU_VEC_ERROR);
 		vnpu_log(v, "fault: error-irq");
 		reply(c, "ok state=ERROR");

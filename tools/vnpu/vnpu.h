@@ -258,6 +258,7 @@ struct vnpu {
 	uint32_t lose_irqs;
 	uint32_t fail_boots;		/* BOOTs still to refuse */
 	bool corrupt_next_cqe;
+	uint64_t error_vector_at_ns;	/* a late error interrupt, 0: none */
 };
 
 /* epoll tags (data.u64) */
