@@ -252,17 +252,23 @@ TEST_F_TIMEOUT(recovery, a_corrupted_completion_is_recovered_without_blame, 60)
  * did not cause interrupts it once it has written its outputs. The NOP
  * leaves the fault relay seconds to deliver the trip while the job is
  * still running; once the device is down the vnpu runs 50 times faster,
- * so cooling and the rerun take a fraction of a second. Returns the
- * job's fence status.
+ * so cooling and the rerun take a fraction of a second. The hot device
+ * may run the rerun at its lowest clock, where the NOP alone is 20 s of
+ * device time, more than job_timeout_ms: a made-up hang, not the rerun
+ * under test, so the timeout is raised for the run. Returns the job's
+ * fence status.
  */
 static int run_interrupted(struct __test_metadata *_metadata,
 			   FIXTURE_DATA(recovery) *self, enpu_cmdbuf *cmdbuf)
 {
 	struct enpu_recovery_counters before, after;
 	long long retries = enpu_recovery_value("retries");
+	unsigned int timeout_ms = 0;
 	int job_status = 1;
 	uint32_t syncobj;
 
+	ASSERT_EQ(0, enpu_param_read("job_timeout_ms", &timeout_ms));
+	ASSERT_EQ(0, enpu_param_write("job_timeout_ms", 120000));
 	EXPECT_EQ(0, enpu_recovery_counters(&before));
 	EXPECT_EQ(0, enpu_cmdbuf_nop(cmdbuf, 4000u * 1000 * 1000));
 	EXPECT_EQ(0, enpu_syncobj_create(self->device, &syncobj));
@@ -279,6 +285,7 @@ static int run_interrupted(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, enpu_job_wait(self->device, syncobj, 60 * ENPU_SECOND_NS,
 				   0, &job_status));
 	EXPECT_EQ(0, enpu_fault("speed 1", 0, NULL));
+	EXPECT_EQ(0, enpu_param_write("job_timeout_ms", timeout_ms));
 	EXPECT_EQ(0, enpu_recovery_counters(&after));
 	EXPECT_LT(before.resets, after.resets) TH_LOG("no reset happened");
 	EXPECT_EQ(before.hangs, after.hangs);

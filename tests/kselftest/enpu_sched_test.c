@@ -399,12 +399,15 @@ TEST_F(sched, a_low_job_a_realtime_one_waits_for_inherits_its_priority)
 /*
  * Two NORMAL contexts with one 200 ms job each share the device in
  * slices: both are preempted many times, neither waits for the other.
- * At vnpu speed 0.1 (with the fault relay) a stall of this thread between
- * the two submits lets the first job run alone for a tenth of it only.
+ * Both jobs queue behind one blocker and become ready when it is
+ * released, so a stall of this thread between the submits (seen: 0.7 s
+ * at load 18, which let the first job run alone for a third of it) does
+ * not give either a head start.
  */
 TEST_F(sched, equal_contexts_take_turns)
 {
-	uint32_t id[2], sync[2];
+	uint32_t id[2], sync[2], gate[2], handle;
+	struct enpu_blocker blocker;
 	enpu_context *ctx[2];
 	int job_status = 1;
 	char reply[128];
@@ -413,12 +416,18 @@ TEST_F(sched, equal_contexts_take_turns)
 		SKIP(return, "the device does not preempt (sched_mode=fifo?)");
 	if (!enpu_fault("speed 0.1", sizeof(reply), reply))
 		self->slowed = 1;
+	ASSERT_EQ(0, enpu_blocker_create(&blocker));
+	ASSERT_EQ(0, enpu_blocker_import(&blocker, self->fd, &handle));
 	for (int i = 0; i < 2; i++) {
 		ASSERT_EQ(0, new_context(self->device, DRM_ENPU_PRIORITY_NORMAL,
 					 &ctx[i], &id[i], &sync[i]));
+		ASSERT_EQ(0, enpu_syncobj_create(self->device, &gate[i]));
+		ASSERT_EQ(0, enpu_blocked_submit(self->fd, id[i], handle,
+						 gate[i]));
 		ASSERT_EQ(0, submit_nop(self->device, id[i], 200000000,
 					sync[i], NULL));
 	}
+	ASSERT_EQ(0, enpu_blocker_release(&blocker));
 	ASSERT_EQ(0, enpu_job_wait(self->device, sync[0], 20 * ENPU_SECOND_NS,
 				   0, &job_status));
 	EXPECT_EQ(0, job_status);
@@ -429,6 +438,7 @@ TEST_F(sched, equal_contexts_take_turns)
 	ASSERT_EQ(0, enpu_job_wait(self->device, sync[1], 20 * ENPU_SECOND_NS,
 				   0, &job_status));
 	EXPECT_EQ(0, job_status);
+	enpu_blocker_destroy(&blocker);
 	for (int i = 0; i < 2; i++)
 		enpu_context_destroy(ctx[i]);
 }
