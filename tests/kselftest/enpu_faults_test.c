@@ -200,19 +200,6 @@ TEST_F_TIMEOUT(faults, every_vnpu_fault_during_a_workload_ends_cleanly, 600)
 	}
 }
 
-static long long stale_saves(void)
-{
-	static char text[1 << 16];
-	char debugfs[256];
-	long long value;
-
-	if (enpu_debugfs_dir(sizeof(debugfs), debugfs) ||
-	    enpu_debugfs_read(debugfs, "sched", sizeof(text), text) ||
-	    enpu_text_value(text, "stale_saves", &value))
-		return -1;
-	return value;
-}
-
 #define STALE_ROUNDS 8
 
 /*
@@ -231,7 +218,7 @@ static long long stale_saves(void)
 TEST_F_TIMEOUT(faults, a_lost_completion_leaves_no_other_jobs_save_behind, 300)
 {
 	static const uint32_t cycles[3] = { 100000, 100000000, 1000000 };
-	long long before = stale_saves(), seen = 0;
+	long long before = enpu_sched_value("stale_saves"), seen = 0;
 	int rounds = 0;
 
 	if (!self->ready)
@@ -266,7 +253,7 @@ TEST_F_TIMEOUT(faults, a_lost_completion_leaves_no_other_jobs_save_behind, 300)
 			drmSyncobjDestroy(self->fd, syncobjs[k]);
 		}
 		enpu_fault("lose-irq 0", 0, NULL);
-		seen = stale_saves() - before;
+		seen = enpu_sched_value("stale_saves") - before;
 	}
 	TH_LOG("%d rounds, %lld stale save areas", rounds, seen);
 	EXPECT_LT(0, seen)

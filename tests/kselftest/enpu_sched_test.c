@@ -56,11 +56,10 @@ FIXTURE_TEARDOWN(sched)
  * that silently stopped preempting fails here instead of skipping).
  */
 static int sched_preempts(struct __test_metadata *_metadata,
-			  enpu_device *device, const char *debugfs)
+			  enpu_device *device)
 {
-	static char text[1 << 16];
 	struct enpu_device_params params;
-	long long value = -1;
+	long long value;
 	char mode[32] = "";
 	FILE *file;
 
@@ -75,9 +74,7 @@ static int sched_preempts(struct __test_metadata *_metadata,
 	}
 	if (!strncmp(mode, "fifo", 4))
 		return 0;
-	if (enpu_debugfs_read(debugfs, "sched", sizeof(text), text) ||
-	    enpu_text_value(text, "preempt", &value))
-		value = -1;
+	value = enpu_sched_value("preempt");
 	EXPECT_EQ(1, value) TH_LOG("CAP_PREEMPT, mode %s, yet not preempting",
 				   mode);
 	return 1;
@@ -189,7 +186,7 @@ TEST_F(sched, realtime_preempts_a_long_low_job)
 	int job_status = 1;
 	char reply[128];
 
-	if (!sched_preempts(_metadata, self->device, self->debugfs))
+	if (!sched_preempts(_metadata, self->device))
 		SKIP(return, "the device does not preempt (sched_mode=fifo?)");
 	if (!enpu_fault("speed 0.1", sizeof(reply), reply))
 		self->slowed = 1;
@@ -272,7 +269,7 @@ TEST_F_TIMEOUT(sched, preempted_layers_match_an_uninterrupted_run, 600)
 	int job_status = 1, rt_jobs = 0;
 	char reply[128];
 
-	if (!sched_preempts(_metadata, self->device, self->debugfs))
+	if (!sched_preempts(_metadata, self->device))
 		SKIP(return, "the device does not preempt (sched_mode=fifo?)");
 	if (enpu_fault("status", sizeof(reply), reply) == -ENOSYS)
 		SKIP(return, "VM booted without --fault-relay");
@@ -363,7 +360,7 @@ TEST_F(sched, a_low_job_a_realtime_one_waits_for_inherits_its_priority)
 	struct enpu_submit_fence in = { 0 };
 	int job_status = 1;
 
-	if (!sched_preempts(_metadata, self->device, self->debugfs))
+	if (!sched_preempts(_metadata, self->device))
 		SKIP(return, "the device does not preempt (sched_mode=fifo?)");
 	ASSERT_EQ(0, new_context(self->device, DRM_ENPU_PRIORITY_NORMAL,
 				 &normal, &normal_id, &normal_sync));
@@ -412,7 +409,7 @@ TEST_F(sched, equal_contexts_take_turns)
 	int job_status = 1;
 	char reply[128];
 
-	if (!sched_preempts(_metadata, self->device, self->debugfs))
+	if (!sched_preempts(_metadata, self->device))
 		SKIP(return, "the device does not preempt (sched_mode=fifo?)");
 	if (!enpu_fault("speed 0.1", sizeof(reply), reply))
 		self->slowed = 1;

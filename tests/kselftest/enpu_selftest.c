@@ -271,6 +271,21 @@ long long enpu_sched_ctx_value(const char *debugfs, uint32_t ctx,
 	return -1;
 }
 
+long long enpu_sched_value(const char *key)
+{
+	static char text[1 << 16];
+	char debugfs[256];
+	long long value;
+
+	/* The scheduler's line comes first: its key is found before any
+	 * context's of the same name. */
+	if (enpu_debugfs_dir(sizeof(debugfs), debugfs) ||
+	    enpu_debugfs_read(debugfs, "sched", sizeof(text), text) ||
+	    enpu_text_value(text, key, &value))
+		return -1;
+	return value;
+}
+
 int enpu_run(const char *command)
 {
 	int status = system(command);

@@ -52,6 +52,8 @@ int enpu_text_value(const char *text, const char *key, long long *value);
  */
 long long enpu_sched_ctx_value(const char *debugfs, uint32_t ctx,
 			       const char *key);
+/* A counter of the scheduler's own line of debugfs `sched`; -1 if absent. */
+long long enpu_sched_value(const char *key);
 
 /* build/bin/<program>, found from this test binary's own location. */
 int enpu_selftest_program(const char *program, size_t size, char *path);

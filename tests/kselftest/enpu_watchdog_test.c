@@ -231,19 +231,6 @@ TEST_F_TIMEOUT(watchdog, a_long_layer_is_not_a_hang, 300)
 #define STALL_MS 600
 #define LONG_NOP_CYCLES 1500000000u	/* 1.5 s of device time at 1 GHz */
 
-/* The scheduler's count of jobs on the device (debugfs sched), or -1. */
-static long long jobs_on_device(void)
-{
-	char dir[256], text[16384];
-	long long value;
-
-	if (enpu_debugfs_dir(sizeof(dir), dir) ||
-	    enpu_debugfs_read(dir, "sched", sizeof(text), text) ||
-	    enpu_text_value(text, "on_device", &value))
-		return -1;
-	return value;
-}
-
 /* Submits a LONG_NOP_CYCLES job and returns once it is on the device. */
 static void start_long_nop(struct __test_metadata *_metadata,
 			   FIXTURE_DATA(watchdog) *self, enpu_cmdbuf **cmdbuf,
@@ -255,9 +242,10 @@ static void start_long_nop(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, enpu_cmdbuf_nop(*cmdbuf, LONG_NOP_CYCLES));
 	ASSERT_EQ(0, enpu_syncobj_create(self->device, done));
 	ASSERT_EQ(0, enpu_job_submit(&self->bos, *cmdbuf, 0, *done, NULL));
-	while (jobs_on_device() < 1 && waited++ < 3000)
+	while (enpu_sched_value("on_device") < 1 && waited++ < 3000)
 		enpu_sleep_ms(10);
-	ASSERT_LE(1, jobs_on_device()) TH_LOG("the NOP never got on the device");
+	ASSERT_LE(1, enpu_sched_value("on_device"))
+		TH_LOG("the NOP never got on the device");
 }
 
 static int job_running(FIXTURE_DATA(watchdog) *self, uint32_t done)
