@@ -353,7 +353,6 @@ static void enpu_recovery_work(struct work_struct *work)
 	struct enpu_recovery *rec =
 		container_of(work, struct enpu_recovery, work);
 	struct enpu_device *edev = to_edev(rec);
-	bool error;
 	u32 status;
 
 	mutex_lock(&rec->lock);
@@ -368,11 +367,11 @@ static void enpu_recovery_work(struct work_struct *work)
 	 * An error interrupt still in flight when a watchdog tick found the
 	 * ERROR and reset the device arrives for a device that is fine
 	 * again: resetting once more would blame whatever job runs now.
+	 * (Without a request there is no STATUS to look at here.)
 	 */
-	error = test_and_clear_bit(ENPU_RECOVERY_REQ_ERROR, &rec->flags);
-	status = enpu_read(edev, ENPU_REG_STATUS);
-	if (error && (status == ENPU_STATUS_HUNG ||
-		      status == ENPU_STATUS_ERROR)) {
+	status = test_and_clear_bit(ENPU_RECOVERY_REQ_ERROR, &rec->flags) ?
+		 enpu_read(edev, ENPU_REG_STATUS) : ENPU_STATUS_READY;
+	if (status == ENPU_STATUS_HUNG || status == ENPU_STATUS_ERROR) {
 		clear_bit(ENPU_RECOVERY_REQ_UNKNOWN_TAG, &rec->flags);
 		if (status == ENPU_STATUS_HUNG)
 			enpu_recovery_hang(edev, "device hung");

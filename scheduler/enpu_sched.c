@@ -1083,31 +1083,31 @@ static void enpu_sched_check_reruns(struct enpu_sched *s)
 static void enpu_sched_adopt_save(struct enpu_sched *s,
 				  struct enpu_sched_ctx *sctx)
 {
-	struct enpu_sched_job *head, *sjob;
+	struct enpu_sched_job *sjob, *named = NULL;
 	const __le32 *magic;
 	u64 tag;
 
 	if (!sctx->save)
 		return;
 	magic = sctx->save + ENPU_SAVE_OFF_MAGIC;
-	tag = le64_to_cpu(*(const __le64 *)(sctx->save + ENPU_SAVE_OFF_TAG));
-	head = list_first_entry_or_null(&sctx->fifo, struct enpu_sched_job,
-					node);
 	if (le32_to_cpu(READ_ONCE(*magic)) != ENPU_SAVE_MAGIC) {
 		sctx->save_live = false;
 		return;
 	}
-	if (head && (head->consumed || head->preemptions) && tag == head->tag) {
+	tag = le64_to_cpu(*(const __le64 *)(sctx->save + ENPU_SAVE_OFF_TAG));
+	list_for_each_entry(sjob, &sctx->fifo, node) {
+		if (sjob->tag == tag && (sjob->consumed || sjob->preemptions)) {
+			named = sjob;
+			break;
+		}
+	}
+	if (named && list_is_first(&named->node, &sctx->fifo)) {
 		sctx->save_live = true;
 		return;
 	}
 	/* The saved job had run part of the way: it is checked like those. */
-	list_for_each_entry(sjob, &sctx->fifo, node) {
-		if (sjob->tag == tag && (sjob->consumed || sjob->preemptions)) {
-			sjob->consumed = true;
-			break;
-		}
-	}
+	if (named)
+		named->consumed = true;
 	atomic64_inc(&s->stale_saves);
 	memset(sctx->save, 0, ENPU_SAVE_HEADER_SIZE);
 	sctx->save_live = false;
@@ -1125,11 +1125,11 @@ static void enpu_sched_adopt_save(struct enpu_sched *s,
  * and runs again — from its last save if the save area, which survives
  * a reset, still holds it (enpu_sched_adopt_save()) — except the guilty
  * one, which finishes with -ETIMEDOUT; its context counts a hang and is
- * banned at ENPU_CONTEXT_BAN_HANGS, which cancels its queued jobs. The device runs
- * one job at a time, so one job should be consumed and not completed; if
- * several are (a completion was lost), the one of the highest level is
- * blamed; the others run again if that is safe (enpu_sched_check_reruns()),
- * else they get -EIO. Nothing is written to a ring before
+ * banned at ENPU_CONTEXT_BAN_HANGS, which cancels its queued jobs. The
+ * device runs one job at a time, so one job should be consumed and not
+ * completed; if several are (a completion was lost), the one of the
+ * highest level is blamed; the others run again if that is safe
+ * (enpu_sched_check_reruns()), else they get -EIO. Nothing is written to a ring before
  * enpu_sched_restart().
  */
 void enpu_sched_requeue_after_reset(struct enpu_device *edev,
