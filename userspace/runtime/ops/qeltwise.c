@@ -183,10 +183,7 @@ static int quantize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	(void)n_in;
 	(void)n_out;
 	if (!status)
-		status = rt_q_scale(k, in[1], "y_scale", &scale);
-	if (!status)
-		status = rt_q_zero_point(k, in[2], "y_zero_point",
-					 in[2]->dtype, &zero);
+		status = rt_q_quantize_params(k, in, &scale, &zero);
 	if (status)
 		return status;
 	rt_q_range(out[0]->dtype, &lo, &hi);

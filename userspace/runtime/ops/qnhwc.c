@@ -65,6 +65,17 @@ int rt_q_zero_point(struct rt_kernel *k, const struct rt_tensor *t,
 	return 0;
 }
 
+int rt_q_quantize_params(struct rt_kernel *k,
+			 const struct rt_tensor *const *in, double *scale,
+			 int32_t *zero_point)
+{
+	int status = rt_q_scale(k, in[1], "y_scale", scale);
+
+	return status ? status :
+	       rt_q_zero_point(k, in[2], "y_zero_point", in[2]->dtype,
+			       zero_point);
+}
+
 void rt_q_activation_clamp(const struct rt_kernel *k, double scale,
 			   int32_t zero_point, int32_t *lo, int32_t *hi)
 {

@@ -31,6 +31,13 @@ int rt_q_scale(struct rt_kernel *k, const struct rt_tensor *t,
 /* A zero point: absent (0) or one element of @dtype. */
 int rt_q_zero_point(struct rt_kernel *k, const struct rt_tensor *t,
 		    const char *what, int32_t dtype, int32_t *zero_point);
+/*
+ * QuantizeLinear's y_scale and y_zero_point (@in[1], @in[2], which must
+ * be there; the zero point's type is the output's).
+ */
+int rt_q_quantize_params(struct rt_kernel *k,
+			 const struct rt_tensor *const *in, double *scale,
+			 int32_t *zero_point);
 
 /*
  * Narrows [*lo, *hi] by k->activation (Relu: the zero point; Clip: its

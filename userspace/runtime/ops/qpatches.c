@@ -223,10 +223,7 @@ static int patches_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	memset(&job, 0, sizeof(job));
 	status = geometry(k, x, &job.s);
 	if (!status)
-		status = rt_q_scale(k, in[1], "y_scale", &scale);
-	if (!status)
-		status = rt_q_zero_point(k, in[2], "y_zero_point",
-					 in[2]->dtype, &job.zero);
+		status = rt_q_quantize_params(k, in, &scale, &job.zero);
 	if (status)
 		return status;
 	n = (size_t)x->dims[0];

@@ -430,8 +430,7 @@ static int claim_quantize(const struct npu_backend *b, struct rt_kernel *k,
 			      "input type %s: QUANTIZE reads float",
 			      rt_dtype_name(in[0]->dtype));
 	if (rt_q_channels_last(k, &channels_last) || channels_last ||
-	    rt_q_scale(k, in[1], "y_scale", &scale) ||
-	    rt_q_zero_point(k, in[2], "y_zero_point", in[2]->dtype, &zero))
+	    rt_q_quantize_params(k, in, &scale, &zero))
 		return refuse(claim, RT_REFUSE_ATTRIBUTE,
 			      "a channels-last output or parameters that "
 			      "are not one constant scale and zero point");

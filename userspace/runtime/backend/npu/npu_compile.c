@@ -978,10 +978,7 @@ static int emit_quantize(struct compile *cc, const struct rt_node *node,
 	int status;
 
 	npu_node_inputs(cc->g, node, in, 3);
-	status = rt_q_scale(k, in[1], "y_scale", &scale);
-	if (!status)
-		status = rt_q_zero_point(k, in[2], "y_zero_point",
-					 in[2]->dtype, &zero);
+	status = rt_q_quantize_params(k, in, &scale, &zero);
 	if (status)
 		return status;
 	y = desc(&cc->pl[node->outputs[0]], zero);
