@@ -3,15 +3,17 @@
  * End-to-end float and int8 latency of the three models of
  * float_models.h (MobileNetV2-shaped, transformer encoder, U-Net-shaped)
  * through the ENPU runtime next to ONNX Runtime, measured alternately in
- * one run: ours, ORT, ours, ORT, ... (ORT in a worker process,
- * tests/common/ort_worker.js), so both see the same machine load.
+ * one run: ours at 1 thread, ORT at 1, ours at 2, ORT at 2, ours at 1, ...
+ * (ORT in worker processes, tests/common/ort_worker.js), so that both
+ * runtimes and both thread counts see the same machine load.
  *
  *   float-bench --write DIR       write the float models, their inputs,
  *                                 calibration sets and, through the
  *                                 enpu-quantize library, the int8 QDQ
  *                                 versions (DIR/<model>/...)
  *   float-bench --dir DIR --ort-script FILE [--models LIST]
- *               [--threads 1,2] [--runs N] [--warmup N] [--profile]
+ *               [--threads 1,2] [--runs N] [--warmup N] [--gap-ms N]
+ *               [--profile]
  *                                 the table: per model, precision and
  *                                 thread count the median of N runs each,
  *                                 the ratio ours / ORT, and the largest
@@ -316,103 +318,179 @@ static void print_profile(enpu_rt_session *s, struct node_times *t,
 }
 
 static int profile;
+static const char *script_path;
+static int gap_ms = 20;
 
-static int bench_one(const char *dir, size_t m, const char *precision,
-		     int threads, int runs, int warmup, const char *script,
-		     struct row *row)
+/*
+ * An idle pause before each timed run. A thread pool spins for a while
+ * after its work before it sleeps, so without the pause the side that
+ * just ran keeps a core busy through the start of the other side's run,
+ * which a 2-thread run needs all of.
+ */
+static void idle_gap(void)
+{
+	struct timespec ts = { gap_ms / 1000, (gap_ms % 1000) * 1000000L };
+
+	if (gap_ms > 0)
+		nanosleep(&ts, NULL);
+}
+
+/* One thread count of one model: our session and an ORT worker. */
+struct side {
+	enpu_rt_session *s;
+	enpu_rt_options *options;
+	struct mio_ort ort;
+	int ort_started;
+	struct node_times times;
+	double ours[MAX_RUNS], theirs[MAX_RUNS];
+};
+
+static int side_open(struct side *sd, const char *model,
+		     const char *input_dir, size_t m, int threads,
+		     void **data, size_t *bytes, int runs)
 {
 	struct mio_input in[MIO_MAX_INPUTS];
 	int count = mio_parse_inputs(models[m].inputs, in, MIO_MAX_INPUTS);
-	char model[4096], input_dir[4096], path[4096];
-	void *data[MIO_MAX_INPUTS] = { 0 };
-	static double ours[MAX_RUNS], theirs[MAX_RUNS];
-	enpu_rt_options *options = NULL;
-	enpu_rt_session *s = NULL;
-	struct mio_ort ort;
-	struct node_times times = { 0 };
-	int status = -1;
+	char path[4096];
 
-	memset(row, 0, sizeof(*row));
-	row->model = models[m].name;
-	row->precision = precision;
-	row->threads = threads;
-	snprintf(input_dir, sizeof(input_dir), "%s/%s", dir, models[m].name);
-	snprintf(model, sizeof(model), "%s/%s.onnx", input_dir, precision);
-	if (mio_ort_start(&ort, script, model, input_dir, threads))
+	if (mio_ort_start(&sd->ort, script_path, model, input_dir, threads))
 		return -1;
-	enpu_rt_options_create(&options);
-	enpu_rt_options_set_threads(options, (unsigned)threads);
-	if (enpu_rt_session_create_from_file(model, options, &s)) {
+	sd->ort_started = 1;
+	enpu_rt_options_create(&sd->options);
+	enpu_rt_options_set_threads(sd->options, (unsigned)threads);
+	if (enpu_rt_session_create_from_file(model, sd->options, &sd->s)) {
 		fprintf(stderr, "float-bench: %s: %s\n", model,
-			enpu_rt_options_error(options));
-		goto out;
+			enpu_rt_options_error(sd->options));
+		return -1;
 	}
 	for (int i = 0; i < count; i++) {
-		size_t bytes, index = (size_t)i;
+		size_t index = (size_t)i;
 
 		snprintf(path, sizeof(path), "%s/input_%d.bin", input_dir, i);
-		data[i] = mio_read_file(path, &bytes);
-		enpu_rt_session_find_input(s, in[i].name, &index);
-		if (!data[i] || enpu_rt_session_bind_input(s, index, in[i].dtype,
-				(size_t)in[i].rank, in[i].dims, data[i], bytes)) {
+		if (!data[i])
+			data[i] = mio_read_file(path, &bytes[i]);
+		enpu_rt_session_find_input(sd->s, in[i].name, &index);
+		if (!data[i] || enpu_rt_session_bind_input(sd->s, index,
+				in[i].dtype, (size_t)in[i].rank, in[i].dims,
+				data[i], bytes[i])) {
 			fprintf(stderr, "float-bench: %s: bind: %s\n", model,
-				enpu_rt_session_error(s));
-			goto out;
+				enpu_rt_session_error(sd->s));
+			return -1;
 		}
 	}
-	for (int i = 0; i < warmup; i++) {
-		if (enpu_rt_session_run(s) || mio_ort_run(&ort) < 0) {
-			fprintf(stderr, "float-bench: %s: %s\n", model,
-				enpu_rt_session_error(s));
-			goto out;
-		}
-	}
-	if (profile && node_times_init(&times, s, runs))
-		goto out;
-	for (int i = 0; i < runs; i++) {
-		struct rusage before, after;
-		double start;
+	if (profile && node_times_init(&sd->times, sd->s, runs))
+		return -1;
+	return 0;
+}
 
-		getrusage(RUSAGE_SELF, &before);
-		start = now_ms();
-		if (enpu_rt_session_run(s))
-			goto out;
-		ours[i] = now_ms() - start;
-		getrusage(RUSAGE_SELF, &after);
-		times.faults += after.ru_minflt - before.ru_minflt;
-		if (profile)
-			node_times_record(&times, s);
-		theirs[i] = mio_ort_run(&ort);
-		if (theirs[i] < 0)
-			goto out;
+static void side_close(struct side *sd)
+{
+	free(sd->times.ms);
+	free(sd->times.run_ms);
+	enpu_rt_session_destroy(sd->s);
+	enpu_rt_options_destroy(sd->options);
+	if (sd->ort_started)
+		mio_ort_stop(&sd->ort);
+}
+
+/* One timed run of ours, then one of ORT's, each after an idle gap. */
+static int side_run(struct side *sd, int i)
+{
+	struct rusage before, after;
+	double start;
+
+	idle_gap();
+	getrusage(RUSAGE_SELF, &before);
+	start = now_ms();
+	if (enpu_rt_session_run(sd->s))
+		return -1;
+	sd->ours[i] = now_ms() - start;
+	getrusage(RUSAGE_SELF, &after);
+	sd->times.faults += after.ru_minflt - before.ru_minflt;
+	if (profile)
+		node_times_record(&sd->times, sd->s);
+	idle_gap();
+	sd->theirs[i] = mio_ort_run(&sd->ort);
+	return sd->theirs[i] < 0 ? -1 : 0;
+}
+
+/*
+ * Every thread count of one model and precision in one loop (ours at 1
+ * thread, ORT at 1, ours at 2, ORT at 2, ...), so that the speed-up from
+ * 1 to 2 threads compares runs under the same load, as the ratio to ORT
+ * does.
+ */
+static int bench_model(const char *dir, size_t m, const char *precision,
+		       const int *threads, int n_threads, int runs,
+		       int warmup, struct row *rows)
+{
+	char model[4096], input_dir[4096];
+	void *data[MIO_MAX_INPUTS] = { 0 };
+	size_t bytes[MIO_MAX_INPUTS] = { 0 };
+	struct side *sides = calloc((size_t)n_threads, sizeof(*sides));
+	int status = -1;
+
+	snprintf(input_dir, sizeof(input_dir), "%s/%s", dir, models[m].name);
+	snprintf(model, sizeof(model), "%s/%s.onnx", input_dir, precision);
+	for (int t = 0; t < n_threads; t++) {
+		memset(&rows[t], 0, sizeof(rows[t]));
+		rows[t].model = models[m].name;
+		rows[t].precision = precision;
+		rows[t].threads = threads[t];
 	}
-	row->ours_best = best(ours, runs);
-	row->ort_best = best(theirs, runs);
-	row->ours = median(ours, runs);
-	row->ort = median(theirs, runs);
-	mio_ort_dump(&ort, input_dir, "ort");
-	row->diff = output_diff(s, input_dir);
-	row->ok = 1;
-	if (profile) {
-		printf("  profile of the %d runs, %s %s, %d thread(s), ms:\n",
-		       runs, models[m].name, precision, threads);
-		print_profile(s, &times, row->ours);
+	if (!sides)
+		return -1;
+	for (int t = 0; t < n_threads; t++)
+		if (side_open(&sides[t], model, input_dir, m, threads[t], data,
+			      bytes, runs))
+			goto out;
+	for (int i = 0; i < warmup; i++)
+		for (int t = 0; t < n_threads; t++)
+			if (enpu_rt_session_run(sides[t].s) ||
+			    mio_ort_run(&sides[t].ort) < 0) {
+				fprintf(stderr, "float-bench: %s: %s\n", model,
+					enpu_rt_session_error(sides[t].s));
+				goto out;
+			}
+	for (int i = 0; i < runs; i++)
+		for (int t = 0; t < n_threads; t++)
+			if (side_run(&sides[t], i)) {
+				fprintf(stderr, "float-bench: %s: %s\n", model,
+					enpu_rt_session_error(sides[t].s));
+				goto out;
+			}
+	for (int t = 0; t < n_threads; t++) {
+		struct side *sd = &sides[t];
+		struct row *row = &rows[t];
+
+		row->ours_best = best(sd->ours, runs);
+		row->ort_best = best(sd->theirs, runs);
+		row->ours = median(sd->ours, runs);
+		row->ort = median(sd->theirs, runs);
+		if (mio_ort_dump(&sd->ort, input_dir, "ort"))
+			goto out;
+		row->diff = output_diff(sd->s, input_dir);
+		row->ok = 1;
+		if (profile) {
+			printf("  profile of the %d runs, %s %s, %d thread(s), "
+			       "ms:\n", runs, models[m].name, precision,
+			       threads[t]);
+			print_profile(sd->s, &sd->times, row->ours);
+		}
 	}
 	status = 0;
 out:
-	for (int i = 0; i < count; i++)
+	for (int t = 0; t < n_threads; t++)
+		side_close(&sides[t]);
+	for (int i = 0; i < MIO_MAX_INPUTS; i++)
 		free(data[i]);
-	free(times.ms);
-	free(times.run_ms);
-	enpu_rt_session_destroy(s);
-	enpu_rt_options_destroy(options);
-	mio_ort_stop(&ort);
+	free(sides);
 	return status;
 }
 
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *script = NULL, *only = NULL;
+	const char *dir = NULL, *only = NULL;
 	int threads[8] = { 1, 2 }, n_threads = 2, runs = 20, warmup = 3;
 	static struct row rows[64];
 	int n_rows = 0;
@@ -423,13 +501,15 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--dir") && i + 1 < argc)
 			dir = argv[++i];
 		else if (!strcmp(argv[i], "--ort-script") && i + 1 < argc)
-			script = argv[++i];
+			script_path = argv[++i];
 		else if (!strcmp(argv[i], "--models") && i + 1 < argc)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
 			runs = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
 			warmup = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--gap-ms") && i + 1 < argc)
+			gap_ms = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--profile"))
 			profile = 1;
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
@@ -443,11 +523,12 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: %s --write DIR | --dir DIR "
 				"--ort-script FILE [--models LIST] [--threads "
-				"LIST] [--runs N] [--warmup N]\n", argv[0]);
+				"LIST] [--runs N] [--warmup N] [--gap-ms N] "
+				"[--profile]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (!dir || !script || runs < 1 || runs > MAX_RUNS) {
+	if (!dir || !script_path || runs < 1 || runs > MAX_RUNS) {
 		fprintf(stderr, "float-bench: --dir and --ort-script are needed\n");
 		return 2;
 	}
@@ -462,26 +543,25 @@ int main(int argc, char **argv)
 	for (size_t m = 0; m < MODEL_COUNT; m++) {
 		if (only && !strstr(only, models[m].name))
 			continue;
-		for (int p = 0; p < 2; p++)
-			for (int t = 0; t < n_threads; t++) {
-				struct row *r = &rows[n_rows++];
+		for (int p = 0; p < 2; p++) {
+			struct row *r0 = &rows[n_rows];
 
-				if (bench_one(dir, m, p ? "int8" : "float",
-					      threads[t], runs, warmup, script,
-					      r)) {
-					printf("%-12s %-6s %7d   failed\n",
-					       models[m].name, p ? "int8" : "float",
-					       threads[t]);
-					continue;
-				}
+			n_rows += n_threads;
+			if (bench_model(dir, m, p ? "int8" : "float", threads,
+					n_threads, runs, warmup, r0)) {
+				printf("%-12s %-6s   failed\n", models[m].name,
+				       p ? "int8" : "float");
+				continue;
+			}
+			for (struct row *r = r0; r < r0 + n_threads; r++)
 				printf("%-12s %-6s %7d %10.3f %10.3f %7.2f "
 				       "%10.3f %10.3f %7.2f %10.2e\n",
 				       r->model, r->precision, r->threads,
 				       r->ours, r->ort, r->ours / r->ort,
 				       r->ours_best, r->ort_best,
 				       r->ours_best / r->ort_best, r->diff);
-				fflush(stdout);
-			}
+			fflush(stdout);
+		}
 	}
 	printf("\nSpeed-up from 1 to %d threads (1-thread / %d-thread time, "
 	       "median and best):\n", threads[n_threads - 1],

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Inputs, files and the ONNX Runtime worker; see model_io.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,9 +238,13 @@ int mio_ort_start(struct mio_ort *ort, const char *script,
 
 	memset(ort, 0, sizeof(*ort));
 	ort->pid = -1;
-	if (pipe(to))
+	/*
+	 * Close-on-exec: a second worker started while this one runs must
+	 * not inherit this one's stdin, or closing it would not end it.
+	 */
+	if (pipe2(to, O_CLOEXEC))
 		return -1;
-	if (pipe(from)) {
+	if (pipe2(from, O_CLOEXEC)) {
 		close(to[0]);
 		close(to[1]);
 		return -1;
