@@ -307,6 +307,86 @@ static void test_thread_pool_workers_join(struct test_state *s)
 	enpu_thread_pool_destroy(pool);
 }
 
+struct costly_probe {
+	pthread_t caller;
+	atomic_int others;
+	atomic_int waited_out;
+	int worker_sleeps;	/* a worker's task sleeps 300 ms */
+	int caller_spins;	/* the caller's task 0 spins 2 ms */
+};
+
+static void costly_task(void *argument, size_t task)
+{
+	struct costly_probe *p = argument;
+	struct timespec start, now;
+
+	if (!pthread_equal(pthread_self(), p->caller)) {
+		struct timespec nap = { 0, 300 * 1000 * 1000 };
+
+		if (atomic_fetch_add(&p->others, 1) == 0 && p->worker_sleeps)
+			nanosleep(&nap, NULL);
+		return;
+	}
+	if (task != 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (p->caller_spins) {
+			if ((now.tv_sec - start.tv_sec) * 1000000000L +
+			    now.tv_nsec - start.tv_nsec > 2000000)
+				return;
+			continue;
+		}
+		if (atomic_load(&p->others))
+			return;
+		if (now.tv_sec - start.tv_sec > 30) {
+			atomic_store(&p->waited_out, 1);
+			return;
+		}
+		sched_yield();
+	}
+}
+
+/*
+ * A worker that makes the caller wait longer than its tasks saved (here:
+ * it sleeps 300 ms in its one task while the caller's are instant) is
+ * not asked for the next ENPU_THREAD_POOL_SOLO_MIN regions: they run on
+ * the caller alone even though it holds its first task 2 ms, long enough
+ * for a spinning worker to join an open job. The region after them asks
+ * the workers again, and one joins.
+ */
+static void test_thread_pool_skips_a_costly_worker(struct test_state *s)
+{
+	struct enpu_thread_pool *pool = NULL;
+	struct costly_probe p = { .caller = pthread_self(),
+				  .worker_sleeps = 1 };
+
+	if (enpu_thread_pool_create(2, &pool)) {
+		CHECK(s, 0, "setup");
+		return;
+	}
+	enpu_thread_pool_parallel_for(pool, 16, costly_task, &p);
+	CHECK(s, !atomic_load(&p.waited_out) && atomic_load(&p.others) >= 1,
+	      "the costly region: no worker joined");
+	p.worker_sleeps = 0;
+	p.caller_spins = 1;
+	for (int region = 0; region < ENPU_THREAD_POOL_SOLO_MIN; region++) {
+		atomic_store(&p.others, 0);
+		enpu_thread_pool_parallel_for(pool, 16, costly_task, &p);
+		CHECK(s, atomic_load(&p.others) == 0,
+		      "region %d after the costly one: %d tasks on a worker",
+		      region, atomic_load(&p.others));
+	}
+	p.caller_spins = 0;
+	atomic_store(&p.others, 0);
+	enpu_thread_pool_parallel_for(pool, 16, costly_task, &p);
+	CHECK(s, !atomic_load(&p.waited_out) && atomic_load(&p.others) >= 1,
+	      "after %d solo regions no worker joined again",
+	      ENPU_THREAD_POOL_SOLO_MIN);
+	enpu_thread_pool_destroy(pool);
+}
+
 const struct test_case context_tests[] = {
 	{ "isa_names_round_trip", test_isa_names_round_trip },
 	{ "environment_forces_the_isa", test_environment_forces_the_isa },
@@ -317,6 +397,8 @@ const struct test_case context_tests[] = {
 	{ "thread_pool_runs_every_task_once",
 	  test_thread_pool_runs_every_task_once },
 	{ "thread_pool_workers_join", test_thread_pool_workers_join },
+	{ "thread_pool_skips_a_costly_worker",
+	  test_thread_pool_skips_a_costly_worker },
 	{ "context_parallel_for_runs_every_task_once",
 	  test_context_parallel_for_runs_every_task_once },
 	{ NULL, NULL },

@@ -13,6 +13,13 @@ struct enpu_thread_pool;
 
 typedef void (*enpu_task_function)(void *argument, size_t task);
 
+/*
+ * Regions a pool runs on the caller alone after a region whose worker
+ * cost more waiting than it saved (the first time; doubled while asking
+ * keeps costing). See thread_pool.c.
+ */
+#define ENPU_THREAD_POOL_SOLO_MIN 16
+
 /* thread_count counts the caller; 1 creates no threads. */
 int enpu_thread_pool_create(unsigned int thread_count,
 			    struct enpu_thread_pool **pool);
