@@ -621,6 +621,88 @@ static void test_max_pool_matches_loops(struct test_state *s)
 	enpu_cpu_context_destroy(ctx);
 }
 
+static const struct enpu_fmath_kernels *fmath_of(int isa)
+{
+#if defined(__x86_64__)
+	return isa == ENPU_CPU_ISA_AVX512_VNNI ? &enpu_fmath_avx512 :
+	       isa == ENPU_CPU_ISA_AVX2 ? &enpu_fmath_avx2 : &enpu_fmath_scalar;
+#elif defined(__aarch64__)
+	return isa >= ENPU_CPU_ISA_NEON ? &enpu_fmath_neon : &enpu_fmath_scalar;
+#else
+	(void)isa;
+	return &enpu_fmath_scalar;
+#endif
+}
+
+/*
+ * The row reductions (across lanes as a tree) and softmax's exp pass on
+ * every ISA, for every length around the vector widths (tails, one lane,
+ * a whole vector plus one): max exact, sums against double, NaN and
+ * -inf carried.
+ */
+static void test_fmath_reductions(struct test_state *s)
+{
+	uint64_t rng = 11;
+
+	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
+		const struct enpu_fmath_kernels *f;
+
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+			continue;
+		f = fmath_of(isa);
+		for (size_t n = 1; n <= 70; n++) {
+			float x[70], y[70], max = -INFINITY, got;
+			double sum = 0, abs_sum = 0, esum = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				x[i] = 20.0f * frand(&rng);
+				max = x[i] > max ? x[i] : max;
+			}
+			/* The row's max anywhere, also in the tail. */
+			x[n * 5 / 7] = max = max + 1.0f;
+			for (size_t i = 0; i < n; i++) {
+				sum += x[i];
+				abs_sum += fabs(x[i]);
+				/* The kernel's exp argument is a float. */
+				esum += exp((double)(x[i] - max));
+			}
+			got = f->max(n, x);
+			CHECK(s, got == max, "%s max n=%zu: %g vs %g",
+			      enpu_cpu_isa_name(isa), n, got, max);
+			got = f->sum(n, x);
+			CHECK(s, fabs(got - sum) <= 1e-6 * abs_sum,
+			      "%s sum n=%zu: %.9g vs %.9g",
+			      enpu_cpu_isa_name(isa), n, got, sum);
+			got = f->exp_shift_sum(n, x, max, y);
+			CHECK(s, fabs(got - esum) <= 1e-6 * esum,
+			      "%s exp_shift_sum n=%zu: %.9g vs %.9g",
+			      enpu_cpu_isa_name(isa), n, got, esum);
+			for (size_t i = 0; i < n; i++) {
+				double want = exp((double)(x[i] - max));
+
+				if (fabs(y[i] - want) > 3e-7 * want + 1e-38) {
+					CHECK(s, 0, "%s exp_shift_sum n=%zu "
+					      "y[%zu] = %.9g vs %.9g",
+					      enpu_cpu_isa_name(isa), n, i, y[i],
+					      want);
+					break;
+				}
+			}
+			x[n - 1] = -INFINITY;
+			f->exp_shift_sum(n, x, max, y);
+			CHECK(s, y[n - 1] == 0.0f || n - 1 == n * 5 / 7,
+			      "%s exp(-inf - max) = %g", enpu_cpu_isa_name(isa),
+			      y[n - 1]);
+			x[n / 2] = NAN;
+			got = f->max(n, x);
+			CHECK(s, isnan(got), "%s max n=%zu with a NaN: %g",
+			      enpu_cpu_isa_name(isa), n, got);
+			CHECK(s, isnan(f->sum(n, x)), "%s sum n=%zu with a NaN",
+			      enpu_cpu_isa_name(isa), n);
+		}
+	}
+}
+
 /* The vector math rows against libm, every ISA. */
 static void test_fmath_rows(struct test_state *s)
 {
@@ -720,5 +802,6 @@ const struct test_case float_tests[] = {
 	{ "fconv_shape_bounds_field_by_field",
 	  test_fconv_shape_bounds_field_by_field },
 	{ "fmath_rows_match_libm", test_fmath_rows },
+	{ "fmath_reductions_match_double", test_fmath_reductions },
 	{ NULL, NULL },
 };

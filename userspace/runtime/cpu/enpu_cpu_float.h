@@ -132,7 +132,7 @@ struct enpu_fmath_kernels {
 	/* y = (x - mean) * inv * gamma + beta (gamma/beta NULL: 1/0). */
 	void (*normalize)(size_t n, const float *x, float mean, float inv,
 			  const float *gamma, const float *beta, float *y);
-	/* y = exp(x - shift); returns sum y. */
+	/* y = exp(x - shift), shift >= max x (softmax); returns sum y. */
 	float (*exp_shift_sum)(size_t n, const float *x, float shift,
 			       float *y);
 	/* y = x * s */

@@ -165,13 +165,14 @@ static float exp_shift_sum_row(size_t n, const float *x, float shift,
 	size_t i = 0;
 
 	for (; i + VMATH_WIDTH <= n; i += VMATH_WIDTH) {
-		vm_f e = vm_exp(vm_load(x + i) - shift);
+		vm_f e = vm_exp_nonpositive(vm_load(x + i) - shift);
 
 		vm_store(y + i, e);
 		acc += e;
 	}
 	if (i < n) {
-		vm_f e = vm_exp(vm_load_partial(x + i, n - i, -INFINITY) - shift);
+		vm_f e = vm_exp_nonpositive(vm_load_partial(x + i, n - i,
+							    -INFINITY) - shift);
 
 		vm_store_partial(y + i, e, n - i);
 		acc += e;

@@ -114,6 +114,35 @@ static inline vm_f vm_exp(vm_f x)
 	return vm_select(x != x, x, m);
 }
 
+/*
+ * exp(x) for x <= ln 2 / 2 (softmax's x - max, sigmoid's -|x|, erfc's
+ * exponent), the same reduction and polynomial as vm_exp() without its
+ * overflow side: n = x * log2e rounded half away from zero is then
+ * trunc(t - 0.5) (t < 0.5), never above 127, so there is no second
+ * scale and no clamp at the top; below VM_EXP_MIN the result is 0, NaN
+ * stays NaN. Larger x gives wrong results (the domain is the caller's
+ * to keep).
+ */
+static inline vm_f vm_exp_nonpositive(vm_f x)
+{
+	vm_f c = vm_select(x < VM_EXP_MIN, vm_splat(VM_EXP_MIN), x);
+	vm_i n = __builtin_convertvector(c * VM_LOG2E - 0.5f, vm_i);
+	vm_f nf = __builtin_convertvector(n, vm_f);
+	vm_f r = (c - nf * VM_LN2_HI) - nf * VM_LN2_LO;
+	vm_f p = vm_splat(1.0f / 5040.0f), scale, m;
+
+	p = p * r + 1.0f / 720.0f;
+	p = p * r + 1.0f / 120.0f;
+	p = p * r + 1.0f / 24.0f;
+	p = p * r + 1.0f / 6.0f;
+	p = p * r + 0.5f;
+	p = p * r + 1.0f;
+	scale = (vm_f)((n + 127) << 23);
+	m = (p * r) * scale + scale;
+	m = vm_select(x < VM_EXP_MIN, vm_splat(0.0f), m);
+	return vm_select(x != x, x, m);
+}
+
 static inline vm_f vm_expm1_nonnegative(vm_f x)
 {
 	vm_f scale, scale2, m;
@@ -125,7 +154,7 @@ static inline vm_f vm_expm1_nonnegative(vm_f x)
 
 static inline vm_f vm_sigmoid(vm_f x)
 {
-	vm_f e = vm_exp(-vm_abs(x));
+	vm_f e = vm_exp_nonpositive(-vm_abs(x));
 	vm_f s = 1.0f / (1.0f + e);
 
 	return vm_select(x >= 0.0f, s, e * s);
@@ -148,7 +177,8 @@ static inline vm_f vm_erfc_abs(vm_f a)
 {
 	vm_f t = 1.0f / (1.0f + 0.5f * a);
 
-	return t * vm_exp(-a * a - 1.26551223f + t * (1.00002368f +
+	/* The exponent is at most ~1e-7 (a = 0), inside vm_exp_nonpositive(). */
+	return t * vm_exp_nonpositive(-a * a - 1.26551223f + t * (1.00002368f +
 		t * (0.37409196f + t * (0.09678418f + t * (-0.18628806f +
 		t * (0.27886807f + t * (-1.13520398f + t * (1.48851587f +
 		t * (-0.82215223f + t * 0.17087277f)))))))));
@@ -189,23 +219,57 @@ static inline vm_f vm_one_plus_erf(vm_f x)
 	return vm_select(x < 0.0f, q, 2.0f - q);
 }
 
-/* Horizontal reductions. */
+/*
+ * Horizontal reductions, as a tree of halvings (a lane-by-lane loop was
+ * most of a 128-wide softmax row's max and sum passes). vm_hmax keeps
+ * NaN: a NaN lane wins every comparison it meets.
+ */
+#if VMATH_WIDTH == 16
+#define VM_HALVES(v) __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, \
+		14, 15, 0, 1, 2, 3, 4, 5, 6, 7), \
+	__builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, \
+		15, 8, 9, 10, 11), \
+	__builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, \
+		14, 15, 12, 13), \
+	__builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, \
+		13, 12, 15, 14)
+#define VM_LEVELS 4
+#elif VMATH_WIDTH == 8
+#define VM_HALVES(v) __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3), \
+	__builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5), \
+	__builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6)
+#define VM_LEVELS 3
+#elif VMATH_WIDTH == 4
+#define VM_HALVES(v) __builtin_shufflevector(v, v, 2, 3, 0, 1), \
+	__builtin_shufflevector(v, v, 1, 0, 3, 2)
+#define VM_LEVELS 2
+#else
+#error "VMATH_WIDTH must be 4, 8 or 16"
+#endif
+
+/* v with its lanes swapped at distance VMATH_WIDTH >> (level + 1). */
+static inline vm_f vm_swap(vm_f v, int level)
+{
+	vm_f halves[VM_LEVELS] = { VM_HALVES(v) };
+
+	return halves[level];
+}
+
 static inline float vm_hsum(vm_f v)
 {
-	float s = 0;
-
-	for (int i = 0; i < VMATH_WIDTH; i++)
-		s += v[i];
-	return s;
+	for (int level = 0; level < VM_LEVELS; level++)
+		v += vm_swap(v, level);
+	return v[0];
 }
 
 static inline float vm_hmax(vm_f v)
 {
-	float m = v[0];
+	for (int level = 0; level < VM_LEVELS; level++) {
+		vm_f w = vm_swap(v, level);
 
-	for (int i = 1; i < VMATH_WIDTH; i++)
-		m = v[i] > m || v[i] != v[i] ? v[i] : m;
-	return m;
+		v = vm_select((w > v) | (w != w), w, v);
+	}
+	return v[0];
 }
 
 #endif /* ENPU_CPU_VMATH_H */
