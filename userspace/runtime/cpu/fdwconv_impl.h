@@ -314,7 +314,20 @@ void FDWCONV_NAME(const struct enpu_fdwconv_pass *p)
 					if (lo >= hi)
 						continue;
 					src = row + (ptrdiff_t)(lo * s) + off;
-					if (p->max_pool) {
+					if (p->max_pool && s == 2) {
+						/* Constant stride: vectorized. */
+						for (size_t i = lo; i < hi; i++) {
+							float v = src[2 * (i - lo)];
+
+							acc[i] = v > acc[i] ? v : acc[i];
+						}
+					} else if (p->max_pool && s == 1) {
+						for (size_t i = lo; i < hi; i++) {
+							float v = src[i - lo];
+
+							acc[i] = v > acc[i] ? v : acc[i];
+						}
+					} else if (p->max_pool) {
 						for (size_t i = lo; i < hi; i++) {
 							float v = src[(i - lo) * s];
 
