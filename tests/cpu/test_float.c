@@ -703,6 +703,43 @@ static void test_fmath_reductions(struct test_state *s)
 	}
 }
 
+/*
+ * lerp_pairs (Resize's 2x columns) on every ISA at every length to 40
+ * (vector bodies and tails), bit for bit against its formula, and not
+ * one element written past y[2n - 1].
+ */
+static void test_fmath_lerp_pairs(struct test_state *s)
+{
+	static const float w[4] = { 0.25f, 0.75f, 0.625f, 0.375f };
+	uint64_t rng = 5;
+	float a[40], b[40], c[40], d[40], y[82];
+
+	fill(a, 40, &rng);
+	fill(b, 40, &rng);
+	fill(c, 40, &rng);
+	fill(d, 40, &rng);
+	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+			continue;
+		for (size_t n = 0; n <= 40; n++) {
+			int bad = 0;
+
+			for (size_t i = 0; i < 82; i++)
+				y[i] = -7.0f;
+			fmath_of(isa)->lerp_pairs(n, a, b, c, d, w, y);
+			for (size_t m = 0; m < n; m++)
+				bad |= y[2 * m] != (0.0f + w[0] * a[m]) +
+						   w[1] * b[m] ||
+				       y[2 * m + 1] != (0.0f + w[2] * c[m]) +
+						       w[3] * d[m];
+			for (size_t i = 2 * n; i < 82; i++)
+				bad |= y[i] != -7.0f;
+			CHECK(s, !bad, "%s lerp_pairs n=%zu",
+			      enpu_cpu_isa_name(isa), n);
+		}
+	}
+}
+
 /* The vector math rows against libm, every ISA. */
 static void test_fmath_rows(struct test_state *s)
 {
@@ -803,5 +840,6 @@ const struct test_case float_tests[] = {
 	  test_fconv_shape_bounds_field_by_field },
 	{ "fmath_rows_match_libm", test_fmath_rows },
 	{ "fmath_reductions_match_double", test_fmath_reductions },
+	{ "fmath_lerp_pairs_matches_formula", test_fmath_lerp_pairs },
 	{ NULL, NULL },
 };

@@ -147,6 +147,14 @@ struct enpu_fmath_kernels {
 	/* DequantizeLinear: y = (x - zero_point) * scale. */
 	void (*dequantize)(size_t n, const uint8_t *x, float scale,
 			   int32_t zero_point, int is_signed, float *y);
+	/*
+	 * Two interleaved two-tap rows (a 2x linear upsampling of a row):
+	 * for m < n, y[2m] = w[0] * a[m] + w[1] * b[m] and
+	 * y[2m + 1] = w[2] * c[m] + w[3] * d[m].
+	 */
+	void (*lerp_pairs)(size_t n, const float *a, const float *b,
+			   const float *c, const float *d, const float w[4],
+			   float *y);
 };
 
 

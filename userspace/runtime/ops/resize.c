@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "enpu_cpu_float.h"
 #include "rt_op.h"
 
 #define MAX_TAPS 4
@@ -567,6 +568,13 @@ struct plane_job {
 	/* Every column has two taps (linear): them as arrays, else NULL. */
 	const size_t *x0, *x1;
 	const float *w0, *w1;
+	/*
+	 * Columns [pair_lo, pair_hi) repeat their first two columns' taps
+	 * one input column further every two outputs (2x upsampling away
+	 * from the edges): those run on the row kernels' lerp_pairs.
+	 */
+	size_t pair_lo, pair_hi;
+	const struct enpu_fmath_kernels *f;
 	size_t ih, iw, oh, ow, bands;
 	atomic_int failed;	/* a task had no memory for its row */
 };
@@ -609,9 +617,26 @@ static void plane_band(void *argument, size_t task)
 				row[i] += w * in[i];
 		}
 		if (t->count && j->x0) {
+			size_t lo = j->pair_lo, hi = j->pair_hi;
+			float w[4];
+
 			for (size_t xo = 0; xo < j->ow; xo++) {
 				float v = 0.0f;
 
+				if (xo == lo && hi > lo) {
+					w[0] = j->w0[lo];
+					w[1] = j->w1[lo];
+					w[2] = j->w0[lo + 1];
+					w[3] = j->w1[lo + 1];
+					j->f->lerp_pairs((hi - lo) / 2,
+							 row + j->x0[lo],
+							 row + j->x1[lo],
+							 row + j->x0[lo + 1],
+							 row + j->x1[lo + 1], w,
+							 out + lo);
+					xo = hi - 1;
+					continue;
+				}
 				v += j->w0[xo] * row[j->x0[xo]];
 				v += j->w1[xo] * row[j->x1[xo]];
 				out[xo] = v;
@@ -633,6 +658,31 @@ static void plane_band(void *argument, size_t task)
 	}
 	if (row != stack)
 		free(row);
+}
+
+/* The widest run of columns from 2 on whose taps follow the 2x pattern. */
+static void pair_range(struct plane_job *j)
+{
+	size_t lo = 2, hi = 2;
+
+	j->pair_lo = j->pair_hi = 0;
+	while (hi + 2 <= j->ow) {
+		size_t m = (hi - lo) / 2;
+		int same = 1;
+
+		for (size_t e = 0; e < 2; e++)
+			same &= j->x0[hi + e] == j->x0[lo + e] + m &&
+				j->x1[hi + e] == j->x1[lo + e] + m &&
+				j->w0[hi + e] == j->w0[lo + e] &&
+				j->w1[hi + e] == j->w1[lo + e];
+		if (!same)
+			break;
+		hi += 2;
+	}
+	if (hi - lo >= 4) {
+		j->pair_lo = lo;
+		j->pair_hi = hi;
+	}
 }
 
 /*
@@ -684,7 +734,9 @@ static int resize_planes(struct rt_kernel *k, const struct resize_config *c,
 		j.x1 = xi + j.ow;
 		j.w0 = xw;
 		j.w1 = xw + j.ow;
+		pair_range(&j);
 	}
+	j.f = enpu_cpu_fmath(k->cpu);
 	atomic_init(&j.failed, 0);
 	for (int d = 0; d < r - 2; d++)
 		planes *= (size_t)x->dims[d];
