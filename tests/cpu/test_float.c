@@ -380,7 +380,8 @@ static void test_fconv_paths_match_reference(struct test_state *s)
 	/*
 	 * The shapes with their own paths: MobileNet's 3x3 depthwise
 	 * (stride 1 and 2, odd and even sizes, asymmetric pads), and stride
-	 * 1 with many output channels (unfolded, not read in place).
+	 * 1 with many output channels on narrow rows (unfolded, not read in
+	 * place).
 	 */
 	{
 		static const size_t dw[][6] = {	/* C, H, W, stride, pad, pad_end */
@@ -407,6 +408,26 @@ static void test_fconv_paths_match_reference(struct test_state *s)
 
 		if (ctx)
 			run_conv_case(s, ctx, &sh, 1, 950);
+	}
+	/*
+	 * Stride 1 with 64 or more output channels reads in place where the
+	 * output rows fill 7/8 of the panels (fconv.c reads_in_place()):
+	 * widths on both sides of that for panels of 8 (scalar), 16 (AVX2,
+	 * NEON) and 32 (AVX-512) columns, i.e. 6/7, 13/14, 27/28 and 55/56;
+	 * 70 channels leave a partial row block, padding on one side only.
+	 */
+	{
+		static const size_t widths[] = { 6, 7, 13, 14, 27, 28, 55, 56 };
+
+		for (size_t i = 0; ctx && i < ARRAY_SIZE(widths); i++) {
+			struct enpu_cpu_fconv_shape sh = {
+				1 + i % 2, 3, 3, widths[i], i % 3 ? 70 : 64, 1,
+				3, 3, 1, 1, 1, 1, 1, 1, 0, 1,
+			};
+
+			if (!run_conv_case(s, ctx, &sh, (int)(i & 1), 960 + i))
+				break;
+		}
 	}
 	enpu_cpu_context_destroy(ctx);
 }

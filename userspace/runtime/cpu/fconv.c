@@ -6,8 +6,9 @@
  * and B the unfolded input, built panel by panel inside the GEMM's tasks
  * (sgemm_panels.h) so the unfolding never exists whole; a 1x1, stride 1,
  * unpadded convolution reads the input itself as B. Stride-1
- * convolutions do not unfold at all: the input is copied once with its
- * padding, and each task (an output row's panel of NR pixels) hands the
+ * convolutions with few output channels, or with output rows that fill
+ * the microkernel's panels, do not unfold at all (reads_in_place()): the
+ * input is copied once with its padding, and each task (an output row's panel of NR pixels) hands the
  * microkernel one pointer per (channel, ky, kx) into that copy, the K
  * rows of B in place (the indirect microkernel). Bias is per row, the
  * clamp fused. Depthwise: the context's depthwise kernel per (image,
@@ -294,6 +295,28 @@ static void dw_task(void *argument, size_t task)
 	job->kernel(&pass);
 }
 
+/*
+ * Whether a stride-1 convolution reads its padded input in place (one
+ * task per output row and panel) instead of unfolding it. Unfolding
+ * costs K writes per output pixel, which only M x K multiply-adds
+ * repay: below 64 output channels in place always wins. Above, it wins
+ * too wherever output rows fill the microkernel's panels (the unfolding
+ * was a third of a 128->64 3x3 convolution at 64x64: memcpy calls of one
+ * panel row each), and loses where a row leaves most of a panel empty
+ * (the unfolding runs across rows). Measured on AVX-512 (NR 32), best
+ * of 10, ms, unfolded -> in place: 128->64 at 64x64 9.0 -> 5.2, 64->64
+ * at 64x64 3.4-4.2 -> 2.3-2.5, 256->64 at 56x56 14.6 -> 10.4, 128->128
+ * at 28x28 2.8 -> 2.1 (fill 7/8), 128->128 at 14x14 0.84 -> 0.89
+ * (fill 7/16), 256->256 at 16x16 3.0 -> 4.8, 512->512 at 8x8
+ * 3.1 -> 9.7; on AVX2 (NR 16) 128->128 at 14x14 (fill 7/8) 1.01 -> 0.73.
+ */
+static int reads_in_place(size_t mg, size_t ow, size_t nr)
+{
+	size_t lanes = enpu_divide_up(ow, nr) * nr;
+
+	return mg < 64 || 8 * ow >= 7 * lanes;
+}
+
 int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
 			const struct enpu_cpu_fconv_shape *s, const float *x,
 			const float *w, const float *bias, const float *clamp,
@@ -326,12 +349,8 @@ int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
 	mg = s->out_channels / s->group;
 	k = cg * s->kernel_height * s->kernel_width;
 	p = oh * ow;
-	/*
-	 * Unfolding costs about K writes per output pixel against M x K
-	 * multiply-adds: below 64 output channels reading in place wins;
-	 * above, the unfolded panels reused by every row block do.
-	 */
-	if (s->stride_height == 1 && s->stride_width == 1 && mg < 64 &&
+	if (s->stride_height == 1 && s->stride_width == 1 &&
+	    reads_in_place(mg, ow, context->kernels.sgemm->nr) &&
 	    (s->kernel_height > 1 || s->kernel_width > 1 || s->pad_top ||
 	     s->pad_left || s->pad_bottom || s->pad_right)) {
 		for (size_t n = 0; n < s->batch; n++) {
