@@ -18,6 +18,36 @@ void check_with_kernel(const void *stream, uint32_t size,
 					     &out->offset, &out->rule) != 0;
 }
 
+bool device_job_init(struct vnpu_job *job, const void *stream, uint32_t size,
+		     const struct enpu_validate_bo *bos, uint32_t count)
+{
+	memset(job, 0, sizeof(*job));
+	/* Exact sizes, so ASan sees any read past the stream or the table. */
+	job->stream = malloc(size ? size : 1);
+	job->bos = calloc(count ? count : 1, sizeof(*job->bos));
+	if (!job->stream || !job->bos) {
+		device_job_free(job);
+		return false;
+	}
+	if (size)
+		memcpy(job->stream, stream, size);
+	job->stream_size = size;
+	job->bo_count = count;
+	for (uint32_t i = 0; i < count; i++) {
+		job->bos[i].size = bos[i].size;
+		job->bos[i].access = bos[i].access;
+	}
+	return true;
+}
+
+void device_job_free(struct vnpu_job *job)
+{
+	free(job->stream);
+	free(job->bos);
+	job->stream = NULL;
+	job->bos = NULL;
+}
+
 bool check_with_device(const void *stream, uint32_t size,
 		       const struct enpu_validate_bo *bos, uint32_t count,
 		       struct verdict *out)
@@ -26,31 +56,15 @@ bool check_with_device(const void *stream, uint32_t size,
 	uint32_t bad;
 
 	memset(out, 0, sizeof(*out));
-	memset(&job, 0, sizeof(job));
-	/* Exact sizes, so ASan sees any read past the stream or the table. */
-	job.stream = malloc(size ? size : 1);
-	job.bos = calloc(count ? count : 1, sizeof(*job.bos));
-	if (!job.stream || !job.bos) {
-		free(job.stream);
-		free(job.bos);
+	if (!device_job_init(&job, stream, size, bos, count))
 		return false;
-	}
-	if (size)
-		memcpy(job.stream, stream, size);
-	job.stream_size = size;
-	job.bo_count = count;
-	for (uint32_t i = 0; i < count; i++) {
-		job.bos[i].size = bos[i].size;
-		job.bos[i].access = bos[i].access;
-	}
 	bad = cmdstream_validate(&job, &out->status);
 	out->rejected = bad != CMDSTREAM_OK;
 	out->offset = out->rejected ? bad : UINT32_MAX;
 	out->rule = job.rule;
 	if (!out->rejected)
 		out->status = ENPU_JOB_STATUS_OK;
-	free(job.stream);
-	free(job.bos);
+	device_job_free(&job);
 	return true;
 }
 

@@ -38,6 +38,16 @@ bool check_with_device(const void *stream, uint32_t size,
 		       struct verdict *out);
 
 /*
+ * A vnpu job over exact-size heap copies of @stream and of @bos' sizes
+ * and access bits (no scatter-gather lists), as check_with_device() runs
+ * it; false when the host is out of memory. device_job_free() frees it.
+ */
+struct vnpu_job;
+bool device_job_init(struct vnpu_job *job, const void *stream, uint32_t size,
+		     const struct enpu_validate_bo *bos, uint32_t count);
+void device_job_free(struct vnpu_job *job);
+
+/*
  * The job status the device must give a command that breaks @rule
  * (docs/hw/vnpu.md): DMA_FAULT for a reference or extent outside its BO
  * or without its access, INVALID for every other rule.

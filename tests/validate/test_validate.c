@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "checkers.h"
+#include "device_plan_test.h"
 #include "differential_fuzz.h"
 #include "enpu_cmd.h"
 #include "enpu_cmd_rule.h"
@@ -609,7 +610,11 @@ static void test_tensor_fields(void)
 static void test_tensor_extent(void)
 {
 	struct enpu_validate_bo bos[5];
+	static const struct enpu_validate_bo huge[] = {
+		{ UINT64_MAX, R }, { UINT64_MAX, W },
+	};
 	struct enpu_cmd_conv2d c = conv_valid();
+	struct enpu_cmd_copy k;
 	/* Input 1x8x8x4 = 256 bytes; output 1x8x8x8 = 512 bytes. */
 
 	memcpy(bos, default_bos, sizeof(bos));
@@ -673,6 +678,14 @@ static void test_tensor_extent(void)
 	memset(&c.requant, 0, sizeof(c.requant));
 	c.requant.per_channel.bo_index = ENPU_BUF_NONE;
 	REJECT(run_default(c), REF_RANGE);	/* 2^33 bytes > the BO */
+	/* An extent of exactly 2^64 - 1 bytes fits a BO of that size:
+	 * 641 * 6700417 = 2^32 + 1 pixels of 2^32 - 1 channels. */
+	k = copy_valid();
+	tensor(&k.input, 0, 1, 641, 6700417, 0xffffffffu, ENPU_DTYPE_UINT8);
+	tensor(&k.output, 1, 1, 641, 6700417, 0xffffffffu, ENPU_DTYPE_UINT8);
+	ACCEPT(run(&k, sizeof(k), huge, 2));
+	k.output.buf.offset = 1;
+	REJECT(run(&k, sizeof(k), huge, 2), REF_RANGE);
 	/* Output in a READ-only BO, input in a WRITE-only one. */
 	c = conv_valid();
 	c.output.buf.bo_index = 0;
@@ -2116,6 +2129,20 @@ int main(int argc, char **argv)
 		} else {
 			failed++;
 			printf("FAIL %s\n", tests[i].name);
+		}
+	}
+	for (unsigned int i = 0; i < device_plan_test_count; i++) {
+		struct test_tally tally = { 0, 0 };
+
+		current_test = device_plan_tests[i].name;
+		device_plan_tests[i].run(&tally);
+		if (!tally.failures && tally.checks > 0) {
+			passed++;
+			printf("ok   %s (%d checks)\n", current_test,
+			       tally.checks);
+		} else {
+			failed++;
+			printf("FAIL %s\n", current_test);
 		}
 	}
 	printf("test-validate: %u passed, %u failed\n", passed, failed);

@@ -29,14 +29,34 @@ TEST_VALIDATE_INCLUDES = -Iuapi -Ikernel -I$(TEST_VALIDATE_DIR) -Itools/vnpu \
 	-Iuserspace/runtime/cpu
 TEST_VALIDATE_CFLAGS = $(USER_CFLAGS) $(TEST_VALIDATE_INCLUDES)
 
+# The unit test only: what the device does with accepted streams, on a
+# guest RAM stand-in (tests/vnpu_exec/guest_model.c).
+TEST_VALIDATE_UNIT_SRCS := $(TEST_VALIDATE_DIR)/device_plan_test.c \
+	tests/vnpu_exec/guest_model.c
+
 ALL_TARGETS += $(TEST_VALIDATE_BIN)
 HOST_TESTS += test-validate
 FUZZ_TARGETS += validate differential
 
-$(TEST_VALIDATE_BIN): $(TEST_VALIDATE_DIR)/test_validate.c \
-		$(TEST_VALIDATE_DEPS) | $(TEST_VALIDATE_OUT)/
-	$(CC) $(TEST_VALIDATE_CFLAGS) -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -o $@ $< $(TEST_VALIDATE_SRCS) -lm
+# One sanitized object per source (header dependencies from -MMD), so a
+# change of one file rebuilds that file and the link, not all of them.
+TEST_VALIDATE_OBJ_DIR := $(B)/obj/tests/validate-asan
+TEST_VALIDATE_OBJS := $(patsubst %.c,$(TEST_VALIDATE_OBJ_DIR)/%.o,\
+	$(TEST_VALIDATE_DIR)/test_validate.c $(TEST_VALIDATE_UNIT_SRCS) \
+	$(TEST_VALIDATE_SRCS))
+TEST_VALIDATE_SANITIZE := -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+
+$(TEST_VALIDATE_OBJ_DIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(TEST_VALIDATE_CFLAGS) -Itests/vnpu_exec \
+		$(TEST_VALIDATE_SANITIZE) -MMD -MP -c -o $@ $<
+
+$(TEST_VALIDATE_BIN): $(TEST_VALIDATE_OBJS) | $(TEST_VALIDATE_OUT)/
+	$(CC) $(CFLAGS) $(TEST_VALIDATE_SANITIZE) -o $@ \
+		$(TEST_VALIDATE_OBJS) -lm
+
+-include $(TEST_VALIDATE_OBJS:.o=.d)
 
 # libFuzzer builds: clang, ASan + UBSan, the same sources.
 $(TEST_VALIDATE_OUT)/fuzz-%: $(TEST_VALIDATE_DIR)/fuzz_%.c \
