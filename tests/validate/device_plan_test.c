@@ -11,6 +11,7 @@
  * exactly the bytes of the units asked for, through scatter-gather BOs
  * (tests/vnpu_exec/guest_model.c).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -324,6 +325,27 @@ static void test_decode_copy_quantize(struct test_tally *t)
 
 /* ---- layer_cost() and the job's cycle total ---- */
 
+/* A job of @stream that the device's checker must accept; false (the
+ * test failed) when the host is out of memory. device_job_free() it. */
+static bool accepted_job(struct test_tally *t, int line, struct vnpu_job *job,
+			 const void *stream, uint32_t size,
+			 const struct enpu_validate_bo *bos, uint32_t count)
+{
+	uint32_t status = 0;
+
+	if (!device_job_init(job, stream, size, bos, count)) {
+		t->checks++;
+		t->failures++;
+		fprintf(stderr, "  line %d: out of memory\n", line);
+		return false;
+	}
+	check_eq(t, line, "first bad command", cmdstream_validate(job,
+							  &status),
+		 CMDSTREAM_OK);
+	return true;
+}
+
+
 /*
  * @cmd, alone in a stream, is accepted and costs @macs, @bytes and
  * @cycles (layer_cost(), and the job's cycle total of cmdstream_validate()).
@@ -335,17 +357,9 @@ static void expect_cost(struct test_tally *t, int line, const void *cmd,
 	struct layer_cost cost;
 	struct vnpu_job job;
 	struct layer l;
-	uint32_t status = 0;
 
-	if (!device_job_init(&job, cmd, size, rw_bos, 5)) {
-		t->checks++;
-		t->failures++;
-		fprintf(stderr, "  line %d: out of memory\n", line);
+	if (!accepted_job(t, line, &job, cmd, size, rw_bos, 5))
 		return;
-	}
-	check_eq(t, line, "first bad command", cmdstream_validate(&job,
-							  &status),
-		 CMDSTREAM_OK);
 	check_eq(t, line, "job cycles", job.cycles_total, cycles);
 	layer_decode(cmd, &l);
 	layer_cost(&l, &cost);
@@ -507,18 +521,10 @@ static uint64_t stream_cycles(struct test_tally *t, int line,
 			      uint32_t count)
 {
 	struct vnpu_job job;
-	uint32_t status = 0;
 	uint64_t cycles;
 
-	if (!device_job_init(&job, stream, size, bos, count)) {
-		t->checks++;
-		t->failures++;
-		fprintf(stderr, "  line %d: out of memory\n", line);
+	if (!accepted_job(t, line, &job, stream, size, bos, count))
 		return 0;
-	}
-	check_eq(t, line, "first bad command", cmdstream_validate(&job,
-							  &status),
-		 CMDSTREAM_OK);
 	cycles = job.cycles_total;
 	device_job_free(&job);
 	return cycles;
@@ -607,17 +613,9 @@ static void expect_plan(struct test_tally *t, int line, const void *cmd,
 {
 	uint64_t got_cycles = 0, got_units = 0;
 	struct vnpu_job job;
-	uint32_t status = 0;
 
-	if (!device_job_init(&job, cmd, size, rw_bos, 5)) {
-		t->checks++;
-		t->failures++;
-		fprintf(stderr, "  line %d: out of memory\n", line);
+	if (!accepted_job(t, line, &job, cmd, size, rw_bos, 5))
 		return;
-	}
-	check_eq(t, line, "first bad command", cmdstream_validate(&job,
-							  &status),
-		 CMDSTREAM_OK);
 	check_eq(t, line, "command size", cmdstream_command_size(&job, 0),
 		 size);
 	cmdstream_plan(&job, 0, &got_cycles, &got_units);
