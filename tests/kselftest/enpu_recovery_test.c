@@ -21,8 +21,15 @@
 #include "enpu_selftest.h"
 #include "kselftest_harness.h"
 
-/* Far longer than any test waits: only the watchdog can end it. */
+/*
+ * The long job: LONG_NOPS NOPs of LONG_NOP_CYCLES, 12 s of device time even
+ * at the fastest operating point (1000 MHz), so job_timeout_ms (10 s) or
+ * the injected hang always ends it. One 4e9-cycle NOP took 4 s at 1000 MHz
+ * and ended with status 0 before a hang the fault relay delivered late
+ * (three_hangs_ban_the_context, "hang 2").
+ */
 #define LONG_NOP_CYCLES 4000000000u
+#define LONG_NOPS	3
 
 FIXTURE(recovery)
 {
@@ -47,7 +54,8 @@ FIXTURE_SETUP(recovery)
 	ASSERT_EQ(0, enpu_job_bo_add(&self->bos, 8192, DRM_ENPU_SUBMIT_BO_WRITE,
 				     NULL, 0, &self->dst));
 	ASSERT_EQ(0, enpu_cmdbuf_create(&self->long_nop));
-	ASSERT_EQ(0, enpu_cmdbuf_nop(self->long_nop, LONG_NOP_CYCLES));
+	for (int i = 0; i < LONG_NOPS; i++)
+		ASSERT_EQ(0, enpu_cmdbuf_nop(self->long_nop, LONG_NOP_CYCLES));
 	ASSERT_EQ(0, enpu_cmdbuf_create(&self->fill));
 	ASSERT_EQ(0, enpu_cmdbuf_dma_fill(self->fill, self->dst, 0, 8192, 0x3c));
 }
