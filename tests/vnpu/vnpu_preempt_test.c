@@ -131,6 +131,15 @@ static uint32_t post_preempt(struct rig *r, unsigned int q, uint64_t area)
 	return preempt_seq[q];
 }
 
+/* Has the device acknowledged request @seq of queue @q? 1 s at most. */
+static bool acked(struct rig *r, unsigned int q, uint32_t seq)
+{
+	for (int ms = 0; rd(r, ENPU_REG_SQ_PREEMPT_ACK(q)) != seq && ms < 1000;
+	     ms++)
+		sleep_ms(1);
+	return rd(r, ENPU_REG_SQ_PREEMPT_ACK(q)) == seq;
+}
+
 static void submit_job(struct rig *r, unsigned int q, uint32_t len,
 		       uint64_t tag, uint64_t save)
 {
@@ -339,10 +348,7 @@ static void requests_that_do_not_apply_are_dropped(struct rig *r)
 	/* The device acknowledges when it looks at the request, which on a
 	 * loaded host may come after the job's completion (the doorbell and
 	 * the job's end handled in one turn): wait for it, 1 s at most. */
-	for (int ms = 0; rd(r, ENPU_REG_SQ_PREEMPT_ACK(0)) != seq && ms < 1000;
-	     ms++)
-		sleep_ms(1);
-	CHECK(rd(r, ENPU_REG_SQ_PREEMPT_ACK(0)) == seq, "ack of a dropped one");
+	CHECK(acked(r, 0, seq), "ack of a dropped one");
 
 	submit_job(r, 0, 16, 0x202, PT_SAVE);
 	sleep_ms(1);
@@ -355,8 +361,11 @@ static void requests_that_do_not_apply_are_dropped(struct rig *r)
 	post_preempt(r, 0, PT_SAVE);
 	expect_ok_unpreempted(r, 0x203, cycles, "no save area");
 
-	post_preempt(r, 2, PT_SAVE);
-	sleep_ms(2);
+	/* The job goes in only once the device has taken the request: on a
+	 * loaded host 2 ms were not enough, and the device saw the request
+	 * and the doorbell in one turn and preempted the job. */
+	seq = post_preempt(r, 2, PT_SAVE);
+	CHECK(acked(r, 2, seq), "ack of a request before the job");
 	submit_job(r, 2, 16, 0x204, PT_SAVE);
 	expect_ok_unpreempted(r, 0x204, full, "request before the job");
 
@@ -396,6 +405,10 @@ static void unstarted_jobs_of_the_context_come_back(struct rig *r)
 	memset(r->ram + PT_SAVE2, 0, SAVE_SIZE);
 	pl.count = 0;
 	nop(r->ram + PT_STREAM, 10000000);
+	/* 10 ms of device time take 1 s: a loaded host that stalls this
+	 * thread or the device's cannot let the running job end before the
+	 * request is seen (at speed 1 it did, completion 0 was 0x800). */
+	CHECK(ctl(r, "speed 0.01", reply, sizeof(reply)) == 0, "speed");
 	for (i = 0; i < 3; i++)
 		submit_job(r, 0, 16, submit_order[i], PT_SAVE);
 	submit_job(r, 0, 16, submit_order[3], PT_SAVE2);
@@ -429,7 +442,6 @@ static void unstarted_jobs_of_the_context_come_back(struct rig *r)
 	 * 0.01 the queue 3 job (10 ms of device time) takes 1 s, so that a
 	 * loaded host stalling this thread cannot let it finish before the
 	 * request is seen. */
-	CHECK(ctl(r, "speed 0.01", reply, sizeof(reply)) == 0, "speed");
 	submit_job(r, 3, 16, 0x810, PT_SAVE2);
 	sleep_ms(1);
 	submit_job(r, 1, 16, 0x811, PT_SAVE);
