@@ -180,6 +180,19 @@ test_boot_panic_is_booted_once_more() {
 		fail boot_panic_is_booted_once_more "status $STATUS, $boots retries; want 125 after exactly one"
 }
 
+# rdinit=/bin/sh: busybox's shell waits on the console for ever and the
+# guest's init never prints ENPU_VM_INIT, the way a stalled boot looks.
+test_boot_stall_is_booted_once_more() {
+	local boots
+	ENPU_VM_BOOT_TIMEOUT=10 vm --no-modprobe --timeout 300 \
+		--kernel-arg rdinit=/bin/sh -- true
+	boots=$(grep -c 'booting once more' "$OUT/last.log")
+	[ "$STATUS" -eq 125 ] && [ "$boots" -eq 1 ] &&
+		grep -q 'did not start within [0-9]* s, twice' "$OUT/last.log" &&
+		pass boot_stall_is_booted_once_more ||
+		fail boot_stall_is_booted_once_more "status $STATUS, $boots retries; want 125 after exactly one"
+}
+
 test_unknown_kernel_refused() {
 	vm --kernel 5.10 -- true
 	[ "$STATUS" -eq 125 ] && grep -q "unknown kernel '5.10'" "$OUT/last.log" &&
@@ -381,6 +394,7 @@ test_guest_environment
 test_timeout_kills_quickly
 test_kernel_panic_is_reported
 test_boot_panic_is_booted_once_more
+test_boot_stall_is_booted_once_more
 signal_stops_everything TERM 143
 signal_stops_everything INT 130
 test_second_run_reuses_initramfs
