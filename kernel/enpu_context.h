@@ -33,7 +33,7 @@ struct enpu_file;
  *	per-context queue limit (docs/scheduler.md).
  * @device_counted: holds a unit of the device's context quota (every
  *	context but context 0), given back when the context is freed.
- * @bufs: one-page job buffers kept mapped for its next small jobs.
+ * @bufs: job buffers kept mapped for its next jobs (enpu_job_buf.c).
  * @sched: its scheduling state: FIFO, fence timeline, save area, the
  *	banned and closed flags and the job counters (scheduler/).
  */

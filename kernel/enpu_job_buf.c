@@ -12,20 +12,29 @@
  * __GFP_RETRY_MAYFAIL makes a cgroup at its limit fail the submit with
  * -ENOMEM instead of running its OOM killer for kernel memory.
  *
- * Allocating and mapping pages is a good part of a small job's dispatch
- * latency (docs/scheduler.md, "Dispatch overhead"), so each context keeps
- * up to ENPU_JOB_BUF_CACHED one-page buffers mapped between its jobs
- * (struct enpu_job_buf_cache, in struct enpu_context): a job whose
- * stream, BO table and segments fit in a page takes one, and its release
- * gives it back. They stay charged to the memory cgroup that first
- * allocated them, at most ENPU_JOB_BUF_CACHED pages per context, and are
- * freed with the context.
+ * Allocating, clearing (init_on_alloc) and mapping pages is a good part
+ * of a job's dispatch latency (docs/scheduler.md, "Dispatch overhead"),
+ * so each context keeps some buffers mapped between its jobs (struct
+ * enpu_job_buf_cache, in struct enpu_context): a buffer of up to
+ * ENPU_JOB_BUF_CACHE_MAX_SIZE is rounded up to a power of two pages, so
+ * that jobs of similar sizes share a size class, taken from the cache
+ * when it holds one of its class and given back when its job is freed.
+ * The cache holds at most ENPU_JOB_BUF_CACHED buffers and
+ * ENPU_JOB_BUF_CACHE_BYTES per context; they stay charged to the memory
+ * cgroup that first allocated them and are freed with the context. Only
+ * jobs of the one context share them, and each job's buffer holds its
+ * own bytes and zeros after them: what enpu_job_buf_alloc() hands out
+ * past the requested size is cleared, whether the buffer is new or was
+ * another job's. Larger buffers are allocated to the page and freed with
+ * their job.
  */
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/errno.h>
 #include <linux/gfp.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/string.h>
 
 #include "enpu_job_buf.h"
 
@@ -68,6 +77,7 @@ void enpu_job_buf_cache_init(struct enpu_job_buf_cache *cache,
 	spin_lock_init(&cache->lock);
 	cache->dev = dev;
 	cache->count = 0;
+	cache->bytes = 0;
 }
 
 /**
@@ -82,12 +92,14 @@ void enpu_job_buf_cache_fini(struct enpu_job_buf_cache *cache)
 
 /**
  * enpu_job_buf_alloc() - a mapped job buffer for the CPU to fill
- * @cache: the submitting context's cache; a buffer of up to PAGE_SIZE
- *	bytes comes from it when it has one.
+ * @cache: the submitting context's cache; a buffer of up to
+ *	ENPU_JOB_BUF_CACHE_MAX_SIZE comes from it when it has one of the
+ *	same power of two pages.
  * @size: bytes, not 0.
  * @buf: filled in.
  *
- * Sleeps. The buffer's contents are undefined.
+ * Sleeps. The buffer's bytes from @size on are zero, those before are
+ * undefined (the caller writes them).
  *
  * Return: 0; -E2BIG above ENPU_JOB_BUF_MAX_SIZE; -ENOMEM, also when the
  * caller's memory cgroup is at its limit.
@@ -95,26 +107,38 @@ void enpu_job_buf_cache_fini(struct enpu_job_buf_cache *cache)
 int enpu_job_buf_alloc(struct enpu_job_buf_cache *cache, size_t size,
 		       struct enpu_job_buf *buf)
 {
+	unsigned int i;
 	int ret;
 
 	if (size > ENPU_JOB_BUF_MAX_SIZE)
 		return -E2BIG;
-	if (size <= PAGE_SIZE) {
+	if (size <= ENPU_JOB_BUF_CACHE_MAX_SIZE) {
+		size_t class = PAGE_SIZE << get_order(size);
+
 		spin_lock(&cache->lock);
-		if (cache->count)
-			*buf = cache->bufs[--cache->count];
+		for (i = 0; i < cache->count; i++) {
+			if (cache->bufs[i].size != class)
+				continue;
+			*buf = cache->bufs[i];
+			cache->bufs[i] = cache->bufs[--cache->count];
+			cache->bytes -= class;
+			break;
+		}
 		spin_unlock(&cache->lock);
 		if (buf->vaddr)
 			goto cpu_owns;
-		size = PAGE_SIZE;	/* so that it can be cached */
+		ret = enpu_job_buf_map(cache->dev, class, buf);
+	} else {
+		ret = enpu_job_buf_map(cache->dev, size, buf);
 	}
-	ret = enpu_job_buf_map(cache->dev, size, buf);
 	if (ret)
 		return ret;
 cpu_owns:
 	/* The CPU owns it until enpu_job_buf_publish(). */
 	dma_sync_single_for_cpu(cache->dev, buf->dma, buf->size,
 				DMA_TO_DEVICE);
+	/* No bytes of an earlier job, nor of whoever had the pages. */
+	memset(buf->vaddr + size, 0, buf->size - size);
 	return 0;
 }
 
@@ -140,9 +164,12 @@ void enpu_job_buf_free(struct enpu_job_buf_cache *cache,
 {
 	if (!buf->vaddr)
 		return;
-	if (buf->size == PAGE_SIZE) {
+	if (buf->size <= ENPU_JOB_BUF_CACHE_MAX_SIZE &&
+	    is_power_of_2(buf->size)) {
 		spin_lock(&cache->lock);
-		if (cache->count < ENPU_JOB_BUF_CACHED) {
+		if (cache->count < ENPU_JOB_BUF_CACHED &&
+		    cache->bytes + buf->size <= ENPU_JOB_BUF_CACHE_BYTES) {
+			cache->bytes += buf->size;
 			cache->bufs[cache->count++] = *buf;
 			buf->vaddr = NULL;
 		}

@@ -32,22 +32,28 @@ struct enpu_job_buf {
 };
 
 /*
- * Buffers of one page a context keeps mapped for its next small jobs
- * (enpu_job_buf.c): at most this many pages per context.
+ * What a context keeps mapped between its jobs (enpu_job_buf.c): buffers
+ * of a power of two pages up to ENPU_JOB_BUF_CACHE_MAX_SIZE, at most
+ * ENPU_JOB_BUF_CACHED of them and ENPU_JOB_BUF_CACHE_BYTES in all.
  */
-#define ENPU_JOB_BUF_CACHED	4
+#define ENPU_JOB_BUF_CACHED		8
+#define ENPU_JOB_BUF_CACHE_MAX_SIZE	SZ_64K
+#define ENPU_JOB_BUF_CACHE_BYTES	SZ_128K
 
 /**
- * struct enpu_job_buf_cache - a context's mapped one-page job buffers
- * @lock: protects @count and @bufs; taken with no other lock held.
+ * struct enpu_job_buf_cache - a context's mapped free job buffers
+ * @lock: protects @count, @bytes and @bufs; taken with no other lock held.
  * @dev: the device they are mapped for.
  * @count: entries of @bufs in use.
- * @bufs: free buffers, each of PAGE_SIZE bytes, mapped for @dev.
+ * @bytes: their sizes added up, at most ENPU_JOB_BUF_CACHE_BYTES.
+ * @bufs: free buffers, mapped for @dev, each of a power of two pages up
+ *	to ENPU_JOB_BUF_CACHE_MAX_SIZE.
  */
 struct enpu_job_buf_cache {
-	spinlock_t lock;	/* @count and @bufs */
+	spinlock_t lock;	/* @count, @bytes and @bufs */
 	struct device *dev;
 	unsigned int count;
+	size_t bytes;
 	struct enpu_job_buf bufs[ENPU_JOB_BUF_CACHED];
 };
 

@@ -6,6 +6,9 @@
  *
  *   e2e-npu-bench --spin              host: ns per iteration of a
  *                                     CPU-bound loop (TCG reference)
+ *   e2e-npu-bench --frames N --model M.onnx
+ *                                     guest: N frames alone, median wall
+ *                                     and process CPU (for a profiler)
  *   e2e-npu-bench --model M.onnx --host-spin-ns X [--runs N]
  *                 [--uint8-model U.onnx] [--small S.onnx] [--ort FILE]
  *                                    guest (tools/vm/run --fault-relay)
@@ -503,6 +506,45 @@ static void side_by_side(const char *ort, const double median[2],
 	}
 }
 
+/*
+ * @runs frames of @model and nothing else (no relay, no probes), so that
+ * a profiler (perf record -a in the guest) sees only what a frame costs.
+ */
+static int frames_alone(const char *model, int runs)
+{
+	enpu_rt_session *s = load(model);
+	double *wall = calloc((size_t)runs, sizeof(double));
+	double *cpu = calloc((size_t)runs, sizeof(double));
+	struct run_input in = { 0 };
+	int status = 1;
+
+	if (!s || !wall || !cpu)
+		goto out;
+	input_bytes(s, &in);
+	if (bind_host(s, &in))
+		goto out;
+	for (int i = 0; i < runs; i++) {
+		double t0 = now_ms(), c0 = probe_process_cpu_ms();
+
+		if (enpu_rt_session_run(s)) {
+			fprintf(stderr, "e2e-npu-bench: %s\n",
+				enpu_rt_session_error(s));
+			goto out;
+		}
+		wall[i] = now_ms() - t0;
+		cpu[i] = probe_process_cpu_ms() - c0;
+	}
+	printf("%s: %d frames: median %.3f ms wall, %.3f ms process CPU\n",
+	       model, runs, probe_median(wall, runs), probe_median(cpu, runs));
+	status = 0;
+out:
+	free(in.data);
+	free(wall);
+	free(cpu);
+	enpu_rt_session_destroy(s);
+	return status;
+}
+
 static void mac_share(const enpu_rt_session *s)
 {
 	uint64_t macs = 0, npu_macs = 0;
@@ -529,7 +571,7 @@ int main(int argc, char **argv)
 	double host_spin = 0, host_sys = 0, guest_spin;
 	struct slowdowns slow;
 	struct probe_clock clock;
-	int runs = 30;
+	int runs = 30, alone = 0;
 	enpu_rt_session *pair[2] = { NULL, NULL };
 	struct run_input in;
 	char reply[256];
@@ -543,6 +585,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--syscall")) {
 			printf("%.4f\n", probe_syscall_ns(1));
 			return 0;
+		} else if (!strcmp(argv[i], "--frames") && v) {
+			alone = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--host-syscall-ns") && v) {
 			host_sys = atof(argv[++i]);
 		} else if (!strcmp(argv[i], "--model") && v) {
@@ -560,12 +604,15 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: e2e-npu-bench --spin | --model "
 				"M.onnx --host-spin-ns X [--uint8-model U.onnx] "
-				"[--runs N] [--small S.onnx] [--ort FILE]\n");
+				"[--runs N] [--small S.onnx] [--ort FILE] | --frames N "
+				"--model M.onnx\n");
 			return 2;
 		}
 	}
 	if (!model || runs < 2)
 		return 2;
+	if (alone > 0)
+		return frames_alone(model, alone);
 	guest_spin = spin_ns_per_iteration(0);
 	slow.cpu = host_spin > 0 ? guest_spin / host_spin : 1;
 	printf("TCG slowdown: the same loop (quantizing floats, an integer "

@@ -702,6 +702,52 @@ TEST_F(submit, dma_copy_moves_every_byte_of_its_range)
 		ASSERT_EQ((unsigned char)(i * 13 + 1), self->src_map[i]);
 }
 
+/*
+ * A context reuses its job buffers (kernel/enpu_job_buf.c: a power of two
+ * pages up to 64 KiB, kept between jobs): a job that gets the buffer of a
+ * longer job before it must run its own commands and none of the stale
+ * ones after them. Each pair is a long stream of one-byte fills at bytes
+ * 0..long-1, then, with dst reset, a short one of the same size class at
+ * 0..short-1: bytes from short on must stay untouched. Classes of 1, 2
+ * and 16 pages, and above the cached sizes (allocated per job).
+ */
+TEST_F(submit, reused_job_buffers_run_only_their_own_commands)
+{
+	static const uint32_t classes[] = { 4096, 8192, 65536, 131072 };
+	const uint32_t each = sizeof(struct enpu_cmd_dma_fill);
+	static struct enpu_cmd_dma_fill stream[131072 /
+					      sizeof(struct enpu_cmd_dma_fill)];
+
+	for (size_t k = 0; k < sizeof(classes) / sizeof(classes[0]); k++) {
+		uint32_t counts[2] = { classes[k] / each,
+				       classes[k] / 2 / each + 1 };
+
+		for (unsigned int pass = 0; pass < 2; pass++) {
+			uint32_t n = counts[pass];
+			unsigned char value = (unsigned char)(0x30 + k * 2 +
+							      pass);
+
+			ASSERT_LE(n, (uint32_t)BO_SIZE);
+			memset(self->dst_map, UNTOUCHED, BO_SIZE);
+			for (uint32_t i = 0; i < n; i++) {
+				stream[i] = fill_command(1, i, 1);
+				stream[i].value = value;
+			}
+			ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, self->bos,
+							    2, stream,
+							    n * each, 0, 0));
+			ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0,
+						      5 * SECOND));
+			for (uint32_t i = 0; i < BO_SIZE; i++) {
+				ASSERT_EQ(i < n ? value : UNTOUCHED,
+					  self->dst_map[i])
+					TH_LOG("class %u, %u commands: byte %u",
+					       classes[k], n, i);
+			}
+		}
+	}
+}
+
 TEST_F(submit, large_multi_page_bos_are_filled_and_copied_whole)
 {
 	const uint64_t size = 3 * 1024 * 1024 + 4096;
