@@ -373,8 +373,14 @@ static void requests_that_do_not_apply_are_dropped(struct rig *r)
 	CHECK(mbox(r, ENPU_MBOX_PREEMPT, 0, 0, 0, &data, 1000) ==
 	      ENPU_ERR_NONE && data == 0, "mailbox PREEMPT, idle: data %u",
 	      data);
+	/* The request goes in once the device has taken the job (SQ_HEAD
+	 * moved), at speed 0.01 so that it still runs then: 1 ms after the
+	 * doorbell, at load, the device had not started it yet (data 0). */
+	CHECK(ctl(r, "speed 0.01", reply, sizeof(reply)) == 0, "speed");
+	seq = rd(r, ENPU_REG_SQ_HEAD(3));
 	submit_job(r, 3, 16, 0x205, PT_SAVE);
-	sleep_ms(1);
+	for (int ms = 0; rd(r, ENPU_REG_SQ_HEAD(3)) == seq && ms < 1000; ms++)
+		sleep_ms(1);
 	CHECK(mbox(r, ENPU_MBOX_PREEMPT, 3, 0, 0, &data, 1000) ==
 	      ENPU_ERR_NONE && data == 1, "mailbox PREEMPT, running: data %u",
 	      data);
