@@ -81,6 +81,20 @@ static inline vm_f vm_abs(vm_f v)
 	return (vm_f)((vm_i)v & 0x7fffffff);
 }
 
+/* e^r - 1 for |r| <= ln 2 / 2: Taylor series to r^7. */
+static inline vm_f vm_expm1_poly(vm_f r)
+{
+	vm_f p = vm_splat(1.0f / 5040.0f);
+
+	p = p * r + 1.0f / 720.0f;
+	p = p * r + 1.0f / 120.0f;
+	p = p * r + 1.0f / 24.0f;
+	p = p * r + 1.0f / 6.0f;
+	p = p * r + 0.5f;
+	p = p * r + 1.0f;
+	return p * r;
+}
+
 /* x clamped to the exp range: 2^n * e^r, returns e^r - 1 (see header). */
 static inline vm_f vm_exp_reduce(vm_f x, vm_f *scale, vm_f *scale2)
 {
@@ -90,17 +104,10 @@ static inline vm_f vm_exp_reduce(vm_f x, vm_f *scale, vm_f *scale2)
 	vm_i top = -(n > 127);	/* comparisons give -1 for true */
 	vm_f nf = __builtin_convertvector(n, vm_f);
 	vm_f r = (x - nf * VM_LN2_HI) - nf * VM_LN2_LO;
-	vm_f p = vm_splat(1.0f / 5040.0f);
 
-	p = p * r + 1.0f / 720.0f;
-	p = p * r + 1.0f / 120.0f;
-	p = p * r + 1.0f / 24.0f;
-	p = p * r + 1.0f / 6.0f;
-	p = p * r + 0.5f;
-	p = p * r + 1.0f;
 	*scale = (vm_f)((n - top + 127) << 23);
 	*scale2 = __builtin_convertvector(top + 1, vm_f);
-	return p * r;
+	return vm_expm1_poly(r);
 }
 
 static inline vm_f vm_exp(vm_f x)
@@ -129,16 +136,9 @@ static inline vm_f vm_exp_nonpositive(vm_f x)
 	vm_i n = __builtin_convertvector(c * VM_LOG2E - 0.5f, vm_i);
 	vm_f nf = __builtin_convertvector(n, vm_f);
 	vm_f r = (c - nf * VM_LN2_HI) - nf * VM_LN2_LO;
-	vm_f p = vm_splat(1.0f / 5040.0f), scale, m;
+	vm_f scale = (vm_f)((n + 127) << 23);
+	vm_f m = vm_expm1_poly(r) * scale + scale;
 
-	p = p * r + 1.0f / 720.0f;
-	p = p * r + 1.0f / 120.0f;
-	p = p * r + 1.0f / 24.0f;
-	p = p * r + 1.0f / 6.0f;
-	p = p * r + 0.5f;
-	p = p * r + 1.0f;
-	scale = (vm_f)((n + 127) << 23);
-	m = (p * r) * scale + scale;
 	m = vm_select(x < VM_EXP_MIN, vm_splat(0.0f), m);
 	return vm_select(x != x, x, m);
 }
