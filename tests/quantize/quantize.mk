@@ -7,7 +7,8 @@
 TEST_QUANTIZE_BIN := $(B)/tests/quantize/test-quantize
 TEST_QUANTIZE_WORK := $(B)/tests/quantize/work
 TEST_QUANTIZE_SOURCES := tests/quantize/test_quantize.c \
-	tests/quantize/test_quantize_rules.c tests/quantize/qtest_model.c
+	tests/quantize/test_quantize_rules.c tests/quantize/test_quantize_edges.c \
+	tests/quantize/qtest_model.c
 
 ALL_TARGETS += $(TEST_QUANTIZE_BIN)
 HOST_TESTS += test-quantize

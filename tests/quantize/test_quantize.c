@@ -532,8 +532,8 @@ static int test_percentile_vs_minmax(void)
 }
 
 /* The range q_tensor_range() picks for histogram @hist over [min, max]. */
-static void method_range(enum enpu_quantize_method method, double min,
-			 double max, uint64_t *hist, double *lo, double *hi)
+void method_range(enum enpu_quantize_method method, double min, double max,
+		  uint64_t *hist, double *lo, double *hi)
 {
 	struct enpu_quantize_options o;
 	struct q_model m = { 0 };
@@ -1113,6 +1113,8 @@ int main(int argc, char **argv)
 		run_test(&tests[i]);
 	for (size_t i = 0; rule_tests[i].name; i++)
 		run_test(&rule_tests[i]);
+	for (size_t i = 0; edge_tests[i].name; i++)
+		run_test(&edge_tests[i]);
 	printf("test-quantize: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

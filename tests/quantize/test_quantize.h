@@ -30,8 +30,9 @@ struct test {
 	int (*fn)(void);
 };
 
-/* test_quantize_rules.c; ends with { NULL }. */
+/* test_quantize_rules.c and test_quantize_edges.c; end with { NULL }. */
 extern const struct test rule_tests[];
+extern const struct test edge_tests[];
 
 extern const char *workdir;
 /* A path under the work directory (one of 4 rotating buffers). */
@@ -55,5 +56,18 @@ const Onnx__NodeProto *activation_dq(const Onnx__GraphProto *g,
 /* A DQ over a constant initializer; NULL otherwise. */
 const Onnx__NodeProto *constant_dq(const Onnx__GraphProto *g,
 				   const char *name);
+
+/* test_quantize_rules.c: x[1,8] and the image shape [1,1,2,4]. */
+extern const int64_t row_dims[2], image_dims[4];
+/* One sample per row of @rows (8 floats each) in @dir, shaped @rank. */
+void write_shaped_rows(const char *dir, const float (*rows)[8], int count,
+		       int rank);
+/* The scale and zero point of the Q/DQ pair that feeds @op's input 0. */
+int act_params(const char *model_path, const char *op, float *scale,
+	       int32_t *zp, int32_t *zp_type);
+/* test_quantize.c: the range q_tensor_range() picks for @hist (percentile
+ * 99.99) over [min, max]. */
+void method_range(enum enpu_quantize_method method, double min, double max,
+		  uint64_t *hist, double *lo, double *hi);
 
 #endif /* ENPU_TEST_QUANTIZE_H */

@@ -17,11 +17,11 @@
 #include "quantize_internal.h"
 #include "test_quantize.h"
 
-static const int64_t row_dims[] = { 1, 8 }, image_dims[] = { 1, 1, 2, 4 };
+const int64_t row_dims[2] = { 1, 8 }, image_dims[4] = { 1, 1, 2, 4 };
 
 /* One sample per row of @rows (8 floats each) in @dir, shaped @rank. */
-static void write_shaped_rows(const char *dir, const float (*rows)[8],
-			      int count, int rank)
+void write_shaped_rows(const char *dir, const float (*rows)[8], int count,
+		       int rank)
 {
 	mkdir(path_of("%s", dir), 0755);
 	for (int s = 0; s < count; s++) {
@@ -49,8 +49,8 @@ static int save_matmul(const char *path, int64_t opset, const char *extra)
 }
 
 /* The scale and zero point of the Q/DQ pair that feeds @name. */
-static int act_params(const char *model_path, const char *op,
-		      float *scale, int32_t *zp, int32_t *zp_type)
+int act_params(const char *model_path, const char *op, float *scale,
+	       int32_t *zp, int32_t *zp_type)
 {
 	Onnx__ModelProto *model = qt_load(path_of("%s", model_path));
 	const Onnx__NodeProto *node, *dq;
@@ -211,6 +211,7 @@ static int test_opset_boundaries(void)
 		{ 6, "Gemm", 10, "node 'Gemm_0' (Gemm) changes meaning at "
 		  "opset 13" },
 		{ 1, "Transpose", 13, "opset raised from 1 to 13" },
+		{ 1, "Flatten", 13, "opset raised from 1 to 13" },
 		{ 10, "Softmax", 10, "opset 10 kept: node 'Softmax_1' "
 		  "(Softmax) is not known to keep its meaning" },
 		{ 12, "Softmax", 12, "opset 12 kept" },
