@@ -18,11 +18,30 @@
 #include "quantize_internal.h"
 #include "test_quantize.h"
 
+/* Calibration rows in [-1, 1] with both ends and 0 in each. */
+static const float mixed_rows[4][8] = {
+	{ -1, 0, 1, 0.5f, -0.5f, 0.25f, 0, 1 },
+	{ 1, -1, 0, 0.5f, 0.5f, -0.25f, 0, 0 },
+	{ 0, 0.75f, -0.75f, 1, -1, 0.5f, 0.5f, 0 },
+	{ 0.25f, 0, 0, -1, 1, 0, 0, 0 },
+};
+
 /* x[1,8] -> MatMul(w[8,4]) -> y, w = (i % 5 - 2) / 4. */
 static void matmul_weight(float *w)
 {
 	for (int i = 0; i < 32; i++)
 		w[i] = (float)(i % 5 - 2) / 4;
+}
+
+/* Opset 13, input x[1,8] and, when @w is given, initializer w[8,4]. */
+static void begin_row_model(struct qt_model *m, const float *w)
+{
+	const int64_t wd[] = { 8, 4 };
+
+	qt_init(m, 13);
+	qt_input(m, "x", ENPU_RT_FLOAT, 2, row_dims);
+	if (w)
+		qt_init_float(m, "w", 2, wd, w);
 }
 
 static Onnx__TensorProto *new_tensor(struct qt_model *m, const char *name,
@@ -159,12 +178,6 @@ static int test_percentile_low_tail(void)
  */
 static int test_bad_heldout_sample(void)
 {
-	const float rows[4][8] = {
-		{ -1, 0, 1, 0.5f, -0.5f, 0.25f, 0, 1 },
-		{ 1, -1, 0, 0.5f, 0.5f, -0.25f, 0, 0 },
-		{ 0, 0.75f, -0.75f, 1, -1, 0.5f, 0.5f, 0 },
-		{ 0, 0, 0, 0, 0, 0, 0, 0 },
-	};
 	const int64_t wd[] = { 8, 4 };
 	struct enpu_quantize_options o;
 	struct enpu_quantize_report r;
@@ -177,7 +190,7 @@ static int test_bad_heldout_sample(void)
 	matmul_weight(w);
 	CHECK(!qt_save_matmul(path_of("ho.onnx"), 13, row_dims, wd, w, NULL),
 	      "save");
-	write_shaped_rows("ho_calib", rows, 4, 2);
+	write_shaped_rows("ho_calib", mixed_rows, 4, 2);
 	f = fopen(path_of("ho_calib/sample_003/input_0.pb"), "wb");
 	CHECK(f && fwrite("\xff\xff\xff\xff", 1, 4, f) == 4 && !fclose(f),
 	      "corrupt the held-out sample");
@@ -225,9 +238,7 @@ static int test_weight_sources(void)
 		wi[i] = i % 3;
 	write_shaped_rows("ws_calib", (const float (*)[8])w, 2, 2);
 
-	qt_init(&m, 13);
-	qt_input(&m, "x", ENPU_RT_FLOAT, 2, row_dims);
-	qt_init_float(&m, "w", 2, wd, w);
+	begin_row_model(&m, w);
 	qt_node(&m, "Identity", "w", "w2");
 	qt_node(&m, "MatMul", "x,w2", "y");
 	qt_output(&m, "y");
@@ -243,8 +254,7 @@ static int test_weight_sources(void)
 	      r.notes ? r.notes : "(none)");
 	enpu_quantize_report_free(&r);
 
-	qt_init(&m, 13);
-	qt_input(&m, "x", ENPU_RT_FLOAT, 2, row_dims);
+	begin_row_model(&m, NULL);
 	constant_node(&m, new_tensor(&m, "w", ENPU_RT_FLOAT, 2, wd, w,
 				     sizeof(w)));
 	qt_node(&m, "MatMul", "x,w", "y");
@@ -274,8 +284,7 @@ static int test_weight_sources(void)
 	}
 
 	for (int as_node = 0; as_node < 2; as_node++) {
-		qt_init(&m, 13);
-		qt_input(&m, "x", ENPU_RT_FLOAT, 2, row_dims);
+		begin_row_model(&m, NULL);
 		Onnx__TensorProto *t = new_tensor(&m, "w", ENPU_RT_INT32, 2,
 						  wd, wi, sizeof(wi));
 
@@ -311,16 +320,13 @@ static int test_weight_sources(void)
  */
 static int test_graph_output_not_folded(void)
 {
-	const int64_t wd[] = { 8, 4 };
 	struct enpu_quantize_report r;
 	struct qt_model m;
 	Onnx__ModelProto *q;
 	float w[32];
 
 	matmul_weight(w);
-	qt_init(&m, 13);
-	qt_input(&m, "x", ENPU_RT_FLOAT, 2, row_dims);
-	qt_init_float(&m, "w", 2, wd, w);
+	begin_row_model(&m, w);
 	qt_node(&m, "MatMul", "x,w", "c");
 	qt_node(&m, "Relu", "c", "y");
 	qt_output(&m, "c");
@@ -430,15 +436,11 @@ static int test_ir_versions(void)
 		{ 12, 6, "Softmax", 12, 6 },
 	};
 	const int64_t wd[] = { 8, 4 };
-	const float rows[2][8] = {
-		{ -1, 0, 1, 0.5f, -0.5f, 0.25f, 0, 1 },
-		{ 1, -1, 0, 0.5f, 0.5f, -0.25f, 0, 0 },
-	};
 	struct enpu_quantize_report r;
 	float w[32];
 
 	matmul_weight(w);
-	write_shaped_rows("ir_calib", rows, 2, 2);
+	write_shaped_rows("ir_calib", mixed_rows, 2, 2);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		Onnx__ModelProto *q;
 
@@ -470,13 +472,9 @@ static int test_ir_versions(void)
  */
 static int test_node_input_limit(void)
 {
-	const float rows[2][8] = {
-		{ -1, 0, 1, 0.5f, -0.5f, 0.25f, 0, 1 },
-		{ 1, -1, 0, 0.5f, 0.5f, -0.25f, 0, 0 },
-	};
 	struct enpu_quantize_report r;
 
-	write_shaped_rows("cat_calib", rows, 2, 2);
+	write_shaped_rows("cat_calib", mixed_rows, 2, 2);
 	for (int extra = 0; extra < 2; extra++) {
 		int inputs = Q_MAX_NODE_INPUTS + extra, status;
 		char list[4 * (Q_MAX_NODE_INPUTS + 1) + 1] = "";
@@ -485,8 +483,7 @@ static int test_node_input_limit(void)
 
 		for (int i = 0; i < inputs; i++)
 			strcat(list, i ? ",x" : "x");
-		qt_init(&m, 13);
-		qt_input(&m, "x", ENPU_RT_FLOAT, 2, row_dims);
+		begin_row_model(&m, NULL);
 		n = qt_node(&m, "Concat", list, "y");
 		qt_attr_int(&m, n, "axis", 1);
 		qt_output(&m, "y");
@@ -515,12 +512,8 @@ static int test_node_input_limit(void)
  */
 static int test_gemm_bias_untransposed(void)
 {
-	const int64_t wd[] = { 8, 4 }, cd[] = { 4 };
+	const int64_t cd[] = { 4 };
 	const float c[4] = { 0.5f, -0.5f, 0.25f, 0 };
-	const float rows[2][8] = {
-		{ -1, 0, 1, 0.5f, -0.5f, 0.25f, 0, 1 },
-		{ 1, -1, 0, 0.5f, 0.5f, -0.25f, 0, 0 },
-	};
 	struct enpu_quantize_report r;
 	struct qt_model m;
 	Onnx__ModelProto *q;
@@ -529,15 +522,13 @@ static int test_gemm_bias_untransposed(void)
 	float w[32];
 
 	matmul_weight(w);
-	qt_init(&m, 13);
-	qt_input(&m, "x", ENPU_RT_FLOAT, 2, row_dims);
-	qt_init_float(&m, "w", 2, wd, w);
+	begin_row_model(&m, w);
 	qt_init_float(&m, "c", 1, cd, c);
 	qt_node(&m, "Gemm", "x,w,c", "y");
 	qt_output(&m, "y");
 	CHECK(!qt_save(&m, path_of("gemm_b.onnx")), "save");
 	qt_free(&m);
-	write_shaped_rows("gemm_b_calib", rows, 2, 2);
+	write_shaped_rows("gemm_b_calib", mixed_rows, 2, 2);
 	CHECK(!quantize_with("gemm_b.onnx", "gemm_b_calib",
 			     ENPU_QUANTIZE_MINMAX, &r), "quantize: %s",
 	      r.error);
