@@ -5,8 +5,9 @@
  * end, a held-out sample that does not load, which constants count as
  * weights (a computed one, a Constant node, integer ones), a graph output
  * read only by a Relu, MaxPool sharing parameters that differ from its
- * own, the IR version written, the node input limit from both sides, and
- * Gemm's bias with transB = 0.
+ * own, the IR version written, the node input limit from both sides,
+ * Gemm's bias with transB = 0 and its constant A, an external-data
+ * weight.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -545,6 +546,131 @@ static int test_gemm_bias_untransposed(void)
 	return 0;
 }
 
+/* The int8 weight behind input @input of the first @op of @q. */
+static const Onnx__TensorProto *weight_q(const Onnx__ModelProto *q,
+					 const char *op, size_t input)
+{
+	const Onnx__NodeProto *n = q ? qt_find_op(q->graph, op, 0) : NULL;
+	const Onnx__NodeProto *dq = n && n->n_input > input ?
+		constant_dq(q->graph, n->input[input]) : NULL;
+
+	return dq ? qt_initializer(q->graph, dq->input[0]) : NULL;
+}
+
+/*
+ * A weight held in an external file beside the model (ONNX external
+ * data, "location" relative to the model's directory) quantizes to the
+ * same int8 bytes as the same weight inline.
+ */
+static int test_external_weight(void)
+{
+	const int64_t wd[] = { 8, 4 };
+	struct enpu_quantize_report r;
+	Onnx__ModelProto *inline_q, *external_q;
+	const Onnx__TensorProto *a, *b;
+	struct qt_model m;
+	float w[32];
+	FILE *f;
+
+	matmul_weight(w);
+	write_shaped_rows("ext_calib", mixed_rows, 2, 2);
+	CHECK(!qt_save_matmul(path_of("ext_inline.onnx"), 13, row_dims, wd, w,
+			      NULL), "save");
+	CHECK(!quantize_with("ext_inline.onnx", "ext_calib",
+			     ENPU_QUANTIZE_MINMAX, &r), "inline: %s", r.error);
+	enpu_quantize_report_free(&r);
+	CHECK(!rename(path_of("edges_q.onnx"), path_of("ext_inline_q.onnx")),
+	      "rename");
+	f = fopen(path_of("ext_w.bin"), "wb");
+	CHECK(f && fwrite(w, sizeof(w), 1, f) == 1 && !fclose(f), "ext_w.bin");
+	begin_row_model(&m, NULL);
+	{
+		Onnx__TensorProto *t = new_tensor(&m, "w", ENPU_RT_FLOAT, 2, wd,
+						  w, 0);
+		Onnx__StringStringEntryProto *e = rt_arena_alloc(&m.arena,
+								 sizeof(*e));
+
+		onnx__string_string_entry_proto__init(e);
+		e->key = "location";
+		e->value = "ext_w.bin";
+		t->has_raw_data = 0;
+		t->n_external_data = 1;
+		t->external_data = rt_arena_alloc(&m.arena,
+						  sizeof(*t->external_data));
+		t->external_data[0] = e;
+		t->has_data_location = 1;
+		t->data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+		m.graph.initializer = rt_arena_alloc(
+			&m.arena, sizeof(*m.graph.initializer));
+		m.graph.initializer[0] = t;
+		m.graph.n_initializer = 1;
+	}
+	qt_node(&m, "MatMul", "x,w", "y");
+	qt_output(&m, "y");
+	CHECK(!qt_save(&m, path_of("ext.onnx")), "save");
+	qt_free(&m);
+	CHECK(!quantize_with("ext.onnx", "ext_calib", ENPU_QUANTIZE_MINMAX,
+			     &r), "external: %s", r.error);
+	enpu_quantize_report_free(&r);
+	inline_q = qt_load(path_of("ext_inline_q.onnx"));
+	external_q = qt_load(path_of("edges_q.onnx"));
+	a = weight_q(inline_q, "MatMul", 1);
+	b = weight_q(external_q, "MatMul", 1);
+	CHECK(a && b && a->raw_data.len == 32 && b->raw_data.len == 32 &&
+	      !memcmp(a->raw_data.data, b->raw_data.data, 32),
+	      "external weight: int8 bytes differ from the inline ones");
+	onnx__model_proto__free_unpacked(inline_q, NULL);
+	onnx__model_proto__free_unpacked(external_q, NULL);
+	return 0;
+}
+
+/*
+ * Gemm whose A is the constant and B the activation: A is the weight
+ * (int8, per tensor: its channels are not Gemm's output channels) and the
+ * op is quantized; only both constant is refused.
+ */
+static int test_gemm_constant_a(void)
+{
+	const int64_t ad[] = { 4, 8 }, xd[] = { 8, 1 };
+	struct enpu_quantize_report r;
+	struct qt_model m;
+	Onnx__ModelProto *q;
+	const Onnx__TensorProto *wq;
+	float a[32];
+	float cols[2][8];
+
+	matmul_weight(a);
+	for (int s = 0; s < 2; s++)
+		memcpy(cols[s], mixed_rows[s], sizeof(cols[s]));
+	qt_init(&m, 13);
+	qt_input(&m, "x", ENPU_RT_FLOAT, 2, xd);
+	qt_init_float(&m, "a", 2, ad, a);
+	qt_node(&m, "Gemm", "a,x", "y");
+	qt_output(&m, "y");
+	CHECK(!qt_save(&m, path_of("gemm_a.onnx")), "save");
+	qt_free(&m);
+	mkdir(path_of("gemm_a_calib"), 0755);
+	for (int s = 0; s < 2; s++) {
+		mkdir(path_of("gemm_a_calib/sample_%03d", s), 0755);
+		CHECK(!qt_write_tensor(path_of("gemm_a_calib/sample_%03d/"
+					       "input_0.pb", s), "", 2, xd,
+				       cols[s]), "sample");
+	}
+	CHECK(!quantize_with("gemm_a.onnx", "gemm_a_calib",
+			     ENPU_QUANTIZE_MINMAX, &r), "quantize: %s",
+	      r.error);
+	CHECK(r.quantized_nodes == 1, "%zu quantized", r.quantized_nodes);
+	enpu_quantize_report_free(&r);
+	q = qt_load(path_of("edges_q.onnx"));
+	wq = weight_q(q, "Gemm", 0);
+	CHECK(wq && wq->data_type == ENPU_RT_INT8 && q &&
+	      activation_dq(q->graph, qt_find_op(q->graph, "Gemm",
+						  0)->input[1]),
+	      "A is not an int8 weight or x has no Q/DQ");
+	onnx__model_proto__free_unpacked(q, NULL);
+	return 0;
+}
+
 /* q_map_get() on a map nothing was put in: -1, its documented absent. */
 static int test_empty_map(void)
 {
@@ -566,5 +692,7 @@ const struct test edge_tests[] = {
 	{ "node_input_limit", test_node_input_limit },
 	{ "gemm_bias_untransposed", test_gemm_bias_untransposed },
 	{ "empty_map", test_empty_map },
+	{ "external_weight", test_external_weight },
+	{ "gemm_constant_a", test_gemm_constant_a },
 	{ NULL, NULL },
 };
