@@ -14,9 +14,10 @@
  * of layer_run() (FAST mode, one host thread), and one run of the ORACLE
  * mode for comparison.
  *
- *   vnpu-layer-bench [--runs N] [--oracle] [--threads N]
+ *   vnpu-layer-bench [--runs N] [--oracle] [--threads N] [--layer TEXT]
  *
  * --threads: FAST's host threads (the vnpu's --layer-threads; default 1).
+ * --layer: only the layers whose name contains TEXT (for a profiler).
  */
 #include <getopt.h>
 #include <malloc.h>
@@ -310,6 +311,7 @@ int main(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "oracle", no_argument, NULL, 'o' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "layer", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct spec specs[128];
@@ -321,6 +323,7 @@ int main(int argc, char **argv)
 	double conv_host = 0, conv_device = 0, all_host = 0, all_device = 0;
 	double worst = 0, oracle_host = 0;
 	bool with_oracle = false;
+	const char *only = NULL;
 	int opt;
 
 	/*
@@ -337,6 +340,8 @@ int main(int argc, char **argv)
 			with_oracle = true;
 		else if (opt == 't' && atoi(optarg) > 0)
 			threads = (unsigned int)atoi(optarg);
+		else if (opt == 'l')
+			only = optarg;
 		else
 			return 2;
 	}
@@ -369,6 +374,8 @@ int main(int argc, char **argv)
 		double device_us, host_us, ratio;
 		char shape[32];
 
+		if (only && !strstr(specs[i].name, only))
+			continue;
 		instantiate(&m, &specs[i], b);
 		if (layer_check(&m.job, cmd, b->size, &(uint32_t){ 0 }) != ENPU_JOB_STATUS_OK) {
 			fprintf(stderr, "%s: the device refuses the command\n",

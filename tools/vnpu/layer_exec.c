@@ -500,15 +500,19 @@ static uint32_t fast_conv_input(const struct layer *l,
 			      row);
 	if (!st->fin)
 		return LAYER_HOST_TROUBLE;
-	memset(st->fin, (uint8_t)l->in.zero_point,
-	       (uint64_t)l->in.n * st->image_rows * row);
-	for (uint32_t n = 0; n < l->in.n; n++)
+	/* Only the padding rows are filled: the gather writes the rest. */
+	for (uint32_t n = 0; n < l->in.n; n++) {
+		uint8_t *image = st->fin + (uint64_t)n * st->image_rows * row;
+
+		memset(image, (uint8_t)l->in.zero_point, l->pad_top * row);
+		memset(image + (uint64_t)(l->pad_top + l->in.h) * row,
+		       (uint8_t)l->in.zero_point, below * row);
 		if (!pixels_gather(&l->in, job, ram,
 				   (uint64_t)n * l->in.h * l->in.w,
 				   (uint64_t)l->in.h * l->in.w,
-				   st->fin + ((uint64_t)n * st->image_rows +
-					      l->pad_top) * row))
+				   image + (uint64_t)l->pad_top * row))
 			return ENPU_JOB_STATUS_DMA_FAULT;
+	}
 	return ENPU_JOB_STATUS_OK;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * AVX-512 VNNI depthwise microkernel: 16 channels per zmm, 4 output pixels
- * at a time (4 independent accumulator chains hide vpdpbusd's latency).
+ * at a time (4 independent accumulator chains hide vpdpbusd's latency;
+ * a row's last 1-3 pixels too).
  * Each activation byte is zero-extended to a dword (vpmovzxbd) and
  * vpdpbusd multiplies it by the sign-extended int32 weight: the activation's
  * upper bytes are 0, so the lane gets exactly x * w, in one instruction
@@ -55,38 +56,42 @@ channel_block(const struct enpu_dwconv_pass *pass, size_t c, __mmask16 mask,
 				enpu_requantize_avx512(acc, &v));         \
 	} while (0)
 
-	for (; p + PIXELS <= pass->pixels; p += PIXELS) {
-		const uint8_t *const *in = pass->inputs + p * taps;
+	/*
+	 * A last group of 1-3 pixels runs as a group of 4 too, its missing
+	 * pixels repeating the last one (computed, not stored): one pixel
+	 * alone would be a chain of dependent vpdpbusd, several times
+	 * slower than four interleaved (a 7x7 layer has 3 such pixels per
+	 * row for every 4 in groups).
+	 */
+	for (; p < pass->pixels; p += PIXELS) {
+		size_t left = pass->pixels - p, k;
+		const uint8_t *const *in[PIXELS];
 		__m512i acc0 = init, acc1 = init, acc2 = init, acc3 = init;
+
+		for (k = 0; k < PIXELS; k++)
+			in[k] = pass->inputs +
+				(p + (k < left ? k : left - 1)) * taps;
 
 		for (size_t t = 0; t < taps; t++) {
 			__m512i w = _mm512_load_si512(weights +
 						      t * pass->channels_padded);
 
 			acc0 = _mm512_dpbusd_epi32(acc0, load_activations(
-				in[t] + c, mask, full, flip), w);
+				in[0][t] + c, mask, full, flip), w);
 			acc1 = _mm512_dpbusd_epi32(acc1, load_activations(
-				in[taps + t] + c, mask, full, flip), w);
+				in[1][t] + c, mask, full, flip), w);
 			acc2 = _mm512_dpbusd_epi32(acc2, load_activations(
-				in[2 * taps + t] + c, mask, full, flip), w);
+				in[2][t] + c, mask, full, flip), w);
 			acc3 = _mm512_dpbusd_epi32(acc3, load_activations(
-				in[3 * taps + t] + c, mask, full, flip), w);
+				in[3][t] + c, mask, full, flip), w);
 		}
 		STORE(acc0, p);
-		STORE(acc1, p + 1);
-		STORE(acc2, p + 2);
-		STORE(acc3, p + 3);
-	}
-	for (; p < pass->pixels; p++) {
-		const uint8_t *const *in = pass->inputs + p * taps;
-		__m512i acc = init;
-
-		for (size_t t = 0; t < taps; t++)
-			acc = _mm512_dpbusd_epi32(acc, load_activations(
-				in[t] + c, mask, full, flip),
-				_mm512_load_si512(weights +
-						  t * pass->channels_padded));
-		STORE(acc, p);
+		if (left > 1)
+			STORE(acc1, p + 1);
+		if (left > 2)
+			STORE(acc2, p + 2);
+		if (left > 3)
+			STORE(acc3, p + 3);
 	}
 #undef STORE
 }
