@@ -278,6 +278,45 @@ static size_t pick(uint64_t *rng, size_t lo, size_t hi)
 	return lo + (size_t)(test_random(rng) % (hi - lo + 1));
 }
 
+/*
+ * Depthwise rows of every length 1-9 (so each count of pixels left after
+ * groups of 4, and rows the stack pointer chunk cuts), channel counts on
+ * both sides of the 16- and 64-channel blocks, with and without padding,
+ * stride 1 and 2, both input types and int32 output: the microkernels' edge
+ * cases, each against the reference.
+ */
+static void test_depthwise_edges_match_reference(struct test_state *s)
+{
+	static const size_t channels[] = { 1, 3, 15, 16, 17, 63, 64, 65, 144 };
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t seed = 5000;
+
+	for (size_t w = 1; ctx && w <= 9; w++) {
+		for (size_t i = 0; i < ARRAY_SIZE(channels); i++) {
+			for (int v = 0; v < 4; v++) {
+				size_t pad = v & 1, stride = v & 2 ? 2 : 1;
+				struct conv_case c = CONV(.height = 3 + v,
+					.width = w + 2 - 2 * pad,
+					.cin = channels[i], .cout = channels[i],
+					.groups = channels[i], .kh = 3, .kw = 3,
+					.sh = stride, .sw = stride,
+					.pt = pad, .pl = pad, .pb = pad, .pr = pad,
+					.in_type = v == 1 ? ENPU_CPU_INT8 : ENPU_CPU_UINT8,
+					.out_type = v == 3 ? ENPU_CPU_INT32 :
+						    ENPU_CPU_UINT8,
+					.in_zp = v == 1 ? -3 : 7,
+					.out_zp = v == 3 ? 0 : 11,
+					.per_channel = (int)(w & 1));
+
+				if (!run_case(s, ctx, &c, seed++))
+					goto out;
+			}
+		}
+	}
+out:
+	enpu_cpu_context_destroy(ctx);
+}
+
 static void test_conv_paths_match_reference_on_random_shapes(struct test_state *s)
 {
 	enpu_cpu_context *ctx = make_context(s);
@@ -497,6 +536,8 @@ const struct test_case conv_tests[] = {
 	  test_conv_paths_match_reference_at_extreme_values },
 	{ "conv_paths_match_reference_on_random_shapes",
 	  test_conv_paths_match_reference_on_random_shapes },
+	{ "depthwise_edges_match_reference",
+	  test_depthwise_edges_match_reference },
 	{ "conv_rejects_bad_arguments", test_conv_rejects_bad_arguments },
 	{ NULL, NULL },
 };
