@@ -32,7 +32,8 @@ struct env {
 	struct guest_model gm;
 	uint8_t *before;	/* RAM before a run */
 	uint8_t *first;		/* RAM after the first way of running */
-	struct layer_engine fast, oracle;
+	/* fast_rows: FAST scattering each output row as it is computed. */
+	struct layer_engine fast, fast_rows, oracle;
 };
 
 static uint32_t rnd(struct env *e)
@@ -473,8 +474,9 @@ static uint32_t run_split(struct env *e, const struct layer_engine *engine,
 /*
  * The ways, each from the same RAM: the oracle in one range (the
  * reference), FAST in one range, both split in random order on one state,
- * both split in order with states dropped and gathered again. Returns the
- * number of ways that differed from the first.
+ * both split in order with states dropped and gathered again, and FAST in
+ * one range scattering row by row. Returns the number of ways that
+ * differed from the first.
  */
 static int four_ways(struct test_state *t, struct env *e, const void *cmd,
 		     uint32_t size, const char *what)
@@ -495,12 +497,14 @@ static int four_ways(struct test_state *t, struct env *e, const void *cmd,
 	memcpy(e->first, e->gm.ram.base, used(e));
 	CHECK(t, memcmp(e->first, e->before, used(e)),
 	      "%s: the oracle wrote nothing", what);
-	for (int way = 1; way < 6; way++) {
-		const struct layer_engine *engine = way % 2 ? &e->fast :
+	for (int way = 1; way < 7; way++) {
+		const struct layer_engine *engine = way == 6 ? &e->fast_rows :
+						    way % 2 ? &e->fast :
 							      &e->oracle;
 
 		memcpy(e->gm.ram.base, e->before, used(e));
-		status = way == 1 ? layer_run(engine, &l, &e->gm.job, &e->gm.ram) :
+		status = way == 1 || way == 6 ?
+			 layer_run(engine, &l, &e->gm.job, &e->gm.ram) :
 			 run_split(e, engine, &l, pick(e, 2, 12), way >= 4);
 		CHECK(t, status == ENPU_JOB_STATUS_OK, "%s way %d: status %u",
 		      what, way, status);
@@ -512,7 +516,8 @@ static int four_ways(struct test_state *t, struct env *e, const void *cmd,
 			CHECK(t, 0, "%s: way %d (%s, %s) differs first at RAM "
 			      "0x%zx", what, way, layer_mode_name(engine->mode),
 			      way == 1 ? "one range" : way < 4 ?
-			      "split, any order" : "split, resumed", at);
+			      "split, any order" : way < 6 ? "split, resumed" :
+			      "one range, row by row", at);
 			differ++;
 		}
 	}
@@ -867,10 +872,13 @@ int main(void)
 	e.first = malloc(RAM_SIZE);
 	if (guest_model_init(&e.gm, RAM_SIZE, SG_BYTES) || !e.before ||
 	    !e.first || layer_engine_init(&e.fast, LAYER_MODE_FAST, 1) ||
+	    layer_engine_init(&e.fast_rows, LAYER_MODE_FAST, 1) ||
 	    layer_engine_init(&e.oracle, LAYER_MODE_ORACLE, 1)) {
 		printf("vnpu-exec: 0 passed, 1 failed (setup)\n");
 		return 1;
 	}
+	/* Below any output row: one row per chunk. */
+	e.fast_rows.scatter_chunk_bytes = 1;
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		struct test_state t = { 0 };
 
@@ -882,6 +890,7 @@ int main(void)
 			passed++;
 	}
 	layer_engine_destroy(&e.fast);
+	layer_engine_destroy(&e.fast_rows);
 	layer_engine_destroy(&e.oracle);
 	guest_model_destroy(&e.gm);
 	free(e.before);

@@ -168,7 +168,13 @@ struct layer_engine {
 	const struct layer_fast_ops *fast;
 	struct enpu_cpu_context *cpu;
 	struct layer_cache *cache;
+	/* FAST scatters a layer's output in chunks of whole rows of about
+	 * this many bytes, each right after computing it (cache-hot);
+	 * layer_engine_init() sets LAYER_SCATTER_CHUNK_BYTES. */
+	uint64_t scatter_chunk_bytes;
 };
+
+#define LAYER_SCATTER_CHUNK_BYTES (128 * 1024)
 
 /* "fast" / "oracle" -> mode; false for anything else. */
 bool layer_mode_from_name(const char *name, enum layer_mode *mode);

@@ -714,12 +714,30 @@ uint32_t layer_run_range(const struct layer_engine *e, const struct layer *l,
 		*state = st;
 	}
 	if (st->fast) {
-		uint32_t status = fast_compute(l, st, first, end);
+		/*
+		 * In chunks of whole output rows, each scattered right after
+		 * it is computed, while it is still in the cache: a large
+		 * layer's output scattered at the end is read back from
+		 * memory.
+		 */
+		bool fc = l->opcode == ENPU_CMD_FULLY_CONNECTED;
+		uint64_t row = fc ? l->out.c : (uint64_t)l->out.w * l->out.c;
+		uint64_t rows = (e->scatter_chunk_bytes /
+				 (row * dtype_size(l->out.dtype))) + 1;
 
-		if (status != ENPU_JOB_STATUS_OK)
-			return status;
-		return tensor_scatter(&l->out, job, ram, st->fout, first, end) ?
-		       ENPU_JOB_STATUS_OK : ENPU_JOB_STATUS_DMA_FAULT;
+		for (uint64_t a = first, b; a < end; a = b) {
+			uint32_t status;
+
+			b = (a / row + rows) * row;
+			if (b > end)
+				b = end;
+			status = fast_compute(l, st, a, b);
+			if (status != ENPU_JOB_STATUS_OK)
+				return status;
+			if (!tensor_scatter(&l->out, job, ram, st->fout, a, b))
+				return ENPU_JOB_STATUS_DMA_FAULT;
+		}
+		return ENPU_JOB_STATUS_OK;
 	}
 	layer_compute(l, st, first, end);
 	if (st->raw_out)

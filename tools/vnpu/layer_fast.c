@@ -331,6 +331,7 @@ int layer_engine_init(struct layer_engine *e, enum layer_mode mode,
 {
 	memset(e, 0, sizeof(*e));
 	e->mode = mode;
+	e->scatter_chunk_bytes = LAYER_SCATTER_CHUNK_BYTES;
 	if (mode != LAYER_MODE_FAST)
 		return 0;
 	e->fast = &fast_ops;
