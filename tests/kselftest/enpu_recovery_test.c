@@ -256,23 +256,29 @@ TEST_F_TIMEOUT(recovery, a_corrupted_completion_is_recovered_without_blame, 60)
 
 /*
  * Runs cmdbuf (its commands, then a 4 s NOP) and halts the device with a
- * thermal trip 200 ms in, long after those commands ran: a reset the job
- * did not cause interrupts it once it has written its outputs. The NOP
- * leaves the fault relay seconds to deliver the trip while the job is
- * still running; once the device is down the vnpu runs 50 times faster,
- * so cooling and the rerun take a fraction of a second. The hot device
- * may run the rerun at its lowest clock, where the NOP alone is 20 s of
- * device time, more than job_timeout_ms: a made-up hang, not the rerun
- * under test, so the timeout is raised for the run. Returns the job's
- * fence status.
+ * thermal trip once the commands have run: the byte at @ran (the last
+ * one they write) holds @want. A reset the job did not cause then
+ * interrupts it after it has written its outputs. Waiting for the byte,
+ * not a fixed delay: on the debug kernel at load 14 the job had not
+ * started 200 ms after the submit, so the trip came before the layer
+ * and the rerun was (rightly) allowed. The NOP leaves the fault relay
+ * seconds to deliver the trip while the job is still running; once the
+ * device is down the vnpu runs 50 times faster, so cooling and the rerun
+ * take a fraction of a second. The hot device may run the rerun at its
+ * lowest clock, where the NOP alone is 20 s of device time, more than
+ * job_timeout_ms: a made-up hang, not the rerun under test, so the
+ * timeout is raised for the run. Returns the job's fence status.
  */
 static int run_interrupted(struct __test_metadata *_metadata,
-			   FIXTURE_DATA(recovery) *self, enpu_cmdbuf *cmdbuf)
+			   FIXTURE_DATA(recovery) *self, enpu_cmdbuf *cmdbuf,
+			   const unsigned char *ran, unsigned char want)
 {
 	struct enpu_recovery_counters before, after;
 	long long retries = enpu_recovery_value("retries");
+	const volatile unsigned char *seen = ran;
 	unsigned int timeout_ms = 0;
 	int job_status = 1;
+	int64_t deadline;
 	uint32_t syncobj;
 
 	ASSERT_EQ(0, enpu_param_read("job_timeout_ms", &timeout_ms));
@@ -280,8 +286,13 @@ static int run_interrupted(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, enpu_recovery_counters(&before));
 	EXPECT_EQ(0, enpu_cmdbuf_nop(cmdbuf, 4000u * 1000 * 1000));
 	EXPECT_EQ(0, enpu_syncobj_create(self->device, &syncobj));
+	ASSERT_NE(want, *seen) TH_LOG("the output already holds %u", want);
 	EXPECT_EQ(0, enpu_job_submit(&self->bos, cmdbuf, 0, syncobj, NULL));
-	enpu_sleep_ms(200);
+	/* Bounded by the NOP: past it the job is over, not interrupted. */
+	deadline = enpu_now_ns() + 30 * ENPU_SECOND_NS;
+	while (*seen != want && enpu_now_ns() < deadline)
+		enpu_sleep_ms(5);
+	ASSERT_EQ(want, *seen) TH_LOG("the job's commands never ran");
 	EXPECT_EQ(0, enpu_fault("thermal-spike 80000", 0, NULL));
 	/* A count of failed attempts: "down" may be over between two polls. */
 	for (int waited = 0; waited < 3000 &&
@@ -316,7 +327,8 @@ TEST_F_TIMEOUT(recovery, a_thermal_trip_recovers_once_cooled, 120)
 	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
 	ASSERT_EQ(0, enpu_cmdbuf_dma_fill(cmdbuf, self->dst, 0, 8192, 0x3c));
 	memset(self->bos.map[self->dst], 0, 8192);
-	EXPECT_EQ(0, run_interrupted(_metadata, self, cmdbuf));
+	EXPECT_EQ(0, run_interrupted(_metadata, self, cmdbuf,
+				     &self->bos.map[self->dst][8191], 0x3c));
 	EXPECT_EQ(0x3c, self->bos.map[self->dst][8191]);
 	EXPECT_LT(retries_before, enpu_recovery_value("retries"))
 		TH_LOG("the device booted while still too hot");
@@ -437,7 +449,8 @@ TEST_F_TIMEOUT(recovery, an_interrupted_in_place_layer_is_not_applied_twice,
 				     DRM_ENPU_SUBMIT_BO_WRITE, NULL, 3, &a));
 	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
 	ASSERT_EQ(0, append_add(cmdbuf, a, a, a));
-	EXPECT_EQ(-EIO, run_interrupted(_metadata, self, cmdbuf));
+	EXPECT_EQ(-EIO, run_interrupted(_metadata, self, cmdbuf,
+					&self->bos.map[a][ADD_BYTES - 1], 6));
 	EXPECT_EQ(6, self->bos.map[a][0]) TH_LOG("the layer ran %s",
 		self->bos.map[a][0] == 12 ? "twice" : "not once");
 	EXPECT_EQ(6, self->bos.map[a][ADD_BYTES - 1]);
@@ -465,7 +478,8 @@ TEST_F_TIMEOUT(recovery, an_interrupted_safe_job_runs_again_to_the_same_result,
 				     DRM_ENPU_SUBMIT_BO_WRITE, NULL, 0, &c));
 	ASSERT_EQ(0, enpu_cmdbuf_create(&cmdbuf));
 	ASSERT_EQ(0, append_add(cmdbuf, a, a, c));
-	EXPECT_EQ(0, run_interrupted(_metadata, self, cmdbuf));
+	EXPECT_EQ(0, run_interrupted(_metadata, self, cmdbuf,
+				     &self->bos.map[c][ADD_BYTES - 1], 6));
 	EXPECT_EQ(6, self->bos.map[c][0]);
 	EXPECT_EQ(6, self->bos.map[c][ADD_BYTES - 1]);
 
@@ -473,7 +487,8 @@ TEST_F_TIMEOUT(recovery, an_interrupted_safe_job_runs_again_to_the_same_result,
 	ASSERT_EQ(0, enpu_cmdbuf_reset(cmdbuf));
 	ASSERT_EQ(0, append_add(cmdbuf, a, a, c));
 	ASSERT_EQ(0, append_add(cmdbuf, c, c, c));
-	EXPECT_EQ(0, run_interrupted(_metadata, self, cmdbuf));
+	EXPECT_EQ(0, run_interrupted(_metadata, self, cmdbuf,
+				     &self->bos.map[c][ADD_BYTES - 1], 12));
 	EXPECT_EQ(12, self->bos.map[c][0]);
 	EXPECT_EQ(12, self->bos.map[c][ADD_BYTES - 1]);
 	device_still_works(_metadata, self);
