@@ -411,4 +411,49 @@ TEST_F_TIMEOUT(faults, processes_killed_mid_job_leave_nothing_behind, 300)
 		TH_LOG("kernel report: %s", first);
 }
 
+/*
+ * The fault relay is shared by every process of a test: requests made
+ * at the same time from several processes each get their own reply
+ * (each asks for a different vnpu speed and must hear its own value
+ * back). A number claimed twice would give two processes one request,
+ * one reply, and a wrong value or a 10 s timeout for the other.
+ */
+TEST_F_TIMEOUT(faults, relay_answers_each_of_concurrent_processes, 300)
+{
+	enum { PROCESSES = 6, REQUESTS = 40 };
+	pid_t pids[PROCESSES];
+
+	if (!self->ready)
+		SKIP(return, "VM booted without --fault-relay");
+	for (int p = 0; p < PROCESSES; p++) {
+		pids[p] = fork();
+		ASSERT_LE(0, pids[p]);
+		if (pids[p])
+			continue;
+		for (int i = 0; i < REQUESTS; i++) {
+			char cmd[64], want[64], reply[256];
+			double speed = 1 + (p * 100 + i + 1) / 1e5;
+
+			snprintf(cmd, sizeof(cmd), "speed %.5f", speed);
+			snprintf(want, sizeof(want), "ok speed=%g",
+				 strtod(cmd + 6, NULL));
+			if (enpu_fault(cmd, sizeof(reply), reply) ||
+			    strcmp(reply, want)) {
+				fprintf(stderr, "process %d request %d: '%s' for '%s'\n",
+					p, i, reply, cmd);
+				_exit(1);
+			}
+		}
+		_exit(0);
+	}
+	for (int p = 0; p < PROCESSES; p++) {
+		int status = 0;
+
+		ASSERT_EQ(pids[p], waitpid(pids[p], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			TH_LOG("process %d: status %#x", p, status);
+	}
+	EXPECT_EQ(0, enpu_fault("speed 1", 0, NULL));
+}
+
 TEST_HARNESS_MAIN
