@@ -11,6 +11,7 @@
 
 #include "../cpu/test_harness.h"
 #include "enpu/enpu_rt.h"
+#include "enpu_cpu.h"
 #include "model_builder.h"
 #include "rt_open.h"
 
@@ -417,6 +418,239 @@ static void test_packed_values(struct test_state *t)
 	free(bad);
 }
 
+/*
+ * ConvTranspose against a double-precision reference written here from
+ * the ONNX definition, on every ISA path this host runs, at 1 and 2
+ * threads. The cases sit on both sides of the tiling path's rule (kernel
+ * == stride, no padding, dilation or output_padding: each output element
+ * takes one tap) and cover its three column strides (1, 2, other).
+ */
+struct convt_case {
+	const char *name;
+	int axes, group, bias, relu;
+	int64_t in[3], kernel[3], stride[3], dilation[3], pads[6], out_pad[3];
+};
+
+static void convt_reference(const struct convt_case *c, int64_t batch,
+			    int64_t cin, int64_t cout, const int64_t *out,
+			    const float *x, const float *w, const float *bias,
+			    double *y)
+{
+	int64_t in[3] = { 1, 1, 1 }, kn[3] = { 1, 1, 1 }, st[3] = { 1, 1, 1 };
+	int64_t dl[3] = { 1, 1, 1 }, pb[3] = { 0, 0, 0 }, o[3] = { 1, 1, 1 };
+	int64_t cg = cin / c->group, mg = cout / c->group;
+	size_t ov, iv, kv;
+
+	for (int a = 0; a < c->axes; a++) {
+		int j = 3 - c->axes + a;
+
+		in[j] = c->in[a];
+		kn[j] = c->kernel[a];
+		st[j] = c->stride[a];
+		dl[j] = c->dilation[a];
+		pb[j] = c->pads[a];
+		o[j] = out[a];
+	}
+	ov = (size_t)(o[0] * o[1] * o[2]);
+	iv = (size_t)(in[0] * in[1] * in[2]);
+	kv = (size_t)(kn[0] * kn[1] * kn[2]);
+	for (int64_t n = 0; n < batch; n++)
+	for (int64_t m = 0; m < cout; m++)
+		for (size_t e = 0; e < ov; e++)
+			y[(size_t)(n * cout + m) * ov + e] = bias ? bias[m] : 0;
+	for (int64_t n = 0; n < batch; n++)
+	for (int64_t ic = 0; ic < cin; ic++)
+	for (int64_t oc = 0; oc < mg; oc++)
+	for (int64_t i0 = 0; i0 < in[0]; i0++)
+	for (int64_t i1 = 0; i1 < in[1]; i1++)
+	for (int64_t i2 = 0; i2 < in[2]; i2++)
+	for (int64_t q0 = 0; q0 < kn[0]; q0++)
+	for (int64_t q1 = 0; q1 < kn[1]; q1++)
+	for (int64_t q2 = 0; q2 < kn[2]; q2++) {
+		int64_t p0 = i0 * st[0] + q0 * dl[0] - pb[0];
+		int64_t p1 = i1 * st[1] + q1 * dl[1] - pb[1];
+		int64_t p2 = i2 * st[2] + q2 * dl[2] - pb[2];
+		int64_t m = (ic / cg) * mg + oc;
+
+		if (p0 < 0 || p0 >= o[0] || p1 < 0 || p1 >= o[1] || p2 < 0 ||
+		    p2 >= o[2])
+			continue;
+		y[(size_t)(n * cout + m) * ov +
+		  (size_t)((p0 * o[1] + p1) * o[2] + p2)] +=
+			(double)x[(size_t)(n * cin + ic) * iv +
+				  (size_t)((i0 * in[1] + i1) * in[2] + i2)] *
+			w[(size_t)(ic * mg + oc) * kv +
+			  (size_t)((q0 * kn[1] + q1) * kn[2] + q2)];
+	}
+	if (c->relu)
+		for (size_t e = 0; e < (size_t)(batch * cout) * ov; e++)
+			y[e] = y[e] < 0 ? 0 : y[e];
+}
+
+static void test_conv_transpose_reference(struct test_state *t)
+{
+	static const struct convt_case cases[] = {
+		/* Tiling: 2x2/2 (U-Net's), column stride 2. */
+		{ "2x2/2", 2, 1, 1, 0, { 5, 7 }, { 2, 2 }, { 2, 2 }, { 1, 1 },
+		  { 0 }, { 0 } },
+		/* Tiling, column stride 3, grouped, fused Relu. */
+		{ "2x3/2x3 group 2 relu", 2, 2, 1, 1, { 4, 6 }, { 2, 3 },
+		  { 2, 3 }, { 1, 1 }, { 0 }, { 0 } },
+		/* Tiling, column stride 1. */
+		{ "1x1/1", 2, 1, 1, 0, { 3, 5 }, { 1, 1 }, { 1, 1 }, { 1, 1 },
+		  { 0 }, { 0 } },
+		{ "1-D 2/2", 1, 1, 1, 0, { 9 }, { 2 }, { 2 }, { 1 }, { 0 },
+		  { 0 } },
+		{ "3-D 2x2x2/2", 3, 1, 1, 1, { 3, 4, 5 }, { 2, 2, 2 },
+		  { 2, 2, 2 }, { 1, 1, 1 }, { 0 }, { 0 } },
+		/* Not tiling: overlapping taps (kernel > stride). */
+		{ "3x3/2", 2, 1, 1, 0, { 5, 7 }, { 3, 3 }, { 2, 2 }, { 1, 1 },
+		  { 0 }, { 0 } },
+		/* Not tiling: gaps only the bias fills (kernel < stride). */
+		{ "2x2/3", 2, 1, 1, 0, { 4, 5 }, { 2, 2 }, { 3, 3 }, { 1, 1 },
+		  { 0 }, { 0 } },
+		/* Not tiling: padding, output_padding, dilation. */
+		{ "2x2/2 pads", 2, 1, 1, 0, { 5, 7 }, { 2, 2 }, { 2, 2 },
+		  { 1, 1 }, { 1, 0, 0, 1 }, { 0 } },
+		{ "2x2/2 output_padding", 2, 1, 1, 0, { 5, 7 }, { 2, 2 },
+		  { 2, 2 }, { 1, 1 }, { 0 }, { 1, 1 } },
+		/* Begin padding the output_padding makes up for. */
+		{ "2x2/2 pad 1 output_padding 1", 2, 1, 1, 0, { 5, 7 },
+		  { 2, 2 }, { 2, 2 }, { 1, 1 }, { 1, 0, 0, 0 }, { 1, 0 } },
+		{ "2x2/2 dilation 2", 2, 1, 0, 0, { 5, 7 }, { 2, 2 }, { 2, 2 },
+		  { 2, 2 }, { 0 }, { 0 } },
+	};
+	static const char *const isas[] = {
+		"scalar", "avx2", "avx512vnni", "neon", "neondot", "neoni8mm",
+	};
+	const int64_t batch = 2, cin = 6, cout = 4;
+
+	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
+		const struct convt_case *c = &cases[ci];
+		int64_t xd[5] = { batch, cin }, wd[5] = { cin, cout / c->group };
+		int64_t yd[5] = { batch, cout }, bd[1] = { cout };
+		size_t xn = (size_t)(batch * cin), wn = (size_t)cin *
+			    (size_t)(cout / c->group), yn = (size_t)(batch * cout);
+		struct model_builder mb;
+		Onnx__NodeProto *node;
+		float *x, *w, bias[4];
+		double *want;
+		uint8_t *bytes;
+		size_t size;
+
+		for (int a = 0; a < c->axes; a++) {
+			xd[2 + a] = c->in[a];
+			wd[2 + a] = c->kernel[a];
+			yd[2 + a] = c->stride[a] * (c->in[a] - 1) +
+				    c->out_pad[a] + c->dilation[a] *
+				    (c->kernel[a] - 1) + 1 - c->pads[a] -
+				    c->pads[c->axes + a];
+			xn *= (size_t)c->in[a];
+			wn *= (size_t)c->kernel[a];
+			yn *= (size_t)yd[2 + a];
+		}
+		x = malloc(xn * sizeof(*x));
+		w = malloc(wn * sizeof(*w));
+		want = malloc(yn * sizeof(*want));
+		if (!x || !w || !want) {
+			CHECK(t, 0, "out of memory");
+			free(x);
+			free(w);
+			free(want);
+			return;
+		}
+		for (size_t i = 0; i < xn; i++)
+			x[i] = (float)((int)(i * 37 % 23) - 11) / 8.0f;
+		for (size_t i = 0; i < wn; i++)
+			w[i] = (float)((int)(i * 29 % 19) - 9) / 16.0f;
+		for (int i = 0; i < 4; i++)
+			bias[i] = 0.25f * (float)(i - 2);
+		convt_reference(c, batch, cin, cout, yd + 2, x, w,
+				c->bias ? bias : NULL, want);
+
+		mb_init(&mb, 17);
+		mb_input(&mb, "x", ENPU_RT_FLOAT, 2 + c->axes, xd);
+		mb_initializer(&mb, "w", ENPU_RT_FLOAT, 2 + c->axes, wd, w,
+			       wn * sizeof(float));
+		mb_initializer(&mb, "b", ENPU_RT_FLOAT, 1, bd, bias,
+			       sizeof(bias));
+		node = mb_node(&mb, "ConvTranspose", c->bias ? "x,w,b" : "x,w",
+			       c->relu ? "t" : "y");
+		mb_attr_ints(&mb, node, "strides", c->stride, (size_t)c->axes);
+		mb_attr_ints(&mb, node, "dilations", c->dilation,
+			     (size_t)c->axes);
+		mb_attr_ints(&mb, node, "pads", c->pads, 2 * (size_t)c->axes);
+		mb_attr_ints(&mb, node, "output_padding", c->out_pad,
+			     (size_t)c->axes);
+		mb_attr_int(&mb, node, "group", c->group);
+		if (c->relu)
+			mb_node(&mb, "Relu", "t", "y");
+		mb_output(&mb, "y");
+		bytes = mb_pack(&mb, &size);
+
+		for (size_t ii = 0; ii < sizeof(isas) / sizeof(isas[0]); ii++)
+		for (unsigned int threads = 1; threads <= 2; threads++)
+		for (int optimize = 0; optimize < 2; optimize++) {
+			enum enpu_cpu_isa isa;
+			enpu_rt_options *options;
+			enpu_rt_session *s = NULL;
+			struct enpu_rt_output o;
+			size_t bad = 0, first = 0;
+
+			if (enpu_cpu_isa_from_name(isas[ii], &isa) ||
+			    !enpu_cpu_isa_supported(isa))
+				continue;
+			if (enpu_rt_options_create(&options)) {
+				CHECK(t, 0, "out of memory");
+				continue;
+			}
+			enpu_rt_options_set_optimize(options, optimize);
+			enpu_rt_options_set_threads(options, threads);
+			enpu_rt_options_set_isa(options, isas[ii]);
+			CHECK(t, enpu_rt_session_create_from_memory(
+				      bytes, size, NULL, options, &s) == 0,
+			      "%s %s: %s", c->name, isas[ii],
+			      enpu_rt_options_error(options));
+			enpu_rt_options_destroy(options);
+			if (!s)
+				continue;
+			CHECK(t, !optimize || enpu_rt_session_node_count(s) == 1,
+			      "%s: Relu not fused (%zu nodes)", c->name,
+			      enpu_rt_session_node_count(s));
+			CHECK(t, enpu_rt_session_bind_input(
+				      s, 0, ENPU_RT_FLOAT, (size_t)(2 + c->axes),
+				      xd, x, xn * sizeof(float)) == 0 &&
+			      enpu_rt_session_run(s) == 0,
+			      "%s %s: %s", c->name, isas[ii],
+			      enpu_rt_session_error(s));
+			if (enpu_rt_session_output(s, 0, &o) ||
+			    o.byte_size != yn * sizeof(float)) {
+				CHECK(t, 0, "%s %s: output missing or of the "
+				      "wrong size", c->name, isas[ii]);
+				enpu_rt_session_destroy(s);
+				continue;
+			}
+			for (size_t i = 0; i < yn; i++) {
+				double got = ((const float *)o.data)[i];
+
+				if (fabs(got - want[i]) > 1e-5 + 1e-5 *
+				    fabs(want[i]) && !bad++)
+					first = i;
+			}
+			CHECK(t, !bad, "%s %s, %u thread(s), optimize %d: %zu "
+			      "of %zu differ, first [%zu] %g want %g",
+			      c->name, isas[ii], threads, optimize, bad, yn,
+			      first, ((const float *)o.data)[first],
+			      want[first]);
+			enpu_rt_session_destroy(s);
+		}
+		mb_free(&mb);
+		free(x);
+		free(w);
+		free(want);
+	}
+}
+
 int main(void)
 {
 	static const struct test_case tests[] = {
@@ -429,6 +663,7 @@ int main(void)
 		{ "loop_if_outer_scope", test_loop_if_outer_scope },
 		{ "subgraph_errors", test_subgraph_errors },
 		{ "packed_values", test_packed_values },
+		{ "conv_transpose_reference", test_conv_transpose_reference },
 	};
 	int passed = 0, failed = 0;
 

@@ -4,7 +4,11 @@
  * cols = W_g^T x X_g (a [C_out/g * kernel] x [input pixels] product on
  * the CPU runtime's GEMM, X read in place) and then col2im adds every
  * column into the output window it came from. The transposed weights are built once at prepare
- * when W is a constant.
+ * when W is a constant. Where the kernel tiles the output (kernel ==
+ * stride, no padding or dilation: every output element takes one tap)
+ * the columns are instead interleaved into the output rows, bias and
+ * activation on the way, on the context's pool: no zeroed output, no
+ * adds, and one pass over it instead of four.
  *
  * Output size per axis: stride * (in - 1) + output_padding +
  * dilation * (kernel - 1) + 1 - pad_begin - pad_end, or output_shape
@@ -269,6 +273,73 @@ static void col2im(const struct convt_shape *s, size_t channels,
 	}
 }
 
+/*
+ * Whether every output element takes exactly one tap: kernel == stride,
+ * dilation 1, no padding and no output_padding on every axis (U-Net's
+ * 2x2/2 upsampling). Then col2im needs no zeroed output and no adds.
+ */
+static int taps_tile_output(const struct convt_shape *s)
+{
+	for (int a = 0; a < AXES; a++)
+		if (s->kernel[a] != s->stride[a] || s->dilation[a] != 1 ||
+		    s->pad_begin[a] || s->out[a] != s->in[a] * s->stride[a])
+			return 0;
+	return 1;
+}
+
+struct tile_job {
+	const struct convt_shape *s;
+	const float *cols;		/* [channels][kv][P_in] */
+	const float *bias;		/* NULL or [channels] */
+	const struct rt_activation *activation;
+	float *y;			/* [channels][out volume] */
+};
+
+/*
+ * Task c * out[0] + o0: the output rows of channel c at outer index o0,
+ * each written once from the s[2] kernel columns' rows (interleaved),
+ * bias and the activation added on the way.
+ */
+static void tile_rows(void *argument, size_t task)
+{
+	const struct tile_job *j = argument;
+	const struct convt_shape *s = j->s;
+	size_t c = task / (size_t)s->out[0], o0 = task % (size_t)s->out[0];
+	size_t in2 = (size_t)s->in[2], s2 = (size_t)s->stride[2];
+	size_t k0 = o0 % (size_t)s->stride[0], i0 = o0 / (size_t)s->stride[0];
+	float b = j->bias ? j->bias[c] : 0.0f;
+
+	for (size_t o1 = 0; o1 < (size_t)s->out[1]; o1++) {
+		size_t k1 = o1 % (size_t)s->stride[1];
+		size_t i1 = o1 / (size_t)s->stride[1];
+		size_t q = (k0 * (size_t)s->kernel[1] + k1) * s2;
+		const float *src = j->cols + (c * s->kernel_volume + q) *
+				   s->in_volume + (i0 * (size_t)s->in[1] + i1) *
+				   in2;
+		float *dst = j->y + c * s->out_volume +
+			     (o0 * (size_t)s->out[1] + o1) * in2 * s2;
+
+		if (s2 == 1) {
+			for (size_t i = 0; i < in2; i++)
+				dst[i] = src[i] + b;
+		} else if (s2 == 2) {
+			const float *src1 = src + s->in_volume;
+
+			/* Constant stride: one interleaving store. */
+			for (size_t i = 0; i < in2; i++) {
+				dst[2 * i] = src[i] + b;
+				dst[2 * i + 1] = src1[i] + b;
+			}
+		} else {
+			for (size_t k2 = 0; k2 < s2; k2++)
+				for (size_t i = 0; i < in2; i++)
+					dst[i * s2 + k2] =
+						src[k2 * s->in_volume + i] + b;
+		}
+		rt_activation_apply_f32(j->activation, dst, in2 * s2);
+	}
+}
+
 static int convt_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		     size_t n_in, struct rt_tensor *const *out, size_t n_out)
 {
@@ -278,7 +349,7 @@ static int convt_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 	float *wt = k->state, *cols;
 	float *y = out[0]->data;
 	size_t cin, cout, rows;
-	int status = convt_shape_of(k, x, in[1], &s);
+	int tiles, status = convt_shape_of(k, x, in[1], &s);
 
 	(void)n_out;
 	if (status)
@@ -295,7 +366,9 @@ static int convt_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		free(cols);
 		return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY, "out of memory");
 	}
-	memset(y, 0, out[0]->byte_size);
+	tiles = taps_tile_output(&s);
+	if (!tiles)
+		memset(y, 0, out[0]->byte_size);
 	for (int64_t n = 0; n < s.batch; n++)
 	for (int64_t g = 0; g < s.group; g++) {
 		const float *xg = (const float *)x->data +
@@ -318,7 +391,23 @@ static int convt_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 			return rt_op_error(k, ENPU_RT_RUNTIME_ERROR, "%s",
 					   enpu_cpu_context_error(k->cpu));
 		}
+		if (tiles) {
+			struct tile_job job = {
+				&s, cols, bias ? bias + (size_t)g * cout : NULL,
+				&k->activation, yg,
+			};
+
+			enpu_cpu_parallel_for(k->cpu, cout * (size_t)s.out[0],
+					      tile_rows, &job);
+			continue;
+		}
 		col2im(&s, cout, cols, yg);
+	}
+	if (tiles) {
+		free(cols);
+		if (wt != k->state)
+			free(wt);
+		return 0;
 	}
 	if (bias)
 		for (int64_t n = 0; n < s.batch; n++)
@@ -338,7 +427,7 @@ static int convt_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 }
 
 const struct rt_op_def rt_ops_conv_transpose[] = {
-	{ "ConvTranspose", "", 1, 21, 2, 3, 1, 1, 0, convt_infer,
-	  convt_prepare, convt_run, convt_release },
+	{ "ConvTranspose", "", 1, 21, 2, 3, 1, 1, RT_OP_FUSES_ACTIVATION,
+	  convt_infer, convt_prepare, convt_run, convt_release },
 	{ 0 },
 };
