@@ -13,7 +13,7 @@
  *                                 versions (DIR/<model>/...)
  *   float-bench --dir DIR --ort-script FILE [--models LIST]
  *               [--threads 1,2] [--runs N] [--warmup N] [--gap-ms N]
- *               [--profile]
+ *               [--profile [--nodes N]]
  *                                 the table: per model, precision and
  *                                 thread count the median of N runs each,
  *                                 the ratio ours / ORT, and the largest
@@ -215,14 +215,19 @@ static void node_times_record(struct node_times *t, enpu_rt_session *s)
 	t->runs++;
 }
 
-#define SLOWEST 12
+/* How many of the slowest nodes --profile prints (--nodes N). */
+static int slowest = 12;
 
-/* The SLOWEST nodes by median (scratch: v, one double per run). */
+/* The slowest nodes by median (scratch: v, one double per run). */
 static void print_slowest(enpu_rt_session *s, const struct node_times *t,
 			  double *v)
 {
-	struct { size_t node; double median, best; } top[SLOWEST];
+	struct top { size_t node; double median, best; } *top;
 	int count = 0;
+
+	top = calloc((size_t)slowest, sizeof(*top));
+	if (!top)
+		return;
 
 	for (size_t i = 0; i < t->nodes; i++) {
 		double med, fast;
@@ -233,13 +238,13 @@ static void print_slowest(enpu_rt_session *s, const struct node_times *t,
 		fast = best(v, t->runs);
 		med = median(v, t->runs);
 		for (at = count; at > 0 && top[at - 1].median < med; at--)
-			if (at < SLOWEST)
+			if (at < slowest)
 				top[at] = top[at - 1];
-		if (at < SLOWEST) {
+		if (at < slowest) {
 			top[at].node = i;
 			top[at].median = med;
 			top[at].best = fast;
-			if (count < SLOWEST)
+			if (count < slowest)
 				count++;
 		}
 	}
@@ -251,6 +256,7 @@ static void print_slowest(enpu_rt_session *s, const struct node_times *t,
 		printf("      %-30.30s %-14s %9.3f %9.3f\n", name, op,
 		       top[i].median, top[i].best);
 	}
+	free(top);
 }
 
 static void print_profile(enpu_rt_session *s, struct node_times *t,
@@ -512,6 +518,8 @@ int main(int argc, char **argv)
 			gap_ms = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--profile"))
 			profile = 1;
+		else if (!strcmp(argv[i], "--nodes") && i + 1 < argc)
+			slowest = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
 			char *p = argv[++i];
 
@@ -524,11 +532,12 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: %s --write DIR | --dir DIR "
 				"--ort-script FILE [--models LIST] [--threads "
 				"LIST] [--runs N] [--warmup N] [--gap-ms N] "
-				"[--profile]\n", argv[0]);
+				"[--profile [--nodes N]]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (!dir || !script_path || runs < 1 || runs > MAX_RUNS) {
+	if (!dir || !script_path || runs < 1 || runs > MAX_RUNS ||
+	    slowest < 1) {
 		fprintf(stderr, "float-bench: --dir and --ort-script are needed\n");
 		return 2;
 	}
