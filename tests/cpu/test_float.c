@@ -429,6 +429,29 @@ static void test_fconv_paths_match_reference(struct test_state *s)
 				break;
 		}
 	}
+	/*
+	 * Read in place band by band (fconv.c band_rows()): a band holds
+	 * the output rows whose input rows (plus the kernel's span) fit in
+	 * 512 KiB. 8 channels of 4094 + 2 padded floats are 128 KiB a row,
+	 * so four rows fit: bands of 2 output rows; 4095 + 2 are just over
+	 * (three rows: bands of 1). 13 output rows: at 1 thread the fit
+	 * limits the band, not the share of the rows (4), and the last
+	 * band of 2 rows is partial; 9 output channels leave a partial row
+	 * block.
+	 */
+	{
+		static const size_t widths[] = { 4094, 4095 };
+
+		for (size_t i = 0; ctx && i < ARRAY_SIZE(widths); i++) {
+			struct enpu_cpu_fconv_shape sh = {
+				1, 8, 13, widths[i], 9, 1,
+				3, 3, 1, 1, 1, 1, 1, 1, 1, 1,
+			};
+
+			if (!run_conv_case(s, ctx, &sh, (int)(i & 1), 980 + i))
+				break;
+		}
+	}
 	enpu_cpu_context_destroy(ctx);
 }
 

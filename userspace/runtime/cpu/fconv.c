@@ -7,10 +7,11 @@
  * (sgemm_panels.h) so the unfolding never exists whole; a 1x1, stride 1,
  * unpadded convolution reads the input itself as B. Stride-1
  * convolutions with few output channels, or with output rows that fill
- * the microkernel's panels, do not unfold at all (reads_in_place()): the
- * input is copied once with its padding, and each task (an output row's panel of NR pixels) hands the
- * microkernel one pointer per (channel, ky, kx) into that copy, the K
- * rows of B in place (the indirect microkernel). Bias is per row, the
+ * the microkernel's panels, do not unfold at all (reads_in_place()):
+ * each task (a band of output rows) copies the input rows it reads, with
+ * their padding, into scratch and hands the microkernel one offset per
+ * (channel, ky, kx) into it, the K rows of B in place (the indirect
+ * microkernel). Bias is per row, the
  * clamp fused. Depthwise: the context's depthwise kernel per (image,
  * channel, band of rows).
  */
@@ -160,98 +161,156 @@ static void unfold_panel(void *argument, size_t col0, size_t cols, size_t nr,
 	}
 }
 
-/* Stride 1, read in place: one task per (output row, panel of NR pixels). */
+/*
+ * Stride 1, read in place: one task per band of output rows. The task
+ * copies the input rows its band reads (every channel of the group, with
+ * the padding) into scratch, which stays in L2 while the microkernel runs
+ * the band's panels over it. A copy of the whole padded image instead
+ * went to memory and back: its memset and memcpy were a quarter of a
+ * 32->16 3x3 convolution at 256x256. The microkernel's K rows are the
+ * same offsets into every band (tap (c, ky, kx) at channel c's rows
+ * ky * dilation down, kx * dilation across), worked out once.
+ */
 struct direct_job {
 	const struct enpu_cpu_fconv_shape *s;
 	const struct enpu_sgemm_kernel_info *kn;
-	const float *xp;		/* the group's padded channels */
+	const float *x;			/* the group's first input channel */
 	const float *w, *bias, *clamp;
 	float *y;			/* the group's first output channel */
-	size_t hp, wp, oh, ow, mg, k, panels;
+	const ptrdiff_t *offsets;	/* k of them */
+	size_t wp, oh, ow, mg, cg, k, panels;
+	size_t band, rows_in;		/* output rows, input rows read */
 	atomic_int failed;
 };
 
-#define STACK_ROWS 1024
+/* Scratch per band: about a quarter of L2, next to the weights. */
+#define BAND_BYTES (512 * 1024)
+
+/* Rows [row0, row0 + job->rows_in) of the padded input, each channel. */
+static void copy_band(const struct direct_job *job, size_t row0,
+		      float *band)
+{
+	const struct enpu_cpu_fconv_shape *s = job->s;
+
+	for (size_t c = 0; c < job->cg; c++)
+		for (size_t r = 0; r < job->rows_in; r++) {
+			float *dst = band + (c * job->rows_in + r) * job->wp;
+			size_t pr = row0 + r;
+
+			/* Rows past the image (the last band's): zeros too. */
+			if (pr < s->pad_top || pr - s->pad_top >= s->height) {
+				memset(dst, 0, job->wp * sizeof(float));
+				continue;
+			}
+			memset(dst, 0, s->pad_left * sizeof(float));
+			memcpy(dst + s->pad_left, job->x + (c * s->height +
+			       pr - s->pad_top) * s->width,
+			       s->width * sizeof(float));
+			memset(dst + s->pad_left + s->width, 0,
+			       s->pad_right * sizeof(float));
+		}
+}
 
 static void direct_task(void *argument, size_t task)
 {
 	struct direct_job *job = argument;
-	const struct enpu_cpu_fconv_shape *s = job->s;
 	const struct enpu_sgemm_kernel_info *kn = job->kn;
-	size_t oy = task / job->panels, ox0 = (task % job->panels) * kn->nr;
-	size_t nr = job->ow - ox0 < kn->nr ? job->ow - ox0 : kn->nr;
-	size_t kh = s->kernel_height, kw = s->kernel_width, cg = job->k / (kh * kw);
-	const float *stack[STACK_ROWS], **rows = stack;
+	size_t row0 = task * job->band;
+	size_t row1 = row0 + job->band < job->oh ? row0 + job->band : job->oh;
+	/* NR floats of slack: a tail panel reads a full NR past its row. */
+	size_t floats = job->cg * job->rows_in * job->wp + kn->nr;
+	float *band = malloc(floats * sizeof(float));
 
-	if (job->k > STACK_ROWS) {
-		rows = malloc(job->k * sizeof(*rows));
-		if (!rows) {
-			atomic_store(&job->failed, 1);
-			return;
+	if (!band) {
+		atomic_store(&job->failed, 1);
+		return;
+	}
+	copy_band(job, row0, band);
+	memset(band + floats - kn->nr, 0, kn->nr * sizeof(float));
+	for (size_t oy = row0; oy < row1; oy++)
+	for (size_t p = 0; p < job->panels; p++) {
+		size_t ox0 = p * kn->nr;
+		size_t nr = job->ow - ox0 < kn->nr ? job->ow - ox0 : kn->nr;
+		const float *b = band + (oy - row0) * job->wp + ox0;
+
+		for (size_t m0 = 0; m0 < job->mg; m0 += kn->mr) {
+			size_t mr = job->mg - m0 < kn->mr ? job->mg - m0 :
+				    kn->mr;
+
+			kn->indirect(mr, nr, job->k, job->w + m0 * job->k,
+				     job->k, b, job->offsets,
+				     job->y + m0 * job->oh * job->ow +
+				     oy * job->ow + ox0, job->oh * job->ow,
+				     job->bias ? job->bias + m0 : NULL, 1,
+				     job->clamp);
 		}
 	}
-	for (size_t c = 0; c < cg; c++)
-	for (size_t ky = 0; ky < kh; ky++)
-	for (size_t kx = 0; kx < kw; kx++)
-		rows[(c * kh + ky) * kw + kx] = job->xp +
-			(c * job->hp + oy + ky * s->dilation_height) * job->wp +
-			ox0 + kx * s->dilation_width;
-	for (size_t m0 = 0; m0 < job->mg; m0 += kn->mr) {
-		size_t mr = job->mg - m0 < kn->mr ? job->mg - m0 : kn->mr;
-
-		kn->indirect(mr, nr, job->k, job->w + m0 * job->k, job->k, rows,
-			     job->y + m0 * job->oh * job->ow + oy * job->ow + ox0,
-			     job->oh * job->ow, job->bias ? job->bias + m0 : NULL,
-			     1, job->clamp);
-	}
-	if (rows != stack)
-		free(rows);
+	free(band);
 }
 
-/* One image: the padded copy, then every group on it. */
+/*
+ * Output rows per band: as many as BAND_BYTES of input rows hold past
+ * the kernel's own span, and at most a quarter of each thread's share of
+ * the rows, so the threads get several bands each.
+ */
+static size_t band_rows(size_t row_bytes, size_t span_h, size_t oh,
+			unsigned int threads)
+{
+	size_t fit = BAND_BYTES / row_bytes, most;
+
+	fit = fit > span_h ? fit - (span_h - 1) : 1;
+	most = enpu_divide_up(oh, 4 * (size_t)threads);
+	return fit < most ? fit : most;
+}
+
+/* One image: every group, band by band. */
 static int direct_conv(enpu_cpu_context *context,
 		       const struct enpu_cpu_fconv_shape *s, size_t oh,
 		       size_t ow, const float *x, const float *w,
 		       const float *bias, const float *clamp, float *y)
 {
 	const struct enpu_sgemm_kernel_info *kn = context->kernels.sgemm;
-	size_t hp = s->height + s->pad_top + s->pad_bottom;
-	size_t wp = s->width + s->pad_left + s->pad_right;
+	size_t kh = s->kernel_height, kw = s->kernel_width;
+	size_t span_h = s->dilation_height * (kh - 1) + 1;
 	size_t cg = s->in_channels / s->group, mg = s->out_channels / s->group;
-	/* NR floats of slack: a tail panel reads a full NR past its row. */
-	size_t bytes = (s->in_channels * hp * wp + kn->nr) * sizeof(float);
-	float *xp = malloc(bytes);
 	struct direct_job job;
+	ptrdiff_t *offsets;
 
-	if (!xp)
-		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
-	memset(xp, 0, bytes);
-	for (size_t c = 0; c < s->in_channels; c++)
-		for (size_t iy = 0; iy < s->height; iy++)
-			memcpy(xp + (c * hp + iy + s->pad_top) * wp + s->pad_left,
-			       x + (c * s->height + iy) * s->width,
-			       s->width * sizeof(float));
 	memset(&job, 0, sizeof(job));
 	job.s = s;
 	job.kn = kn;
-	job.hp = hp;
-	job.wp = wp;
+	job.wp = s->width + s->pad_left + s->pad_right;
 	job.oh = oh;
 	job.ow = ow;
 	job.mg = mg;
-	job.k = cg * s->kernel_height * s->kernel_width;
+	job.cg = cg;
+	job.k = cg * kh * kw;
 	job.panels = enpu_divide_up(ow, kn->nr);
+	job.band = band_rows(cg * job.wp * sizeof(float), span_h, oh,
+			     enpu_thread_pool_thread_count(context->pool));
+	job.rows_in = job.band + span_h - 1;
 	job.clamp = clamp;
+	offsets = malloc(job.k * sizeof(*offsets));
+	if (!offsets)
+		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
+	for (size_t c = 0; c < cg; c++)
+	for (size_t ky = 0; ky < kh; ky++)
+	for (size_t kx = 0; kx < kw; kx++)
+		offsets[(c * kh + ky) * kw + kx] = (ptrdiff_t)
+			((c * job.rows_in + ky * s->dilation_height) * job.wp +
+			 kx * s->dilation_width);
+	job.offsets = offsets;
 	atomic_init(&job.failed, 0);
 	for (size_t g = 0; g < s->group; g++) {
-		job.xp = xp + g * cg * hp * wp;
+		job.x = x + g * cg * s->height * s->width;
 		job.w = w + g * mg * job.k;
 		job.bias = bias ? bias + g * mg : NULL;
 		job.y = y + g * mg * oh * ow;
-		enpu_thread_pool_parallel_for(context->pool, oh * job.panels,
+		enpu_thread_pool_parallel_for(context->pool,
+					      enpu_divide_up(oh, job.band),
 					      direct_task, &job);
 	}
-	free(xp);
+	free(offsets);
 	if (atomic_load(&job.failed))
 		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
 	return 0;

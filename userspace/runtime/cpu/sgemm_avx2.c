@@ -13,12 +13,13 @@
 #define NR 16
 
 /*
- * The body of both entry points: B rows at b + kk * ldb, or b_rows[kk];
- * inlined into each with the other NULL, so the choice costs nothing.
+ * The body of both entry points: B rows at b + kk * ldb, or at
+ * b + b_offsets[kk]; inlined into each with the other NULL, so the
+ * choice costs nothing.
  */
 static inline __attribute__((always_inline)) void
 body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
-     const float *b, size_t ldb, const float *const *b_rows, float *c,
+     const float *b, size_t ldb, const ptrdiff_t *b_offsets, float *c,
      size_t ldc, const float *bias, int bias_rows, const float *clamp)
 {
 	const float *a0 = a, *a1 = mr > 1 ? a0 + lda : a0;
@@ -30,7 +31,8 @@ body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
 	__m256 acc[MR][2];
 
 	for (size_t kk = 0; kk < k; kk++) {
-		const float *bk = b_rows ? b_rows[kk] : b + kk * ldb;
+		const float *bk = b_offsets ? b + b_offsets[kk] :
+				  b + kk * ldb;
 
 		__m256 b0 = _mm256_loadu_ps(bk), b1 = _mm256_loadu_ps(bk + 8);
 		__m256 v;
@@ -89,11 +91,11 @@ static void sgemm_avx2(size_t mr, size_t nr, size_t k, const float *a,
 }
 
 static void sgemm_avx2_indirect(size_t mr, size_t nr, size_t k,
-		const float *a, size_t lda, const float *const *b_rows,
-		float *c, size_t ldc, const float *bias, int bias_rows,
-		const float *clamp)
+		const float *a, size_t lda, const float *b,
+		const ptrdiff_t *b_offsets, float *c, size_t ldc,
+		const float *bias, int bias_rows, const float *clamp)
 {
-	body(mr, nr, k, a, lda, NULL, 0, b_rows, c, ldc, bias, bias_rows,
+	body(mr, nr, k, a, lda, b, 0, b_offsets, c, ldc, bias, bias_rows,
 	     clamp);
 }
 

@@ -15,12 +15,13 @@
 #define NR 32
 
 /*
- * The body of both entry points: B rows at b + kk * ldb, or b_rows[kk];
- * inlined into each with the other NULL, so the choice costs nothing.
+ * The body of both entry points: B rows at b + kk * ldb, or at
+ * b + b_offsets[kk]; inlined into each with the other NULL, so the
+ * choice costs nothing.
  */
 static inline __attribute__((always_inline)) void
 body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
-     const float *b, size_t ldb, const float *const *b_rows, float *c,
+     const float *b, size_t ldb, const ptrdiff_t *b_offsets, float *c,
      size_t ldc, const float *bias, int bias_rows, const float *clamp)
 {
 	const float *a0 = a, *a1 = mr > 1 ? a0 + lda : a0;
@@ -41,7 +42,8 @@ body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
 	 */
 	if (mr == 1) {
 		for (size_t kk = 0; kk < k; kk++) {
-			const float *bk = b_rows ? b_rows[kk] : b + kk * ldb;
+			const float *bk = b_offsets ? b + b_offsets[kk] :
+				  b + kk * ldb;
 			__m512 v = _mm512_set1_ps(a0[kk]);
 
 			c00 = _mm512_fmadd_ps(v, _mm512_loadu_ps(bk), c00);
@@ -50,7 +52,8 @@ body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
 		k = 0;
 	}
 	for (size_t kk = 0; kk < k; kk++) {
-		const float *bk = b_rows ? b_rows[kk] : b + kk * ldb;
+		const float *bk = b_offsets ? b + b_offsets[kk] :
+				  b + kk * ldb;
 
 		__m512 b0 = _mm512_loadu_ps(bk), b1 = _mm512_loadu_ps(bk + 16);
 		__m512 v;
@@ -102,11 +105,11 @@ static void sgemm_avx512(size_t mr, size_t nr, size_t k, const float *a,
 }
 
 static void sgemm_avx512_indirect(size_t mr, size_t nr, size_t k,
-		const float *a, size_t lda, const float *const *b_rows,
-		float *c, size_t ldc, const float *bias, int bias_rows,
-		const float *clamp)
+		const float *a, size_t lda, const float *b,
+		const ptrdiff_t *b_offsets, float *c, size_t ldc,
+		const float *bias, int bias_rows, const float *clamp)
 {
-	body(mr, nr, k, a, lda, NULL, 0, b_rows, c, ldc, bias, bias_rows,
+	body(mr, nr, k, a, lda, b, 0, b_offsets, c, ldc, bias, bias_rows,
 	     clamp);
 }
 

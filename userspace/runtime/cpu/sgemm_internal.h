@@ -27,13 +27,15 @@ typedef void (*enpu_sgemm_ukernel)(size_t mr, size_t nr, size_t k,
 				   int bias_rows, const float *clamp);
 
 /*
- * The same with B's rows given by pointer: row kk is b_rows[kk] (NR
- * readable floats each), for convolutions that read a padded input in
- * place.
+ * The same with B's rows given by offset: row kk is at b + b_offsets[kk]
+ * (NR readable floats each), for convolutions that read a padded input
+ * in place: the offsets of the taps are the same for every output pixel,
+ * so they are worked out once per convolution and only b moves.
  */
 typedef void (*enpu_sgemm_ukernel_indirect)(size_t mr, size_t nr, size_t k,
 					    const float *a, size_t lda,
-					    const float *const *b_rows,
+					    const float *b,
+					    const ptrdiff_t *b_offsets,
 					    float *c, size_t ldc,
 					    const float *bias, int bias_rows,
 					    const float *clamp);

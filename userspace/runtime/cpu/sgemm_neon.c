@@ -13,12 +13,13 @@
 #define NR 16
 
 /*
- * The body of both entry points: B rows at b + kk * ldb, or b_rows[kk];
- * inlined into each with the other NULL, so the choice costs nothing.
+ * The body of both entry points: B rows at b + kk * ldb, or at
+ * b + b_offsets[kk]; inlined into each with the other NULL, so the
+ * choice costs nothing.
  */
 static inline __attribute__((always_inline)) void
 body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
-     const float *b, size_t ldb, const float *const *b_rows, float *c,
+     const float *b, size_t ldb, const ptrdiff_t *b_offsets, float *c,
      size_t ldc, const float *bias, int bias_rows, const float *clamp)
 {
 	const float *rows[MR];
@@ -31,7 +32,8 @@ body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
 		for (int q = 0; q < 4; q++)
 			acc[r][q] = vdupq_n_f32(0);
 	for (size_t kk = 0; kk < k; kk++) {
-		const float *bk = b_rows ? b_rows[kk] : b + kk * ldb;
+		const float *bk = b_offsets ? b + b_offsets[kk] :
+				  b + kk * ldb;
 
 		float32x4_t b0 = vld1q_f32(bk), b1 = vld1q_f32(bk + 4);
 		float32x4_t b2 = vld1q_f32(bk + 8), b3 = vld1q_f32(bk + 12);
@@ -79,11 +81,11 @@ static void sgemm_neon(size_t mr, size_t nr, size_t k, const float *a,
 }
 
 static void sgemm_neon_indirect(size_t mr, size_t nr, size_t k,
-		const float *a, size_t lda, const float *const *b_rows,
-		float *c, size_t ldc, const float *bias, int bias_rows,
-		const float *clamp)
+		const float *a, size_t lda, const float *b,
+		const ptrdiff_t *b_offsets, float *c, size_t ldc,
+		const float *bias, int bias_rows, const float *clamp)
 {
-	body(mr, nr, k, a, lda, NULL, 0, b_rows, c, ldc, bias, bias_rows,
+	body(mr, nr, k, a, lda, b, 0, b_offsets, c, ldc, bias, bias_rows,
 	     clamp);
 }
 

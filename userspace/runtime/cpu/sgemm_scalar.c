@@ -6,12 +6,13 @@
 #define NR 8
 
 /*
- * The body of both entry points: B rows at b + kk * ldb, or b_rows[kk];
- * inlined into each with the other NULL, so the choice costs nothing.
+ * The body of both entry points: B rows at b + kk * ldb, or at
+ * b + b_offsets[kk]; inlined into each with the other NULL, so the
+ * choice costs nothing.
  */
 static inline __attribute__((always_inline)) void
 body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
-     const float *b, size_t ldb, const float *const *b_rows, float *c,
+     const float *b, size_t ldb, const ptrdiff_t *b_offsets, float *c,
      size_t ldc, const float *bias, int bias_rows, const float *clamp)
 {
 	float acc[MR][NR] = { { 0 } };
@@ -21,7 +22,8 @@ body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
 			float av = a[r * lda + kk];
 
 			for (size_t j = 0; j < NR; j++)
-				acc[r][j] += av * (b_rows ? b_rows[kk] :
+				acc[r][j] += av * (b_offsets ?
+						  b + b_offsets[kk] :
 						  b + kk * ldb)[j];
 		}
 	for (size_t r = 0; r < mr; r++)
@@ -47,11 +49,11 @@ static void sgemm_scalar(size_t mr, size_t nr, size_t k, const float *a,
 }
 
 static void sgemm_scalar_indirect(size_t mr, size_t nr, size_t k,
-		const float *a, size_t lda, const float *const *b_rows,
-		float *c, size_t ldc, const float *bias, int bias_rows,
-		const float *clamp)
+		const float *a, size_t lda, const float *b,
+		const ptrdiff_t *b_offsets, float *c, size_t ldc,
+		const float *bias, int bias_rows, const float *clamp)
 {
-	body(mr, nr, k, a, lda, NULL, 0, b_rows, c, ldc, bias, bias_rows,
+	body(mr, nr, k, a, lda, b, 0, b_offsets, c, ldc, bias, bias_rows,
 	     clamp);
 }
 
