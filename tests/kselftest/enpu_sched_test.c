@@ -9,10 +9,14 @@
  * vnpu's model decides them, whatever the load of the host.
  */
 #include <errno.h>
+#include <linux/sync_file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+
+#include <xf86drm.h>
 
 #include <enpu/enpu.h>
 
@@ -350,54 +354,26 @@ TEST_F_TIMEOUT(sched, preempted_layers_match_an_uninterrupted_run, 600)
 }
 
 /*
- * Priority inheritance: a REALTIME job needs a LOW job's result while
- * NORMAL jobs keep the device busy. The LOW job is lent REALTIME for as
- * long as the REALTIME job waits, so both finish before the NORMAL job
- * running when they were submitted; without the loan the LOW job would
- * wait for aging (sched_aging_ms, 50 ms, longer than one 40 ms NORMAL
- * job), behind NORMAL. NORMAL completions are counted from the REALTIME
- * submit on: a stall of this thread before it on a loaded host (the
- * device runs on meanwhile) must not look like a miss.
+ * When the fence in @syncobj signalled (CLOCK_MONOTONIC ns, the clock
+ * dma_fence_signal() stamps with): sync_file's fence info.
  */
-TEST_F(sched, a_low_job_a_realtime_one_waits_for_inherits_its_priority)
+static int signal_time_ns(int fd, uint32_t syncobj, int64_t *ns)
 {
-	uint32_t normal_id, low_id, rt_id, normal_sync, low_sync, rt_sync;
-	enpu_context *normal, *low, *rt;
-	struct enpu_context_info before, after;
-	struct enpu_submit_fence in = { 0 };
-	int job_status = 1;
+	struct sync_fence_info info = { 0 };
+	struct sync_file_info file = {
+		.num_fences = 1,
+		.sync_fence_info = (uintptr_t)&info,
+	};
+	int sync_file, status;
 
-	if (!sched_preempts(_metadata, self->device))
-		SKIP(return, "the device does not preempt (sched_mode=fifo?)");
-	ASSERT_EQ(0, new_context(self->device, DRM_ENPU_PRIORITY_NORMAL,
-				 &normal, &normal_id, &normal_sync));
-	ASSERT_EQ(0, new_context(self->device, DRM_ENPU_PRIORITY_LOW, &low,
-				 &low_id, &low_sync));
-	ASSERT_EQ(0, new_context(self->device, DRM_ENPU_PRIORITY_REALTIME,
-				 &rt, &rt_id, &rt_sync));
-	for (int i = 0; i < 8; i++)
-		ASSERT_EQ(0, submit_nop(self->device, normal_id, 40000000,
-					normal_sync, NULL));
-	enpu_sleep_ms(5);
-	ASSERT_EQ(0, submit_nop(self->device, low_id, 2000000, low_sync,
-				NULL));
-	in.syncobj = low_sync;
-	ASSERT_EQ(0, submit_nop(self->device, rt_id, 1000, rt_sync, &in));
-	ASSERT_EQ(0, enpu_context_query(normal, sizeof(before), &before));
-	ASSERT_EQ(0, enpu_job_wait(self->device, rt_sync, 10 * ENPU_SECOND_NS,
-				   0, &job_status));
-	EXPECT_EQ(0, job_status);
-	ASSERT_EQ(0, enpu_context_query(normal, sizeof(after), &after));
-	EXPECT_EQ(before.completed, after.completed)
-		TH_LOG("%llu NORMAL jobs finished between the REALTIME job's "
-		       "submit and its completion",
-		       (unsigned long long)(after.completed -
-					    before.completed));
-	ASSERT_EQ(0, enpu_job_wait(self->device, normal_sync,
-				   30 * ENPU_SECOND_NS, 0, &job_status));
-	enpu_context_destroy(normal);
-	enpu_context_destroy(low);
-	enpu_context_destroy(rt);
+	if (drmSyncobjExportSyncFile(fd, syncobj, &sync_file))
+		return -errno;
+	status = ioctl(sync_file, SYNC_IOC_FILE_INFO, &file) ? -errno : 0;
+	close(sync_file);
+	if (!status && (file.status != 1 || !info.timestamp_ns))
+		status = -EBUSY;
+	*ns = (int64_t)info.timestamp_ns;
+	return status;
 }
 
 /*
@@ -504,6 +480,90 @@ TEST(sched_mode_fifo_runs_each_job_whole)
 	ASSERT_EQ(0, enpu_job_status(device, low_sync, &job_status));
 	EXPECT_EQ(0, job_status);
 	EXPECT_EQ(0, enpu_sched_ctx_value(debugfs, low_id, "preempted"));
+	enpu_context_destroy(low);
+	enpu_context_destroy(rt);
+	enpu_device_close(device);
+	EXPECT_EQ(0, reload(""));
+}
+
+#define INHERIT_NORMAL_JOBS	8
+
+/*
+ * Priority inheritance: a REALTIME job needs a LOW job's result while
+ * NORMAL jobs keep the device busy. The LOW job is lent REALTIME for as
+ * long as the REALTIME job waits, so both finish before the NORMAL job
+ * running when they were submitted; without the loan the LOW job would
+ * wait for aging, behind NORMAL. The module is reloaded with
+ * sched_aging_ms=1000 (and the default after), longer than all the NORMAL
+ * jobs together, so that a missing loan shows as every NORMAL job
+ * finishing first, not as one 40 ms job against the default 50 ms of
+ * aging, which a slow guest between the submits could hide. The check
+ * compares the fences' signal times, each NORMAL job with its own
+ * syncobj: no NORMAL job may signal after the REALTIME submit returned
+ * and before the REALTIME job signalled. A stall
+ * of this thread before the submit, or between the REALTIME job's end and
+ * any query (the device runs on meanwhile, at load 14 long enough for a
+ * NORMAL job to finish), changes no timestamp.
+ */
+TEST(a_low_job_a_realtime_one_waits_for_inherits_its_priority)
+{
+	uint32_t normal_id, low_id, rt_id, low_sync, rt_sync;
+	uint32_t normal_sync[INHERIT_NORMAL_JOBS];
+	enpu_context *normal, *low, *rt;
+	struct enpu_submit_fence in = { 0 };
+	int64_t submitted, rt_done, low_done, done;
+	int job_status = 1, overtaken = 0, fd;
+	enpu_device *device;
+	char why[256];
+
+	if (geteuid() != 0)
+		SKIP(return, "needs root to reload the module");
+	ASSERT_EQ(0, reload("sched_aging_ms=1000"));
+	ASSERT_EQ(0, enpu_selftest_open(&device, sizeof(why), why))
+		TH_LOG("%s", why);
+	ASSERT_EQ(0, enpu_device_fd(device, &fd));
+	if (!sched_preempts(_metadata, device)) {
+		enpu_device_close(device);
+		ASSERT_EQ(0, reload(""));
+		SKIP(return, "the device does not preempt (sched_mode=fifo?)");
+	}
+	ASSERT_EQ(0, new_context(device, DRM_ENPU_PRIORITY_NORMAL, &normal,
+				 &normal_id, &normal_sync[0]));
+	ASSERT_EQ(0, new_context(device, DRM_ENPU_PRIORITY_LOW, &low,
+				 &low_id, &low_sync));
+	ASSERT_EQ(0, new_context(device, DRM_ENPU_PRIORITY_REALTIME,
+				 &rt, &rt_id, &rt_sync));
+	for (int i = 0; i < INHERIT_NORMAL_JOBS; i++) {
+		if (i)
+			ASSERT_EQ(0, enpu_syncobj_create(device,
+							 &normal_sync[i]));
+		ASSERT_EQ(0, submit_nop(device, normal_id, 40000000,
+					normal_sync[i], NULL));
+	}
+	enpu_sleep_ms(5);
+	ASSERT_EQ(0, submit_nop(device, low_id, 2000000, low_sync, NULL));
+	in.syncobj = low_sync;
+	ASSERT_EQ(0, submit_nop(device, rt_id, 1000, rt_sync, &in));
+	submitted = enpu_now_ns();
+	ASSERT_EQ(0, enpu_job_wait(device, rt_sync, 10 * ENPU_SECOND_NS,
+				   0, &job_status));
+	EXPECT_EQ(0, job_status);
+	ASSERT_EQ(0, enpu_job_wait(device,
+				   normal_sync[INHERIT_NORMAL_JOBS - 1],
+				   30 * ENPU_SECOND_NS, 0, &job_status));
+	ASSERT_EQ(0, signal_time_ns(fd, rt_sync, &rt_done));
+	ASSERT_EQ(0, signal_time_ns(fd, low_sync, &low_done));
+	EXPECT_LE(low_done, rt_done);
+	for (int i = 0; i < INHERIT_NORMAL_JOBS; i++) {
+		ASSERT_EQ(0, signal_time_ns(fd, normal_sync[i], &done));
+		if (done > submitted && done < rt_done)
+			overtaken++;
+	}
+	EXPECT_EQ(0, overtaken)
+		TH_LOG("%d NORMAL jobs signalled between the REALTIME job's "
+		       "submit and its fence (%lld ns after the submit)",
+		       overtaken, (long long)(rt_done - submitted));
+	enpu_context_destroy(normal);
 	enpu_context_destroy(low);
 	enpu_context_destroy(rt);
 	enpu_device_close(device);
