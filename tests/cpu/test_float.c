@@ -195,6 +195,59 @@ static void test_sgemm_paths_match_reference(struct test_state *s)
 	enpu_cpu_context_destroy(ctx);
 }
 
+/*
+ * The last 1 or 2 columns past a multiple of 16 (sgemm.c: the AVX-512
+ * kernel's column kernel takes them; N = 49 is a 7x7 plane): n on both
+ * sides of that rule (n % 16 of 0 to 3) and of the 16-column tail panel,
+ * in every B mode, bias per row, per column and none, the clamp; m
+ * leaving partial groups of the column kernel's 4 rows and k its
+ * partial 16-float vector; then through the convolution's B sources
+ * (the unfolding at stride 2, the input in place for 1x1) at 7x7.
+ */
+static int run_conv_case(struct test_state *s, enpu_cpu_context *ctx,
+			 const struct enpu_cpu_fconv_shape *sh, int clamp,
+			 uint64_t seed);
+
+static void test_sgemm_thin_columns(struct test_state *s)
+{
+	static const size_t ns[] = { 16, 17, 18, 19, 32, 33, 34, 35, 48, 49,
+				     50, 51 };
+	static const size_t ms[] = { 1, 3, 4, 5, 9 };
+	static const size_t ks[] = { 1, 15, 16, 17, 40 };
+	enpu_cpu_context *ctx = make_context(s);
+
+	for (size_t i = 0; ctx && i < ARRAY_SIZE(ns) * 3; i++) {
+		struct gemm_case c = {
+			.m = ms[i % ARRAY_SIZE(ms)], .n = ns[i / 3],
+			.k = ks[i % ARRAY_SIZE(ks)], .mode = (int)(i % 3),
+			.bias = (int)(i / 2 % 3), .clamp = (int)(i % 2),
+		};
+
+		if (!run_gemm_case(s, ctx, &c, 1100 + (uint64_t)i))
+			break;
+	}
+	{
+		/* C, H, W, M, kernel, stride, pad: 49 and 50 output pixels */
+		static const size_t conv[][7] = {
+			{ 5, 14, 14, 70, 3, 2, 1 }, { 17, 7, 7, 9, 1, 1, 0 },
+			{ 40, 7, 7, 66, 1, 1, 0 }, { 3, 5, 10, 64, 1, 1, 0 },
+			{ 2, 10, 20, 65, 3, 2, 1 },
+		};
+
+		for (size_t i = 0; ctx && i < ARRAY_SIZE(conv); i++) {
+			size_t kk = conv[i][4], st = conv[i][5], pd = conv[i][6];
+			struct enpu_cpu_fconv_shape sh = {
+				1 + i % 2, conv[i][0], conv[i][1], conv[i][2],
+				conv[i][3], 1, kk, kk, st, st, 1, 1, pd, pd, pd, pd,
+			};
+
+			if (!run_conv_case(s, ctx, &sh, (int)(i & 1), 1200 + i))
+				break;
+		}
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
 static void test_sgemm_clamp_keeps_nan(struct test_state *s)
 {
 	enpu_cpu_context *ctx = make_context(s);
@@ -879,6 +932,7 @@ const struct test_case float_tests[] = {
 	{ "sgemm_clamp_keeps_nan", test_sgemm_clamp_keeps_nan },
 	{ "sgemm_rejects_bad_arguments", test_sgemm_rejects_bad_arguments },
 	{ "fconv_paths_match_reference", test_fconv_paths_match_reference },
+	{ "sgemm_thin_columns", test_sgemm_thin_columns },
 	{ "max_pool_matches_loops", test_max_pool_matches_loops },
 	{ "fconv_shape_bounds_field_by_field",
 	  test_fconv_shape_bounds_field_by_field },

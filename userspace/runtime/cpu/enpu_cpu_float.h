@@ -7,7 +7,9 @@
  * enpu_cpu.h; the kernels are the context's (chosen with its ISA).
  *
  * Results differ between ISA paths only by float rounding: every path
- * sums k in ascending order; the FMA paths round once per step.
+ * sums k in ascending order (the FMA paths round once per step), except
+ * the AVX-512 GEMM's last 1 or 2 columns past a multiple of 16, summed
+ * as 16 partial sums along k (sgemm_internal.h).
  */
 #ifndef ENPU_CPU_FLOAT_H
 #define ENPU_CPU_FLOAT_H

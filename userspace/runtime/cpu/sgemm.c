@@ -176,8 +176,51 @@ struct sgemm_job {
 	const struct enpu_sgemm_source *source;
 	const struct enpu_sgemm_kernel_info *kernel;
 	size_t panels, chunk, chunks, row_blocks, row_ranges;
+	size_t n, thin;		/* columns in panels, thin ones after them */
 	atomic_int failed;
 };
+
+/* Column j of B, k floats, into x (or in place): for the column kernel. */
+static const float *column_of(const struct sgemm_job *job, size_t j,
+			      float *x)
+{
+	const struct enpu_cpu_sgemm_args *a = job->args;
+	size_t k = a->k;
+
+	if (job->source) {
+		job->source->pack(job->source->argument, j, 1, 1, x);
+	} else if (a->weights) {
+		size_t nr = a->weights->nr;
+		const float *panel = a->weights->packed + j / nr * k * nr +
+				     j % nr;
+
+		for (size_t kk = 0; kk < k; kk++)
+			x[kk] = panel[kk * nr];
+	} else if (a->b_transposed) {
+		return a->b + j * a->ldb;
+	} else {
+		for (size_t kk = 0; kk < k; kk++)
+			x[kk] = a->b[kk * a->ldb + j];
+	}
+	return x;
+}
+
+/* The thin columns of rows [r0, r1) (the last chunk's tasks do them). */
+static int thin_columns(const struct sgemm_job *job, size_t r0, size_t r1)
+{
+	const struct enpu_cpu_sgemm_args *a = job->args;
+	float *x = malloc(a->k * sizeof(float));
+
+	if (!x)
+		return -1;
+	for (size_t j = job->n; j < job->n + job->thin; j++)
+		job->kernel->column(r1 - r0, a->k, a->a + r0 * a->lda, a->lda,
+				    column_of(job, j, x), a->c + r0 * a->ldc + j,
+				    a->ldc, a->bias ? a->bias + (a->bias_per_row ?
+				    r0 : j) : NULL, a->bias_per_row, a->clamp);
+	free(x);
+	return 0;
+}
 
 static void run_task(void *argument, size_t task)
 {
@@ -198,7 +241,7 @@ static void run_task(void *argument, size_t task)
 	if (b0 >= b1)
 		return;
 	/* Panels this task has to build: all, or a tail read in place. */
-	if (!a->weights && (!in_place || p1 * nr > a->n)) {
+	if (!a->weights && (!in_place || p1 * nr > job->n)) {
 		size_t count = in_place ? 1 : p1 - p0;
 
 		scratch = malloc(count * k * nr * sizeof(float) + 64);
@@ -207,8 +250,8 @@ static void run_task(void *argument, size_t task)
 			return;
 		}
 		for (size_t p = in_place ? p1 - 1 : p0; p < p1; p++) {
-			size_t col0 = p * nr, cols = a->n - col0 < nr ?
-				      a->n - col0 : nr;
+			size_t col0 = p * nr, cols = job->n - col0 < nr ?
+				      job->n - col0 : nr;
 			float *dst = scratch + (in_place ? 0 : (p - p0) * k * nr);
 
 			if (job->source)
@@ -224,8 +267,8 @@ static void run_task(void *argument, size_t task)
 		size_t mr = a->m - r0 < kn->mr ? a->m - r0 : kn->mr;
 
 		for (size_t p = p0; p < p1; p++) {
-			size_t col0 = p * nr, cols = a->n - col0 < nr ?
-				      a->n - col0 : nr;
+			size_t col0 = p * nr, cols = job->n - col0 < nr ?
+				      job->n - col0 : nr;
 			const float *b;
 			size_t ldb = nr;
 
@@ -244,6 +287,10 @@ static void run_task(void *argument, size_t task)
 		}
 	}
 	free(scratch);
+	if (job->thin && p1 == job->panels &&
+	    thin_columns(job, b0 * kn->mr,
+			 b1 * kn->mr < a->m ? b1 * kn->mr : a->m))
+		atomic_store(&job->failed, 1);
 }
 
 int enpu_sgemm_run(enpu_cpu_context *context,
@@ -263,7 +310,18 @@ int enpu_sgemm_run(enpu_cpu_context *context,
 	job.args = a;
 	job.source = source;
 	job.kernel = context->kernels.sgemm;
-	job.panels = enpu_divide_up(a->n, job.kernel->nr);
+	/*
+	 * A last vector of 1 or 2 columns (N = 49: a 7x7 plane) goes to the
+	 * column kernel: in panels it would cost as many FMAs as 16 columns
+	 * (320->1280 at 7x7: 4 vectors of FMAs a k for 49 columns, 3 plus a
+	 * sixteenth this way).
+	 */
+	job.n = a->n;
+	if (job.kernel->column && a->n > job.kernel->lanes &&
+	    a->n % job.kernel->lanes <= job.kernel->thin_columns)
+		job.thin = a->n % job.kernel->lanes;
+	job.n -= job.thin;
+	job.panels = enpu_divide_up(job.n, job.kernel->nr);
 	per_panel = a->k * job.kernel->nr * sizeof(float);
 	job.chunk = CHUNK_BYTES / per_panel;
 	job.chunk = job.chunk < 1 ? 1 : job.chunk > job.panels ? job.panels :

@@ -51,6 +51,27 @@ body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
 		}
 		k = 0;
 	}
+	/*
+	 * At most 16 columns (a tail panel): one B vector per k, half the
+	 * FMAs (the second half of the panel is dropped anyway).
+	 */
+	if (nr <= 16) {
+		for (size_t kk = 0; kk < k; kk++) {
+			const float *bk = b_offsets ? b + b_offsets[kk] :
+					  b + kk * ldb;
+			__m512 b0 = _mm512_loadu_ps(bk);
+
+			c00 = _mm512_fmadd_ps(_mm512_set1_ps(a0[kk]), b0, c00);
+			c10 = _mm512_fmadd_ps(_mm512_set1_ps(a1[kk]), b0, c10);
+			c20 = _mm512_fmadd_ps(_mm512_set1_ps(a2[kk]), b0, c20);
+			c30 = _mm512_fmadd_ps(_mm512_set1_ps(a3[kk]), b0, c30);
+			c40 = _mm512_fmadd_ps(_mm512_set1_ps(a4[kk]), b0, c40);
+			c50 = _mm512_fmadd_ps(_mm512_set1_ps(a5[kk]), b0, c50);
+			c60 = _mm512_fmadd_ps(_mm512_set1_ps(a6[kk]), b0, c60);
+			c70 = _mm512_fmadd_ps(_mm512_set1_ps(a7[kk]), b0, c70);
+		}
+		k = 0;
+	}
 	for (size_t kk = 0; kk < k; kk++) {
 		const float *bk = b_offsets ? b + b_offsets[kk] :
 				  b + kk * ldb;
@@ -113,6 +134,68 @@ static void sgemm_avx512_indirect(size_t mr, size_t nr, size_t k,
 	     clamp);
 }
 
+/* Sum of the 16 lanes. */
+static inline float lanes_sum(__m512 v)
+{
+	__m256 h = _mm256_add_ps(_mm512_castps512_ps256(v),
+				 _mm512_extractf32x8_ps(v, 1));
+	__m128 q = _mm_add_ps(_mm256_castps256_ps128(h),
+			      _mm256_extractf128_ps(h, 1));
+
+	q = _mm_add_ps(q, _mm_movehl_ps(q, q));
+	q = _mm_add_ss(q, _mm_movehdup_ps(q));
+	return _mm_cvtss_f32(q);
+}
+
+/*
+ * A thin column (sgemm_internal.h): four rows at a time, each a dot
+ * product along k in 16-float vectors (the last one masked), so a
+ * 7x7-plane convolution's 49th output column costs k / 16 FMAs a row,
+ * not the k of a vector with one lane in use.
+ */
+static void column_avx512(size_t m, size_t k, const float *a, size_t lda,
+			  const float *x, float *c, size_t ldc,
+			  const float *bias, int bias_rows, const float *clamp)
+{
+	size_t r = 0;
+
+	for (; r < m; r += 4) {
+		size_t rows = m - r < 4 ? m - r : 4;
+		const float *a0 = a + r * lda;
+		const float *a1 = rows > 1 ? a0 + lda : a0;
+		const float *a2 = rows > 2 ? a1 + lda : a1;
+		const float *a3 = rows > 3 ? a2 + lda : a2;
+		__m512 s0 = _mm512_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+		float out[4];
+
+		for (size_t kk = 0; kk < k; kk += 16) {
+			__mmask16 m16 = enpu_mask16(k - kk);
+			__m512 v = _mm512_maskz_loadu_ps(m16, x + kk);
+
+			s0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, a0 + kk), v, s0);
+			s1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, a1 + kk), v, s1);
+			s2 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, a2 + kk), v, s2);
+			s3 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, a3 + kk), v, s3);
+		}
+		out[0] = lanes_sum(s0);
+		out[1] = lanes_sum(s1);
+		out[2] = lanes_sum(s2);
+		out[3] = lanes_sum(s3);
+		for (size_t i = 0; i < rows; i++) {
+			float v = out[i];
+
+			if (bias)
+				v += bias_rows ? bias[r + i] : bias[0];
+			if (clamp) {
+				/* max(lo, x), min(hi, x): NaN comes out. */
+				v = clamp[0] > v ? clamp[0] : v;
+				v = clamp[1] < v ? clamp[1] : v;
+			}
+			c[(r + i) * ldc] = v;
+		}
+	}
+}
+
 const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_avx512 = {
-	sgemm_avx512, sgemm_avx512_indirect, MR, NR,
+	sgemm_avx512, sgemm_avx512_indirect, MR, NR, column_avx512, 16, 2,
 };

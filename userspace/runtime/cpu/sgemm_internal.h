@@ -11,9 +11,10 @@
  * bias: NULL, or per row (bias[r], @bias_rows) or per column (bias[j]).
  * clamp: NULL, or {min, max} applied as max(min, x) then min(max, x) in
  *    that operand order, so a NaN accumulator stays NaN (ONNX Relu/Clip).
- * The whole K is accumulated in registers; every path sums in the same
- * order (k ascending, one fused multiply-add per step where the ISA has
- * FMA), so paths may differ from the reference by rounding only.
+ * The whole K is accumulated in registers; every microkernel sums in the
+ * same order (k ascending, one fused multiply-add per step where the ISA
+ * has FMA), so paths may differ from the reference by rounding only; a
+ * column kernel (below) sums in another order, also rounding only.
  */
 #ifndef ENPU_CPU_SGEMM_INTERNAL_H
 #define ENPU_CPU_SGEMM_INTERNAL_H
@@ -40,11 +41,30 @@ typedef void (*enpu_sgemm_ukernel_indirect)(size_t mr, size_t nr, size_t k,
 					    const float *bias, int bias_rows,
 					    const float *clamp);
 
+/*
+ * One column: c[r * ldc] = clamp(bias + sum_kk a[r * lda + kk] * x[kk])
+ * for r < m (bias: NULL, bias[r] with @bias_rows, else bias[0]), the sum
+ * across k in vectors (so in another order than the microkernel's).
+ */
+typedef void (*enpu_sgemm_column_kernel)(size_t m, size_t k, const float *a,
+					 size_t lda, const float *x,
+					 float *c, size_t ldc,
+					 const float *bias, int bias_rows,
+					 const float *clamp);
+
 struct enpu_sgemm_kernel_info {
 	enpu_sgemm_ukernel kernel;
 	enpu_sgemm_ukernel_indirect indirect;
 	size_t mr;
 	size_t nr;
+	/*
+	 * NULL, or the column kernel and the microkernel's vector width:
+	 * the last n % lanes columns, when at most thin_columns, are left
+	 * to the column kernel, whose vectors run along k, instead of
+	 * filling a vector of lanes of which they use 1 or 2.
+	 */
+	enpu_sgemm_column_kernel column;
+	size_t lanes, thin_columns;
 };
 
 extern const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_scalar;
