@@ -196,9 +196,9 @@ Onnx__NodeProto *mb_node(struct model_builder *mb, const char *op_type,
 	return mb_graph_node(mb, &mb->graph, op_type, inputs, outputs);
 }
 
-static Onnx__AttributeProto *attr(struct model_builder *mb,
-				  Onnx__NodeProto *node, const char *name,
-				  Onnx__AttributeProto__AttributeType type)
+Onnx__AttributeProto *mb_attr(struct model_builder *mb, Onnx__NodeProto *node,
+			       const char *name,
+			       Onnx__AttributeProto__AttributeType type)
 {
 	Onnx__AttributeProto *a = alloc(mb, sizeof(*a));
 
@@ -213,7 +213,7 @@ static Onnx__AttributeProto *attr(struct model_builder *mb,
 void mb_attr_int(struct model_builder *mb, Onnx__NodeProto *node,
 		 const char *name, int64_t value)
 {
-	Onnx__AttributeProto *a = attr(mb, node, name,
+	Onnx__AttributeProto *a = mb_attr(mb, node, name,
 				       ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
 
 	a->has_i = 1;
@@ -223,7 +223,7 @@ void mb_attr_int(struct model_builder *mb, Onnx__NodeProto *node,
 void mb_attr_float(struct model_builder *mb, Onnx__NodeProto *node,
 		   const char *name, float value)
 {
-	Onnx__AttributeProto *a = attr(mb, node, name,
+	Onnx__AttributeProto *a = mb_attr(mb, node, name,
 			ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
 
 	a->has_f = 1;
@@ -233,7 +233,7 @@ void mb_attr_float(struct model_builder *mb, Onnx__NodeProto *node,
 Onnx__GraphProto *mb_attr_graph(struct model_builder *mb,
 				Onnx__NodeProto *node, const char *name)
 {
-	Onnx__AttributeProto *a = attr(mb, node, name,
+	Onnx__AttributeProto *a = mb_attr(mb, node, name,
 			ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH);
 	Onnx__GraphProto *g = alloc(mb, sizeof(*g));
 
@@ -245,7 +245,7 @@ Onnx__GraphProto *mb_attr_graph(struct model_builder *mb,
 void mb_attr_ints(struct model_builder *mb, Onnx__NodeProto *node,
 		  const char *name, const int64_t *values, size_t count)
 {
-	Onnx__AttributeProto *a = attr(mb, node, name,
+	Onnx__AttributeProto *a = mb_attr(mb, node, name,
 			ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
 
 	a->n_ints = count;

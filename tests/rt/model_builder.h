@@ -37,6 +37,10 @@ Onnx__TensorProto *mb_initializer(struct model_builder *mb, const char *name,
 /* inputs/outputs: comma-separated names ("" entries allowed). */
 Onnx__NodeProto *mb_node(struct model_builder *mb, const char *op_type,
 			 const char *inputs, const char *outputs);
+/* An attribute of @type with no value yet, for the caller to fill in. */
+Onnx__AttributeProto *mb_attr(struct model_builder *mb, Onnx__NodeProto *node,
+			       const char *name,
+			       Onnx__AttributeProto__AttributeType type);
 void mb_attr_int(struct model_builder *mb, Onnx__NodeProto *node,
 		 const char *name, int64_t value);
 void mb_attr_float(struct model_builder *mb, Onnx__NodeProto *node,

@@ -5,7 +5,7 @@
 TEST_RT_BIN := $(B)/tests/rt/test-rt
 TEST_RT_SOURCES := tests/rt/test_rt.c tests/rt/model_builder.c \
 	tests/rt/test_qdq.c tests/rt/qdq_reference.c tests/rt/mobilenet_model.c \
-	tests/rt/test_backends.c tests/rt/test_loader.c \
+	tests/rt/test_backends.c tests/rt/test_loader.c tests/rt/test_loader_graph.c \
 	tests/rt/test_loader_files.c tests/common/model_io.c
 
 ALL_TARGETS += $(TEST_RT_BIN)

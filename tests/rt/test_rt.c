@@ -740,6 +740,8 @@ static const struct test_case tests[] = {
 
 /* test_loader.c: the loader's limits and refusals; ends with { NULL }. */
 extern const struct test_case loader_tests[];
+/* test_loader_graph.c: the graph the loader builds; { NULL } too. */
+extern const struct test_case loader_graph_tests[];
 /* test_loader_files.c: model files and external data; { NULL } too. */
 extern const struct test_case loader_file_tests[];
 /* test_qdq.c: quantized lowering and layout; ends with { NULL }. */
@@ -755,6 +757,8 @@ int main(void)
 		test_run(&tests[i], &passed, &failed);
 	for (size_t i = 0; loader_tests[i].name; i++)
 		test_run(&loader_tests[i], &passed, &failed);
+	for (size_t i = 0; loader_graph_tests[i].name; i++)
+		test_run(&loader_graph_tests[i], &passed, &failed);
 	for (size_t i = 0; loader_file_tests[i].name; i++)
 		test_run(&loader_file_tests[i], &passed, &failed);
 	for (size_t i = 0; qdq_tests[i].name; i++)
