@@ -235,6 +235,8 @@ static void test_conv_paths_match_reference_on_edge_shapes(struct test_state *s)
 		CONV(.height = 4, .width = 40, .cin = 2, .cout = 2, .groups = 2, .kh = 23, .kw = 24, .pt = 10, .pl = 12, .pb = 10, .pr = 12),
 		/* Depthwise with channel multiplier 2: the grouped GEMM path. */
 		CONV(.height = 6, .width = 6, .cin = 8, .cout = 16, .groups = 8, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		/* As many groups as outputs, two inputs each: not depthwise. */
+		CONV(.height = 5, .width = 6, .cin = 16, .cout = 8, .groups = 8, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
 	};
 	enpu_cpu_context *ctx = make_context(s);
 
@@ -527,6 +529,148 @@ out:
 	enpu_cpu_context_destroy(ctx);
 }
 
+/* ONNX's output extent: (in + pads - dilated kernel) / stride + 1. */
+static size_t onnx_extent(size_t in, size_t pads, size_t kernel,
+			  size_t dilation, size_t stride)
+{
+	return (in + pads - (kernel - 1) * dilation - 1) / stride + 1;
+}
+
+/*
+ * Each rule of the int8 convolution's shape check from both sides, one
+ * field at a time, through enpu_cpu_conv_output_size() on a 2^24 x 2^24
+ * input (nothing is allocated): 0 (pads: allowed), the bound (the ONNX
+ * output size) and one past it (-EINVAL with that rule's message, so one
+ * rule cannot stand in for another); whole shapes with groups dividing
+ * only the input or only the output channels, and the dilated kernel
+ * fitting the padded input exactly or by one too few; each NULL alone.
+ */
+static void test_conv_shape_bounds_field_by_field(struct test_state *s)
+{
+#define AT(f) offsetof(struct enpu_cpu_conv_shape, f)
+	/* Fields each rule bounds; the input's are its height and width. */
+	static const struct {
+		const char *rule;
+		size_t limit, count, at[4];
+		int input;
+	} rules[] = {
+		{ "channel counts", ENPU_CPU_SIZE_LIMIT, 2,
+		  { AT(input_channels), AT(output_channels) }, 0 },
+		{ "conv: kernel", ENPU_CPU_MAX_KERNEL, 2,
+		  { AT(kernel_height), AT(kernel_width) }, 0 },
+		{ "conv: stride", ENPU_CPU_SIZE_LIMIT, 4,
+		  { AT(stride_height), AT(stride_width), AT(dilation_height),
+		    AT(dilation_width) }, 0 },
+		{ "padding too large", ENPU_CPU_SIZE_LIMIT, 4,
+		  { AT(pad_top), AT(pad_left), AT(pad_bottom), AT(pad_right) },
+		  0 },
+		{ "conv: input", ENPU_CPU_SIZE_LIMIT, 2, { 0, 1 }, 1 },
+	};
+#undef AT
+	/* want: the output side (square), 0 for refused by @rule. */
+	static const struct {
+		size_t cin, cout, groups, kernel, dilation, pad, in, want;
+		const char *rule;
+	} shapes[] = {
+		{ 2, 3, 2, 1, 1, 0, 4, 0, "does not divide" },
+		{ 3, 2, 2, 1, 1, 0, 4, 0, "does not divide" },
+		{ 6, 6, 0, 1, 1, 0, 4, 0, "does not divide" },
+		{ 4, 6, 2, 1, 1, 0, 4, 4, NULL }, { 6, 6, 6, 1, 1, 0, 4, 4, NULL },
+		{ 1, 1, 1, 3, 1, 0, 3, 1, NULL }, { 1, 1, 1, 3, 1, 1, 2, 1, NULL },
+		{ 1, 1, 1, 3, 1, 0, 2, 0, "does not fit" },
+		{ 1, 1, 1, 3, 2, 0, 5, 1, NULL }, { 1, 1, 1, 3, 2, 1, 4, 1, NULL },
+		{ 1, 1, 1, 3, 2, 0, 4, 0, "does not fit" },
+	};
+	const struct enpu_cpu_conv_shape base = {
+		.input_channels = 1, .output_channels = 1, .groups = 1,
+		.kernel_height = 1, .kernel_width = 1, .stride_height = 1,
+		.stride_width = 1, .dilation_height = 1, .dilation_width = 1,
+	};
+	enpu_cpu_context *ctx = make_context(s);
+	size_t oh, ow;
+
+	for (size_t r = 0; ctx && r < ARRAY_SIZE(rules); r++)
+	for (size_t f = 0; f < rules[r].count; f++)
+	for (size_t v = 0; v < 3; v++) {
+		struct enpu_cpu_conv_shape sh = base;
+		size_t in[2] = { ENPU_CPU_SIZE_LIMIT, ENPU_CPU_SIZE_LIMIT };
+		size_t value = v == 0 ? 0 : v == 1 ? rules[r].limit :
+			       rules[r].limit + 1;
+		/* pads may be 0 */
+		int accept = v == 1 || (v == 0 && r == 3);
+		size_t want_h, want_w;
+		int err;
+
+		if (rules[r].input)
+			in[rules[r].at[f]] = value;
+		else
+			*(size_t *)((char *)&sh + rules[r].at[f]) = value;
+		oh = 0;
+		ow = 0;
+		err = enpu_cpu_conv_output_size(ctx, &sh, in[0], in[1], &oh,
+						&ow);
+		if (!accept) {
+			CHECK(s, err == -EINVAL &&
+			      strstr(enpu_cpu_context_error(ctx), rules[r].rule),
+			      "rule '%s' field %zu = %zu: err %d, '%s'",
+			      rules[r].rule, f, value, err,
+			      enpu_cpu_context_error(ctx));
+			continue;
+		}
+		want_h = onnx_extent(in[0], sh.pad_top + sh.pad_bottom,
+				     sh.kernel_height, sh.dilation_height,
+				     sh.stride_height);
+		want_w = onnx_extent(in[1], sh.pad_left + sh.pad_right,
+				     sh.kernel_width, sh.dilation_width,
+				     sh.stride_width);
+		CHECK(s, !err && oh == want_h && ow == want_w,
+		      "rule '%s' field %zu = %zu: %d (%s), %zux%zu, want %zux%zu",
+		      rules[r].rule, f, value, err, enpu_cpu_context_error(ctx),
+		      oh, ow, want_h, want_w);
+	}
+	for (size_t i = 0; ctx && i < ARRAY_SIZE(shapes); i++) {
+		struct enpu_cpu_conv_shape sh = base;
+		int err;
+
+		sh.input_channels = shapes[i].cin;
+		sh.output_channels = shapes[i].cout;
+		sh.groups = shapes[i].groups;
+		sh.kernel_height = shapes[i].kernel;
+		sh.kernel_width = shapes[i].kernel;
+		sh.dilation_height = shapes[i].dilation;
+		sh.dilation_width = shapes[i].dilation;
+		sh.pad_bottom = shapes[i].pad;
+		sh.pad_right = shapes[i].pad;
+		oh = 0;
+		ow = 0;
+		err = enpu_cpu_conv_output_size(ctx, &sh, shapes[i].in,
+						shapes[i].in, &oh, &ow);
+		if (shapes[i].want)
+			CHECK(s, !err && oh == shapes[i].want &&
+			      ow == shapes[i].want, "shape %zu: %d (%s), %zux%zu",
+			      i, err, enpu_cpu_context_error(ctx), oh, ow);
+		else
+			CHECK(s, err == -EINVAL &&
+			      strstr(enpu_cpu_context_error(ctx), shapes[i].rule),
+			      "shape %zu: err %d, %s", i, err,
+			      enpu_cpu_context_error(ctx));
+	}
+	/* Each pointer alone (0: the shape, which says so). */
+	for (int null = 0; ctx && null < 4; null++) {
+		size_t *h = null == 1 ? NULL : &oh, *w = null == 2 ? NULL : &ow;
+
+		CHECK(s, enpu_cpu_conv_output_size(null == 3 ? NULL : ctx,
+						   null ? &base : NULL, 4, 4, h,
+						   w) == -EINVAL,
+		      "NULL argument %d accepted", null);
+		if (!null)
+			CHECK(s, strstr(enpu_cpu_context_error(ctx),
+					"shape is NULL"), "NULL shape: %s",
+			      enpu_cpu_context_error(ctx));
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
 const struct test_case conv_tests[] = {
 	{ "conv_reference_matches_hand_computed_values",
 	  test_conv_reference_matches_hand_computed_values },
@@ -539,5 +683,7 @@ const struct test_case conv_tests[] = {
 	{ "depthwise_edges_match_reference",
 	  test_depthwise_edges_match_reference },
 	{ "conv_rejects_bad_arguments", test_conv_rejects_bad_arguments },
+	{ "conv_shape_bounds_field_by_field",
+	  test_conv_shape_bounds_field_by_field },
 	{ NULL, NULL },
 };

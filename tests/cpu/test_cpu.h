@@ -46,5 +46,6 @@ extern const struct test_case conv_tests[];
 extern const struct test_case pool_tests[];
 extern const struct test_case eltwise_tests[];
 extern const struct test_case float_tests[];
+extern const struct test_case limits_tests[];
 
 #endif /* ENPU_TEST_CPU_H */

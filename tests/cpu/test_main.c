@@ -16,6 +16,7 @@ static const struct test_case *const suites[] = {
 	pool_tests,
 	eltwise_tests,
 	float_tests,
+	limits_tests,
 };
 
 int main(int argc, char **argv)
