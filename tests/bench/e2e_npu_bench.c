@@ -210,19 +210,6 @@ static int bind_host(enpu_rt_session *s, const struct run_input *in)
 					  in->data, in->byte_size);
 }
 
-static uint64_t copied(const enpu_rt_session *s)
-{
-	uint64_t bytes = 0;
-
-	for (size_t p = 0; p < enpu_rt_session_partition_count(s); p++) {
-		struct enpu_rt_partition_info info;
-
-		enpu_rt_session_partition(s, p, &info);
-		bytes += info.copied_bytes;
-	}
-	return bytes;
-}
-
 /* ms per frame, sequential or pipelined over the pair. */
 static double frames(enpu_rt_session *const s[2], int runs, int pipelined)
 {
@@ -275,37 +262,102 @@ static void throughput(enpu_rt_session *const pair[2], int runs,
 	       seq, 1000 / seq, pipe, 1000 / pipe, seq / pipe, runs);
 }
 
+/* Copies of every output of the last run of @s; NULL on OOM. */
+static void **outputs_copy(const enpu_rt_session *s)
+{
+	size_t n = enpu_rt_session_output_count(s);
+	void **copy = calloc(n + 1, sizeof(*copy));
+
+	for (size_t i = 0; copy && i < n; i++) {
+		struct enpu_rt_output out;
+
+		copy[i] = enpu_rt_session_output(s, i, &out) ? NULL :
+			  malloc(out.byte_size + 1);
+		if (copy[i])
+			memcpy(copy[i], out.data, out.byte_size);
+	}
+	return copy;
+}
+
+/* 1 when the last run of @s produced @copy again, bit for bit. */
+static int outputs_equal(const enpu_rt_session *s, void *const *copy)
+{
+	for (size_t i = 0; i < enpu_rt_session_output_count(s); i++) {
+		struct enpu_rt_output out;
+
+		if (!copy[i] || enpu_rt_session_output(s, i, &out) ||
+		    memcmp(copy[i], out.data, out.byte_size))
+			return 0;
+	}
+	return 1;
+}
+
+static void outputs_free(const enpu_rt_session *s, void **copy)
+{
+	for (size_t i = 0; copy && i < enpu_rt_session_output_count(s); i++)
+		free(copy[i]);
+	free(copy);
+}
+
+/*
+ * Bytes copied at the seams with input 0 in host memory (staged) and
+ * bound as a dma-buf of each exporter the guest has, and whether the
+ * dma-buf runs' outputs equal the host-memory run's.
+ */
 static int dmabuf_copies(const char *model, const char *label)
 {
+	static const enum run_buffer_kind kinds[] = {
+		RUN_BUFFER_VGEM, RUN_BUFFER_UDMABUF,
+	};
 	enpu_rt_session *s = load(model);
 	struct run_input in;
 	struct run_inputs inputs = { &in, 1 };
-	struct run_dmabuf d = { .vgem = -1, .fd = -1 };
-	uint64_t host_copies, dmabuf;
+	uint64_t host_copies;
+	void **want;
 
 	if (!s)
 		return -1;
 	input_bytes(s, &in);
 	if (bind_host(s, &in) || enpu_rt_session_run(s)) {
 		enpu_rt_session_destroy(s);
-		return -1;
-	}
-	host_copies = copied(s);
-	if (run_inputs_bind_dmabuf(&inputs, s, &d) || enpu_rt_session_run(s)) {
-		printf("  %s: dma-buf run failed: %s\n", label,
-		       enpu_rt_session_error(s));
-		enpu_rt_session_destroy(s);
-		run_dmabuf_destroy(&d);
 		free(in.data);
 		return -1;
 	}
-	dmabuf = copied(s);
+	host_copies = run_seam_copies(s);
+	want = outputs_copy(s);
 	printf("  %-26s input %zu bytes: copied at seams %llu bytes from host "
-	       "memory, %llu bytes as a vgem dma-buf%s\n", label, in.byte_size,
-	       (unsigned long long)host_copies, (unsigned long long)dmabuf,
-	       dmabuf ? "  (target 0: MISSED)" : "  (target 0: met)");
+	       "memory\n", label, in.byte_size,
+	       (unsigned long long)host_copies);
+	for (size_t k = 0; want && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		const char *name = run_buffer_kind_name(kinds[k]);
+		struct run_dmabuf d = RUN_DMABUF_INIT;
+		uint64_t bytes;
+
+		if (kinds[k] == RUN_BUFFER_UDMABUF &&
+		    access("/dev/udmabuf", F_OK)) {
+			printf("  %-26s %s: no /dev/udmabuf in this kernel\n", "",
+			       name);
+			continue;
+		}
+		if (run_inputs_bind_dmabuf(&inputs, s, kinds[k], &d) ||
+		    enpu_rt_session_run(s)) {
+			printf("  %-26s %s: dma-buf run failed: %s\n", "", name,
+			       enpu_rt_session_error(s));
+			run_dmabuf_destroy(&d);
+			continue;
+		}
+		bytes = run_seam_copies(s);
+		printf("  %-26s as a %s dma-buf: copied at seams %llu bytes%s, "
+		       "outputs %s the host-memory run\n", "", name,
+		       (unsigned long long)bytes,
+		       bytes ? "  (target 0: MISSED)" : "  (target 0: met)",
+		       outputs_equal(s, want) ? "equal" : "DIFFER FROM");
+		/* Back to host memory before the dma-buf goes away. */
+		bind_host(s, &in);
+		run_dmabuf_destroy(&d);
+	}
+	outputs_free(s, want);
 	enpu_rt_session_destroy(s);
-	run_dmabuf_destroy(&d);
 	free(in.data);
 	return 0;
 }

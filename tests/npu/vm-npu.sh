@@ -7,8 +7,9 @@
 # on any difference), with its plan; then again from the compiled-
 # partition cache, which must hit. Then: a model the NPU takes nothing of
 # (all on the CPU, --strict refuses naming its nodes), a model too large
-# for single commands (tiled), the input bound as a vgem dma-buf (no copy
-# at the seams, same outputs), and double-buffered runs (--pipeline, each
+# for single commands (tiled), the input bound as a vgem (and udmabuf)
+# dma-buf (no copy at the seams, outputs those of the input in host
+# memory), no BO_WAIT per run, and double-buffered runs (--pipeline, each
 # frame equal to the sequential run). Prints "vm-npu: N passed, N failed".
 set -u
 models=$1
@@ -97,14 +98,52 @@ check "large-tiles: layers cut into many commands" \
 	commands_over /tmp/large-tiles.log 8
 
 # mixed-ops reads its uint8 input on the NPU: from host memory the input
-# is staged (copied), from a dma-buf it is imported (0 bytes).
+# is staged (copied), from a dma-buf it is imported (0 bytes), and the
+# outputs are the host-memory run's bit for bit (enpu-run --input-buffer
+# runs both ways, exit 3 on a difference). udmabuf only where the kernel
+# has it (6.12; Debian's 6.1 is built without CONFIG_UDMABUF).
 check "mixed-ops: a host-memory input is copied at the seam" sh -c \
 	"grep 'partition [0-9]* (npu)' /tmp/mixed-ops.log | \
 	 grep -v ', 0 bytes copied at seams' | grep -q ."
-check "mixed-ops: a dma-buf input equals cpu" \
-	npu_run "$models/mixed-ops.onnx" /tmp/mixed-ops.dmabuf.log --dmabuf-input
-check "mixed-ops: a dma-buf input is not copied" \
-	no_copies /tmp/mixed-ops.dmabuf.log
+kinds=vgem
+if [ -e /dev/udmabuf ]; then
+	kinds="vgem udmabuf"
+else
+	echo "skip mixed-ops: a udmabuf input (no /dev/udmabuf in $(uname -r))"
+fi
+# $1 exporter: mixed-ops equals the CPU and the host-memory input's run.
+buffer_run() {
+	npu_run "$models/mixed-ops.onnx" "/tmp/mixed-ops.$1.log" \
+		--input-buffer "$1" &&
+		grep -q "outputs equal the host-memory input's run" \
+			"/tmp/mixed-ops.$1.log"
+}
+for kind in $kinds; do
+	check "mixed-ops: a $kind dma-buf input equals cpu and host memory" \
+		buffer_run "$kind"
+	check "mixed-ops: a $kind dma-buf input is not copied" \
+		no_copies "/tmp/mixed-ops.$kind.log"
+done
+
+# $1 model: enpu-run's runs reach the driver's BO_WAIT not once (function
+# trace of the ioctl's handler): the job's out-syncobj, which the backend
+# waits for anyway, already orders the CPU's reads of its outputs.
+no_bo_waits() {
+	t=/sys/kernel/tracing
+	[ -e $t/current_tracer ] || mount -t tracefs tracefs $t || return 1
+	echo enpu_gem_wait_ioctl >$t/set_ftrace_filter || return 1
+	echo function >$t/current_tracer
+	echo >$t/trace
+	npu_run "$1" /tmp/bo-wait.log
+	status=$?
+	n=$(grep -c 'enpu_gem_wait_ioctl' $t/trace)
+	echo nop >$t/current_tracer
+	echo >$t/set_ftrace_filter
+	echo "  BO_WAIT ioctls in enpu-run's runs: $n"
+	[ "$status" = 0 ] && [ "$n" = 0 ]
+}
+check "mixed-ops: no BO_WAIT after the job's fence" \
+	no_bo_waits "$models/mixed-ops.onnx"
 check "mobilenet-96: double-buffered frames equal the sequential run" sh -c \
 	"enpu-run '$models/mobilenet-96.onnx' --backends npu,cpu --random 3 \
 	 --no-cost --cache-dir '$cache' --iterations 4 --pipeline \

@@ -9,20 +9,22 @@
  *            [--compare cpu] [--top K] [--threads N] [--isa NAME]
  *            [--no-optimize] [--profile] [--min-partition N]
  *            [--max-partitions N] [--device PATH] [--cache-dir DIR]
- *            [--no-cost] [--pipeline] [--dmabuf-input]
+ *            [--no-cost] [--pipeline] [--input-buffer vgem|udmabuf]
  *            [--thermal [--thermal-root DIR] [--thermal-poll-ms N]
  *             [--latency-target-ms N] [--prefer latency|balanced|energy]]
  *            [--verbose]
  *
  * --pipeline runs the iterations again double-buffered on two sessions
  * (frame N+1's CPU work and submit while the NPU runs frame N) and checks
- * every frame against the sequential run; --dmabuf-input binds input 0
- * as a vgem dma-buf (the NPU imports it: no copy at the seam).
+ * every frame against the sequential run; --input-buffer KIND runs them
+ * again with input 0 bound as a dma-buf of that exporter (the NPU
+ * imports it: no copy at the seam) and checks the outputs against the
+ * run with the input in host memory (copied into a staging BO).
  * Inputs without a file are zero-filled, or random with --random (symbolic
  * dims taken as 1). Input files are serialized ONNX TensorProtos, as in
  * the ONNX test suite; --input FILE without a name binds the first input.
  * Exit status: 0, 1 on any error (message on stderr), 2 on bad usage, 3
- * when --compare finds a difference.
+ * when --compare, --pipeline or --input-buffer finds a difference.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +39,8 @@ struct args {
 	size_t file_count;
 	unsigned int threads;
 	int iterations, optimize, profile, plan, strict, random, no_cost;
-	int pipeline, dmabuf;
+	int pipeline, input_buffer;
+	enum run_buffer_kind buffer_kind;
 	uint32_t seed;
 	size_t top_k;
 	long min_partition, max_partitions;
@@ -59,7 +62,8 @@ static void usage(const char *argv0)
 		"[--iterations N] [--compare cpu] [--top K] [--threads N] "
 		"[--isa NAME] [--no-optimize] [--profile] "
 		"[--min-partition N] [--max-partitions N] [--device PATH] "
-		"[--cache-dir DIR] [--no-cost] [--pipeline] [--dmabuf-input] "
+		"[--cache-dir DIR] [--no-cost] [--pipeline] "
+		"[--input-buffer vgem|udmabuf] "
 		"[--thermal [--thermal-root DIR] [--thermal-poll-ms N] "
 		"[--latency-target-ms N] [--prefer latency|balanced|energy]] "
 		"[--verbose]\n", argv0);
@@ -142,8 +146,10 @@ static int parse(int argc, char **argv, struct args *a)
 				return -1;
 		} else if (!strcmp(arg, "--pipeline")) {
 			a->pipeline = 1;
-		} else if (!strcmp(arg, "--dmabuf-input")) {
-			a->dmabuf = 1;
+		} else if (!strcmp(arg, "--input-buffer") && more) {
+			a->input_buffer = 1;
+			if (run_buffer_kind_parse(argv[++i], &a->buffer_kind))
+				return -1;
 		} else if (!strcmp(arg, "--no-cost")) {
 			a->no_cost = 1;
 		} else if (!strcmp(arg, "--no-optimize")) {
@@ -311,14 +317,55 @@ static int run_pipelined(enpu_rt_session *const s[2], int iterations,
 	return 0;
 }
 
+/*
+ * --input-buffer: the iterations again with input 0 bound as a dma-buf
+ * of @a's kind instead of the host memory the first run staged. Prints
+ * what each way copied at the seams; best and mean become the dma-buf
+ * run's. 1 when every output equals the host-memory run's bit for bit,
+ * 0 when one differs, -1 on an error.
+ */
+static int input_buffer_run(const struct args *a, enpu_rt_session *s,
+			    const struct run_inputs *inputs,
+			    struct run_dmabuf *d, double *best, double *mean)
+{
+	struct snapshot copied = { 0 };
+	uint64_t host_bytes = run_seam_copies(s);
+	long differs;
+
+	if (snapshot_take(s, &copied)) {
+		snapshot_free(&copied);
+		fprintf(stderr, "enpu-run: out of memory\n");
+		return -1;
+	}
+	if (run_inputs_bind_dmabuf(inputs, s, a->buffer_kind, d) ||
+	    run_times(s, a->iterations, best, mean)) {
+		snapshot_free(&copied);
+		return -1;
+	}
+	differs = snapshot_differs(s, &copied);
+	snapshot_free(&copied);
+	printf("input 0 bound as a dma-buf (%s, %zu bytes): %llu bytes "
+	       "copied at seams, %llu with the input in host memory\n",
+	       run_buffer_kind_name(a->buffer_kind), inputs->inputs[0].byte_size,
+	       (unsigned long long)run_seam_copies(s),
+	       (unsigned long long)host_bytes);
+	if (differs >= 0) {
+		printf("dma-buf input: output %ld differs from the host-memory "
+		       "input's run\n", differs);
+		return 0;
+	}
+	printf("dma-buf input: outputs equal the host-memory input's run\n");
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct run_inputs inputs = { 0 };
 	enpu_rt_session *session = NULL, *reference = NULL, *second = NULL;
-	struct run_dmabuf dmabuf = { .vgem = -1, .fd = -1 };
+	struct run_dmabuf dmabuf = RUN_DMABUF_INIT;
 	double load_ms, best, mean;
 	struct args a;
-	int rc = 1;
+	int rc = 1, differs = 0;
 
 	if (parse(argc, argv, &a)) {
 		usage(argv[0]);
@@ -335,12 +382,16 @@ int main(int argc, char **argv)
 		run_print_plan(session);
 	if (run_inputs_bind(session, a.files, a.file_count, a.random, a.seed,
 			    &inputs) ||
-	    (a.dmabuf && run_inputs_bind_dmabuf(&inputs, session, &dmabuf)) ||
 	    run_times(session, a.iterations, &best, &mean))
 		goto out;
-	if (a.dmabuf)
-		printf("input 0 bound as a dma-buf (vgem, %zu bytes)\n",
-		       inputs.inputs[0].byte_size);
+	if (a.input_buffer) {
+		int same = input_buffer_run(&a, session, &inputs, &dmabuf,
+					    &best, &mean);
+
+		if (same < 0)
+			goto out;
+		differs |= !same;
+	}
 	run_print_outputs(session, a.top_k);
 	run_print_partition_times(session);
 	if (a.profile)
@@ -358,8 +409,9 @@ int main(int argc, char **argv)
 
 		second = load(&a, a.backends, NULL);
 		if (!second || run_inputs_rebind(&inputs, second) ||
-		    (a.dmabuf &&
-		     run_inputs_bind_dmabuf(&inputs, second, &dmabuf)))
+		    (a.input_buffer &&
+		     run_inputs_bind_dmabuf(&inputs, second, a.buffer_kind,
+					    &dmabuf)))
 			goto out;
 		pair[0] = session;
 		pair[1] = second;
@@ -407,6 +459,8 @@ int main(int argc, char **argv)
 			rc = 1;
 		}
 	}
+	if (differs && !rc)
+		rc = 3;
 out:
 	enpu_rt_session_destroy(second);
 	enpu_rt_session_destroy(reference);

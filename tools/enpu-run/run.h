@@ -42,21 +42,41 @@ int run_inputs_bind(enpu_rt_session *session,
 int run_inputs_rebind(const struct run_inputs *inputs, enpu_rt_session *to);
 void run_inputs_free(struct run_inputs *inputs);
 
-/* run_dmabuf.c: a vgem buffer exported as a dma-buf (a camera frame). */
+/*
+ * run_dmabuf.c: a dma-buf standing in for a camera frame, from one of two
+ * exporters: a vgem dumb buffer (a GPU/display driver's BO) or a udmabuf
+ * over a sealed memfd (plain shmem pages, what a V4L2 or virtio producer
+ * hands out).
+ */
+enum run_buffer_kind {
+	RUN_BUFFER_VGEM = 0,
+	RUN_BUFFER_UDMABUF,
+};
+
 struct run_dmabuf {
-	int vgem, fd;
+	enum run_buffer_kind kind;
+	int vgem, memfd, fd;
 	uint32_t handle;
 	uint64_t size;
 	size_t bytes;
 };
 
+#define RUN_DMABUF_INIT { .vgem = -1, .memfd = -1, .fd = -1 }
+
+/* "vgem" or "udmabuf" to @kind; -1 for anything else. */
+int run_buffer_kind_parse(const char *name, enum run_buffer_kind *kind);
+const char *run_buffer_kind_name(enum run_buffer_kind kind);
 /* A dma-buf of @bytes holding @data; 0, or -1 with a message. */
-int run_dmabuf_create(struct run_dmabuf *d, const void *data, size_t bytes);
+int run_dmabuf_create(struct run_dmabuf *d, enum run_buffer_kind kind,
+		      const void *data, size_t bytes);
 void run_dmabuf_destroy(struct run_dmabuf *d);
-/* Input 0 of @s bound as a dma-buf holding @in's bytes (made on first use,
- * @d initialised with fd -1). */
+/* Input 0 of @s bound as a dma-buf of @kind holding @in's bytes (made on
+ * first use, @d initialised with RUN_DMABUF_INIT). */
 int run_inputs_bind_dmabuf(const struct run_inputs *in, enpu_rt_session *s,
-			   struct run_dmabuf *d);
+			   enum run_buffer_kind kind, struct run_dmabuf *d);
+
+/* Bytes the last run copied at partition seams (staging), all partitions. */
+uint64_t run_seam_copies(const enpu_rt_session *s);
 
 /* The backends asked for and why any is missing. */
 void run_print_backends(const enpu_rt_session *session);

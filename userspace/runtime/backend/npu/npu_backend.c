@@ -464,12 +464,16 @@ static int npu_wait(void *self, void *compiled, struct rt_fence *fence)
 		const struct npu_boundary *nb = &c->boundaries[i];
 		struct rt_value *v = &c->graph->values[nb->value];
 
-		if (!nb->output)
-			continue;
-		/* The documented rule before the CPU reads what a job wrote. */
-		enpu_bo_wait(c->list[NPU_BO_SEAMS + i].bo, NPU_JOB_TIMEOUT_NS,
-			     0);
-		if (c->list[NPU_BO_SEAMS + i].bo == c->staging[i]) {
+		/*
+		 * No BO_WAIT before the CPU reads an output: the job's
+		 * out-syncobj, waited for above, is one of the waits the
+		 * coherency rule names (docs/buffers.md), and the job is the
+		 * only writer of the seam and staging BOs the backend made
+		 * (a caller's output dma-buf is the caller's to sync). A
+		 * BO_WAIT per output was one more ioctl per frame.
+		 */
+		if (nb->output &&
+		    c->list[NPU_BO_SEAMS + i].bo == c->staging[i]) {
 			memcpy(v->tensor.data, c->staging_map[i], nb->bytes);
 			c->copied_bytes += nb->bytes;
 		}
