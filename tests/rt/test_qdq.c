@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../cpu/test_harness.h"
+#include "enpu_cpu.h"
 #include "enpu/enpu_rt.h"
 #include "ir.h"
 #include "passes.h"
@@ -676,6 +677,141 @@ static void test_quantize8_matches_quantizelinear(struct test_state *t)
 }
 
 /*
+ * A session of @bytes on @isa with @threads, or NULL when this CPU
+ * cannot run @isa (or the load failed, which is a failure).
+ */
+static enpu_rt_session *isa_session(struct test_state *t,
+				    const uint8_t *bytes, size_t size,
+				    enum enpu_cpu_isa isa, unsigned int threads)
+{
+	enpu_rt_options *options;
+	enpu_rt_session *s = NULL;
+
+	if (!enpu_cpu_isa_supported(isa))
+		return NULL;
+	if (enpu_rt_options_create(&options)) {
+		CHECK(t, 0, "out of memory");
+		return NULL;
+	}
+	enpu_rt_options_set_threads(options, threads);
+	CHECK(t, enpu_rt_options_set_isa(options,
+					  enpu_cpu_isa_name(isa)) == 0 &&
+	      enpu_rt_session_create_from_memory(bytes, size, NULL,
+						 options, &s) == 0,
+	      "%s: %s", enpu_cpu_isa_name(isa),
+	      enpu_rt_options_error(options));
+	enpu_rt_options_destroy(options);
+	return s;
+}
+
+/*
+ * ai.enpu Quantize8 with channels_last = 1 (the seam after U-Net's float
+ * Resize, Concat and ConvTranspose): quantize and NCHW -> NHWC in one
+ * pass, bit-exact with rint(x / s) + zero saturated (NaN 0) at the
+ * transposed index, on every ISA at 1 and 2 threads. Shapes on both
+ * sides of the 16 x 16 byte transposes: 16 and 32 channels, groups of
+ * 35 = 16 + 16 + 3 and 3 alone; planes of 32 (whole 16-pixel runs), 323
+ * (a second block of 256 with 3 pixels past its 16-runs), 272; two
+ * images; 48 x 900 floats, which the threads share. Both types.
+ */
+static void test_quantize8_channels_last(struct test_state *t)
+{
+	static const int64_t shapes[][4] = {
+		{ 1, 16, 4, 8 }, { 2, 35, 17, 19 }, { 1, 32, 16, 17 },
+		{ 1, 3, 5, 7 }, { 1, 48, 30, 30 },
+	};
+
+	for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++)
+	for (int ty = 0; ty < 2; ty++) {
+		const int64_t *d = shapes[si];
+		int32_t dtype = ty ? ENPU_RT_INT8 : ENPU_RT_UINT8;
+		int32_t zero = ty ? -9 : 77, lo = ty ? -128 : 0;
+		int32_t hi = ty ? 127 : 255;
+		size_t plane = (size_t)(d[2] * d[3]), n = (size_t)d[0] *
+			       (size_t)d[1] * plane;
+		float *x = malloc(n * sizeof(float));
+		uint8_t *want = malloc(n);
+		uint32_t seed = 41 + (uint32_t)si;
+		struct model_builder mb;
+		size_t size;
+		uint8_t *bytes;
+		Onnx__NodeProto *node;
+
+		if (!x || !want) {
+			CHECK(t, 0, "out of memory");
+			free(x);
+			free(want);
+			return;
+		}
+		for (size_t i = 0; i < n; i++) {
+			/* ties at odd multiples of s / 2; some saturate */
+			x[i] = (float)((int)(rng_next(&seed) % 1601) - 800) *
+			       0.125f;
+			if (i % 23 == 5)
+				x[i] = i % 2 ? 1e9f : -1e9f;
+		}
+		x[n / 2] = NAN;
+		for (size_t b = 0; b < (size_t)d[0]; b++)
+		for (size_t c = 0; c < (size_t)d[1]; c++)
+		for (size_t p = 0; p < plane; p++) {
+			float v = x[(b * (size_t)d[1] + c) * plane + p];
+			double q = v != v ? 0 : nearbyintf(v / 0.25f) + zero;
+
+			q = q < lo ? lo : q > hi ? hi : q;
+			want[(b * plane + p) * (size_t)d[1] + c] =
+				(uint8_t)(int32_t)q;
+		}
+		mb_init(&mb, 13);
+		mb_import(&mb, "ai.enpu", 1);
+		mb_input(&mb, "x", ENPU_RT_FLOAT, 4, d);
+		add_scalar(&mb, "s", ENPU_RT_FLOAT, 0.25);
+		add_scalar(&mb, "z", dtype, zero);
+		node = mb_node(&mb, "Quantize8", "x,s,z", "y");
+		mb_node_domain(&mb, node, "ai.enpu");
+		mb_attr_int(&mb, node, "channels_last", 1);
+		mb_output(&mb, "y");
+		bytes = mb_pack(&mb, &size);
+		for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT;
+		     isa++)
+		for (unsigned int threads = 1; threads <= 2; threads++) {
+			const char *name = enpu_cpu_isa_name(isa);
+			enpu_rt_session *s = isa_session(t, bytes, size, isa,
+							 threads);
+			struct enpu_rt_output o;
+			size_t bad = 0, first = 0;
+
+			if (!s)
+				continue;
+			if (enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT, 4,
+						       d, x, n * sizeof(float)) ||
+			    enpu_rt_session_run(s) ||
+			    enpu_rt_session_output(s, 0, &o) ||
+			    o.byte_size != n) {
+				CHECK(t, 0, "%s: %s", name,
+				      enpu_rt_session_error(s));
+				enpu_rt_session_destroy(s);
+				continue;
+			}
+			for (size_t i = 0; i < n; i++)
+				if (((const uint8_t *)o.data)[i] != want[i] &&
+				    !bad++)
+					first = i;
+			CHECK(t, !bad, "%lldx%lldx%lldx%lld %s %s, %u "
+			      "thread(s): %zu of %zu differ, first [%zu] %d "
+			      "want %d", (long long)d[0], (long long)d[1],
+			      (long long)d[2], (long long)d[3],
+			      rt_dtype_name(dtype), name, threads, bad, n,
+			      first, ((const uint8_t *)o.data)[first],
+			      want[first]);
+			enpu_rt_session_destroy(s);
+		}
+		mb_free(&mb);
+		free(x);
+		free(want);
+	}
+}
+
+/*
  * A first layer (float input, QuantizeLinear, 3x3 conv of 1 or 3
  * channels): quantize + unfold into QuantizePatches and a 1x1 QConv, equal
  * to the reference within one step, whatever the stride, padding and
@@ -844,6 +980,7 @@ const struct test_case qdq_tests[] = {
 	{ "concat_flatten_stay_integer", test_concat_flatten_stay_integer },
 	{ "quantize8_matches_quantizelinear",
 	  test_quantize8_matches_quantizelinear },
+	{ "quantize8_channels_last", test_quantize8_channels_last },
 	{ "first_layer_becomes_patches", test_first_layer_becomes_patches },
 	{ "asymmetric_weights_stay_float",
 	  test_asymmetric_weights_stay_float },

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* Float rows on the CPU runtime's row kernels, threaded; see frows.h. */
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "frows.h"
 
 /* Elements per task; below two of these the caller's thread does it all. */
@@ -137,4 +143,109 @@ void rt_frows_dequantize(struct rt_kernel *k, size_t n, const uint8_t *x,
 			  .is_signed = is_signed };
 
 	dispatch(k, &r);
+}
+
+/*
+ * NCHW float -> NHWC 8-bit: per task a block of NHWC_PIXELS pixels of
+ * one image; per group of NHWC_GROUP channels their rows are quantized
+ * by the row kernel into a tile (16 x 256 bytes, in L1), which is then
+ * transposed 16 x 16 bytes at a time into whole 16-byte pixel runs of
+ * the output, instead of one byte store per element at a stride of C.
+ */
+#define NHWC_PIXELS 256
+#define NHWC_GROUP 16
+
+struct nhwc_rows {
+	const struct enpu_fmath_kernels *f;
+	const float *x;
+	uint8_t *y;
+	size_t channels, plane, blocks;
+	float scale;
+	int32_t zero_point;
+	int is_signed;
+};
+
+/*
+ * Rows @tile[c][p0 .. p0 + 15] of 16 channels to 16 pixels of 16 bytes
+ * at @y, @stride bytes apart. Four rounds of interleaving row i with row
+ * i + 8 (low halves to 2i, high halves to 2i + 1) transpose 16 x 16.
+ * SSE2 is the x86-64 baseline; elsewhere (arm64, whose runtime ops the
+ * qemu tests do not run) the bytes are moved one by one.
+ */
+#ifdef __SSE2__
+static void transpose_16x16(const uint8_t *tile, size_t p0, uint8_t *y,
+			    size_t stride)
+{
+	__m128i v[16], w[16];
+
+	for (int c = 0; c < 16; c++)
+		v[c] = _mm_loadu_si128((const __m128i *)(tile + c *
+							 NHWC_PIXELS + p0));
+	for (int round = 0; round < 4; round++) {
+		for (int i = 0; i < 8; i++) {
+			w[2 * i] = _mm_unpacklo_epi8(v[i], v[i + 8]);
+			w[2 * i + 1] = _mm_unpackhi_epi8(v[i], v[i + 8]);
+		}
+		memcpy(v, w, sizeof(v));
+	}
+	for (int p = 0; p < 16; p++)
+		_mm_storeu_si128((__m128i *)(y + p * stride), v[p]);
+}
+#endif
+
+static void run_nhwc(void *argument, size_t task)
+{
+	const struct nhwc_rows *r = argument;
+	size_t image = task / r->blocks;
+	size_t p0 = (task % r->blocks) * NHWC_PIXELS;
+	size_t np = r->plane - p0 < NHWC_PIXELS ? r->plane - p0 : NHWC_PIXELS;
+	const float *x = r->x + image * r->channels * r->plane + p0;
+	uint8_t *y = r->y + (image * r->plane + p0) * r->channels;
+	uint8_t tile[NHWC_GROUP * NHWC_PIXELS];
+
+	for (size_t c0 = 0; c0 < r->channels; c0 += NHWC_GROUP) {
+		size_t nc = r->channels - c0 < NHWC_GROUP ? r->channels - c0 :
+			    NHWC_GROUP;
+		size_t p = 0;
+
+		for (size_t c = 0; c < nc; c++)
+			r->f->quantize(np, x + (c0 + c) * r->plane, r->scale,
+				       r->zero_point, r->is_signed,
+				       tile + c * NHWC_PIXELS);
+#ifdef __SSE2__
+		if (nc == NHWC_GROUP)
+			for (; p + 16 <= np; p += 16)
+				transpose_16x16(tile, p, y + p * r->channels +
+						c0, r->channels);
+#endif
+		/* a group of fewer than 16 channels, the last pixels */
+		for (; p < np; p++)
+			for (size_t c = 0; c < nc; c++)
+				y[p * r->channels + c0 + c] =
+					tile[c * NHWC_PIXELS + p];
+	}
+}
+
+void rt_frows_quantize_nhwc(struct rt_kernel *k, size_t images,
+			    size_t channels, size_t plane, const float *x,
+			    float scale, int32_t zero_point, int is_signed,
+			    uint8_t *y)
+{
+	struct nhwc_rows r = {
+		.f = enpu_cpu_fmath(k->cpu), .x = x, .y = y,
+		.channels = channels, .plane = plane,
+		.blocks = (plane + NHWC_PIXELS - 1) / NHWC_PIXELS,
+		.scale = scale, .zero_point = zero_point,
+		.is_signed = is_signed,
+	};
+	size_t tasks = images * r.blocks;
+
+	/* as dispatch(): threads only when each gets a CHUNK or more */
+	if (!channels || tasks < 2 || images * channels * plane < 2 * CHUNK ||
+	    enpu_cpu_context_thread_count(k->cpu) < 2) {
+		for (size_t t = 0; t < tasks; t++)
+			run_nhwc(&r, t);
+		return;
+	}
+	enpu_cpu_parallel_for(k->cpu, tasks, run_nhwc, &r);
 }

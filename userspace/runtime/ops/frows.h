@@ -35,5 +35,15 @@ void rt_frows_quantize(struct rt_kernel *k, size_t n, const float *x,
 void rt_frows_dequantize(struct rt_kernel *k, size_t n, const uint8_t *x,
 			 float scale, int32_t zero_point, int is_signed,
 			 float *y);
+/*
+ * QuantizeLinear of @images x @channels x @plane floats (NCHW) with one
+ * scale and zero point into NHWC bytes: y[(b * plane + p) * channels + c]
+ * = quantize(x[(b * channels + c) * plane + p]), the same results as
+ * rt_frows_quantize() of the NCHW tensor then a transpose.
+ */
+void rt_frows_quantize_nhwc(struct rt_kernel *k, size_t images,
+			    size_t channels, size_t plane, const float *x,
+			    float scale, int32_t zero_point, int is_signed,
+			    uint8_t *y);
 
 #endif /* ENPU_RT_FROWS_H */

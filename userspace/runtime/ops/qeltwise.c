@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "frows.h"
 #include "qnhwc.h"
 #include "rt_qparams.h"
 
@@ -135,9 +136,11 @@ static int mul_run(struct rt_kernel *k, const struct rt_tensor *const *in,
  * ai.enpu Quantize8(x float, scale, zero_point): QuantizeLinear with a
  * per-tensor constant scale and an 8-bit zero point, exactly ONNX's
  * rint(x / scale) + zero_point (float division, ties to even,
- * saturated; NaN gives 0 like the QuantizeLinear op), 16 elements at a
- * time. With channels_last = 1 it also transposes NCHW to NHWC, so
- * the graph input enters the integer region in one pass.
+ * saturated; NaN gives 0 like the QuantizeLinear op), on the float
+ * kernel table's quantize rows (the context's ISA) shared by its
+ * threads. With channels_last = 1 it also transposes NCHW to NHWC, so
+ * the graph input enters the integer region in one pass (frows.c:
+ * tiles of 16 channels, transposed 16 x 16 bytes at a time).
  */
 static int quantize_infer(struct rt_kernel *k,
 			  const struct rt_tensor *const *in, size_t n_in,
@@ -173,11 +176,10 @@ static int quantize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 			size_t n_out)
 {
 	const struct rt_tensor *x = in[0];
-	const float *src = x->data;
 	size_t count = rt_tensor_elements(x);
-	int32_t zero, lo, hi;
+	int is_signed = out[0]->dtype == ENPU_RT_INT8;
+	int32_t zero;
 	double scale;
-	float flo, fhi, s;
 	int channels_last, status = rt_q_channels_last(k, &channels_last);
 
 	(void)n_in;
@@ -186,28 +188,19 @@ static int quantize_run(struct rt_kernel *k, const struct rt_tensor *const *in,
 		status = rt_q_quantize_params(k, in, &scale, &zero);
 	if (status)
 		return status;
-	rt_q_range(out[0]->dtype, &lo, &hi);
-	/* Saturating before rounding changes nothing and keeps |v| small. */
-	flo = (float)(lo - zero) - 1.0f;
-	fhi = (float)(hi - zero) + 1.0f;
-	s = (float)scale;
+	/* The row kernels of the context's ISA, on its threads. */
 	if (!channels_last) {
-		rt_q_quantize_span(src, out[0]->data, count, 1, s, flo, fhi,
-			      zero, lo, hi, out[0]->dtype);
+		rt_frows_quantize(k, count, x->data, (float)scale, zero,
+				  is_signed, out[0]->data);
 	} else {
 		size_t images = (size_t)x->dims[0];
 		size_t channels = (size_t)x->dims[1];
 		size_t planes = images * channels;
-		size_t plane = planes ? count / planes : 0;
 
-		/* Channel-major reads, pixel-major writes: one pass. */
-		for (size_t b = 0; b < images; b++)
-			for (size_t c = 0; c < channels; c++)
-				rt_q_quantize_span(src + (b * channels + c) * plane,
-					      (uint8_t *)out[0]->data +
-					      b * plane * channels + c,
-					      plane, channels, s, flo, fhi,
-					      zero, lo, hi, out[0]->dtype);
+		rt_frows_quantize_nhwc(k, images, channels,
+				       planes ? count / planes : 0, x->data,
+				       (float)scale, zero, is_signed,
+				       out[0]->data);
 	}
 	return 0;
 }
