@@ -356,6 +356,9 @@ static int run_conv_case(struct test_state *s, enpu_cpu_context *ctx,
 		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
 		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
 			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
+			/* A path that skips an output element leaves NaN. */
+			for (size_t i = 0; i < y_len; i++)
+				got[i] = NAN;
 			if (enpu_cpu_conv2d_f32(ctx, sh, x, w, bias,
 						clamp ? relu6 : NULL, got)) {
 				CHECK(s, 0, "%s", enpu_cpu_context_error(ctx));
@@ -504,6 +507,64 @@ static void test_fconv_paths_match_reference(struct test_state *s)
 			if (!run_conv_case(s, ctx, &sh, (int)(i & 1), 980 + i))
 				break;
 		}
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
+ * The AVX-512 depthwise 3x3 stride 1 by shifted rows (fdwconv_avx512.c
+ * dw3x3_s1_shifted()) runs when the left padding is exactly 1 and the
+ * output is no wider than the input (right padding 0 or 1); each other
+ * ISA runs the same shapes through its own kernel. Widths around the
+ * 16-lane vectors (1, 15-17, 31-33, 47-49: the shifted-in lanes from
+ * the neighbouring vectors, the masked last one), heights around the
+ * 8-row bands (1, 2, 8, 9, 17) with top and bottom padding 0-2, and the
+ * other side of every condition: left padding 0 and 2, right padding 2
+ * (output one wider than the input), stride 2, dilation 2.
+ */
+static void test_fdwconv_3x3_stride1_edges(struct test_state *s)
+{
+	static const size_t widths[] = { 1, 15, 16, 17, 31, 32, 33, 47, 49 };
+	static const size_t heights[] = { 1, 2, 8, 9, 17 };
+	/* pad top, left, bottom, right; stride; dilation */
+	static const size_t geometry[][6] = {
+		{ 1, 1, 1, 1, 1, 1 }, { 0, 1, 0, 0, 1, 1 },
+		{ 2, 1, 2, 1, 1, 1 }, { 1, 1, 1, 0, 1, 1 },
+		{ 1, 0, 1, 1, 1, 1 }, { 1, 2, 1, 1, 1, 1 },
+		{ 1, 1, 1, 2, 1, 1 }, { 1, 1, 1, 1, 2, 1 },
+		{ 2, 1, 2, 1, 1, 2 },
+	};
+	size_t cases = ARRAY_SIZE(geometry) * ARRAY_SIZE(widths) *
+		       ARRAY_SIZE(heights);
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t seed = 1100;
+
+	for (size_t i = 0; ctx && i < cases; i++) {
+		size_t hi = i % ARRAY_SIZE(heights);
+		size_t wi = i / ARRAY_SIZE(heights) % ARRAY_SIZE(widths);
+		size_t g = i / ARRAY_SIZE(heights) / ARRAY_SIZE(widths);
+		size_t d = geometry[g][5], span = 2 * d + 1;
+		struct enpu_cpu_fconv_shape sh = {
+			.batch = 1 + (seed & 1), .in_channels = 3,
+			.out_channels = 3, .group = 3,
+			.height = heights[hi], .width = widths[wi],
+			.kernel_height = 3, .kernel_width = 3,
+			.stride_height = geometry[g][4],
+			.stride_width = geometry[g][4],
+			.dilation_height = d, .dilation_width = d,
+			.pad_top = geometry[g][0], .pad_left = geometry[g][1],
+			.pad_bottom = geometry[g][2],
+			.pad_right = geometry[g][3],
+		};
+
+		/* Geometries where the kernel does not fit are not convs. */
+		if (sh.height + sh.pad_top + sh.pad_bottom < span ||
+		    sh.width + sh.pad_left + sh.pad_right < span)
+			continue;
+		int clamp = seed % 3 == 0;
+
+		if (!run_conv_case(s, ctx, &sh, clamp, seed++))
+			break;
 	}
 	enpu_cpu_context_destroy(ctx);
 }
@@ -932,6 +993,7 @@ const struct test_case float_tests[] = {
 	{ "sgemm_clamp_keeps_nan", test_sgemm_clamp_keeps_nan },
 	{ "sgemm_rejects_bad_arguments", test_sgemm_rejects_bad_arguments },
 	{ "fconv_paths_match_reference", test_fconv_paths_match_reference },
+	{ "fdwconv_3x3_stride1_edges", test_fdwconv_3x3_stride1_edges },
 	{ "sgemm_thin_columns", test_sgemm_thin_columns },
 	{ "max_pool_matches_loops", test_max_pool_matches_loops },
 	{ "fconv_shape_bounds_field_by_field",
