@@ -569,6 +569,57 @@ static void test_fdwconv_3x3_stride1_edges(struct test_state *s)
 	enpu_cpu_context_destroy(ctx);
 }
 
+/*
+ * The few-taps stride-2 convolution (fconv_taps_avx512.c; fconv.c
+ * uses_few_taps()): MobileNet's first layer 3->32 3x3/2 with pads 0/1 on
+ * either side, odd and even sizes; 32 taps (2 x 4x4) and 33 (11 x 1x3,
+ * the GEMM path); 1x5 and 5x2 kernels; output widths 1, 15-17, 32, 33
+ * around the 16-column strips; output channels 1, 15-17, 33 around the
+ * 16-channel blocks; heights around the 4-row bands; and the other side
+ * of the other conditions: stride 1, stride 2x1, dilation 2, two groups.
+ * Every ISA at 1 and 2 threads against the double reference.
+ */
+static void test_fconv_few_taps_stride2(struct test_state *s)
+{
+	/* C, M, group, H, W, kh, kw, stride h, w, dilation, pads t l b r */
+	static const size_t cases[][14] = {
+		{ 3, 32, 1, 224, 224, 3, 3, 2, 2, 1, 0, 0, 1, 1 },
+		{ 3, 32, 1, 33, 35, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
+		{ 3, 17, 1, 9, 31, 3, 3, 2, 2, 1, 1, 0, 0, 1 },
+		{ 2, 16, 1, 10, 64, 4, 4, 2, 2, 1, 1, 2, 2, 1 },
+		{ 11, 5, 1, 8, 30, 1, 3, 2, 2, 1, 0, 1, 0, 1 },
+		{ 3, 20, 1, 12, 40, 1, 5, 2, 2, 1, 0, 2, 0, 2 },
+		{ 2, 9, 1, 21, 18, 5, 2, 2, 2, 1, 2, 0, 2, 1 },
+		{ 1, 1, 1, 3, 2, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
+		{ 1, 15, 1, 7, 33, 5, 5, 2, 2, 1, 2, 2, 2, 2 },
+		{ 3, 33, 1, 17, 66, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
+		{ 3, 16, 1, 18, 63, 3, 3, 2, 2, 1, 0, 1, 0, 0 },
+		{ 3, 32, 1, 19, 21, 3, 3, 1, 1, 1, 1, 1, 1, 1 },
+		{ 3, 32, 1, 19, 21, 3, 3, 2, 1, 1, 1, 1, 1, 1 },
+		{ 3, 32, 1, 19, 21, 3, 3, 2, 2, 2, 2, 2, 2, 2 },
+		{ 4, 8, 2, 19, 21, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
+	};
+	enpu_cpu_context *ctx = make_context(s);
+
+	for (size_t i = 0; ctx && i < ARRAY_SIZE(cases); i++) {
+		const size_t *c = cases[i];
+		struct enpu_cpu_fconv_shape sh = {
+			.batch = 1 + i % 2, .in_channels = c[0],
+			.out_channels = c[1], .group = c[2], .height = c[3],
+			.width = c[4], .kernel_height = c[5],
+			.kernel_width = c[6], .stride_height = c[7],
+			.stride_width = c[8], .dilation_height = c[9],
+			.dilation_width = c[9], .pad_top = c[10],
+			.pad_left = c[11], .pad_bottom = c[12],
+			.pad_right = c[13],
+		};
+
+		if (!run_conv_case(s, ctx, &sh, (int)(i % 3 == 1), 1300 + i))
+			break;
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
 /* Max pooling against straight loops, every ISA, 1 and 2 threads. */
 /*
  * Each bound of the float convolution and max pool shapes from both
@@ -994,6 +1045,7 @@ const struct test_case float_tests[] = {
 	{ "sgemm_rejects_bad_arguments", test_sgemm_rejects_bad_arguments },
 	{ "fconv_paths_match_reference", test_fconv_paths_match_reference },
 	{ "fdwconv_3x3_stride1_edges", test_fdwconv_3x3_stride1_edges },
+	{ "fconv_few_taps_stride2", test_fconv_few_taps_stride2 },
 	{ "sgemm_thin_columns", test_sgemm_thin_columns },
 	{ "max_pool_matches_loops", test_max_pool_matches_loops },
 	{ "fconv_shape_bounds_field_by_field",

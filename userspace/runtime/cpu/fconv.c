@@ -13,7 +13,9 @@
  * (channel, ky, kx) into it, the K rows of B in place (the indirect
  * microkernel). Bias is per row, the
  * clamp fused. Depthwise: the context's depthwise kernel per (image,
- * channel, band of rows).
+ * channel, band of rows). Dense at stride 2 with at most
+ * ENPU_FCONV_FEW_TAPS taps: the context's few-taps kernel where the ISA
+ * has one (uses_few_taps()), per (image, band of rows), nothing unfolded.
  */
 #include "context_internal.h"
 #include "cpu_internal.h"
@@ -316,6 +318,7 @@ static int direct_conv(enpu_cpu_context *context,
 	return 0;
 }
 
+/* A job of bands of output rows: depthwise, max pool, or few taps. */
 struct dw_job {
 	const struct enpu_cpu_fconv_shape *s;
 	const float *x, *w, *bias, *clamp;
@@ -323,6 +326,8 @@ struct dw_job {
 	size_t oh, ow, bands;
 	enpu_fdwconv_kernel kernel;
 	int max_pool;
+	/* few_taps_task()'s kernel; w is then the transposed weights. */
+	enpu_fconv_few_taps_kernel few_taps;
 };
 
 static void dw_task(void *argument, size_t task)
@@ -352,6 +357,73 @@ static void dw_task(void *argument, size_t task)
 	};
 
 	job->kernel(&pass);
+}
+
+/*
+ * Stride 2 with few taps (MobileNet's first layer): the context's
+ * few-taps kernel, one task per image and band of output rows, over the
+ * weights transposed once per call (taps x output channels, padded to
+ * the kernel's blocks of channels).
+ */
+#define FEW_TAPS_ROWS 4
+
+static void few_taps_task(void *argument, size_t task)
+{
+	const struct dw_job *job = argument;
+	const struct enpu_cpu_fconv_shape *s = job->s;
+	size_t n = task / job->bands, row0 = task % job->bands * FEW_TAPS_ROWS;
+	struct enpu_fconv_few_taps_pass pass = {
+		.x = job->x + n * s->in_channels * s->height * s->width,
+		.wt = job->w, .bias = job->bias, .clamp = job->clamp,
+		.y = job->y + n * s->out_channels * job->oh * job->ow,
+		.channels = s->in_channels, .height = s->height,
+		.width = s->width, .out_channels = s->out_channels,
+		.out_height = job->oh, .out_width = job->ow,
+		.kernel_h = s->kernel_height, .kernel_w = s->kernel_width,
+		.pad_top = s->pad_top, .pad_left = s->pad_left,
+		.row0 = row0,
+		.row1 = row0 + FEW_TAPS_ROWS < job->oh ?
+			row0 + FEW_TAPS_ROWS : job->oh,
+	};
+
+	job->few_taps(&pass);
+}
+
+static int uses_few_taps(const enpu_cpu_context *context,
+			 const struct enpu_cpu_fconv_shape *s)
+{
+	return context->kernels.fconv_few_taps && s->group == 1 &&
+	       s->stride_height == 2 && s->stride_width == 2 &&
+	       s->dilation_height == 1 && s->dilation_width == 1 &&
+	       s->in_channels * s->kernel_height * s->kernel_width <=
+	       ENPU_FCONV_FEW_TAPS;
+}
+
+static int few_taps_conv(enpu_cpu_context *context,
+			 const struct enpu_cpu_fconv_shape *s, size_t oh,
+			 size_t ow, const float *x, const float *w,
+			 const float *bias, const float *clamp, float *y)
+{
+	size_t taps = s->in_channels * s->kernel_height * s->kernel_width;
+	size_t ldw = enpu_divide_up(s->out_channels,
+				    ENPU_FCONV_FEW_TAPS_BLOCK) *
+		     ENPU_FCONV_FEW_TAPS_BLOCK;
+	float *wt = calloc(taps * ldw, sizeof(float));
+	struct dw_job job = {
+		.s = s, .x = x, .w = wt, .bias = bias, .clamp = clamp, .y = y,
+		.oh = oh, .ow = ow, .bands = enpu_divide_up(oh, FEW_TAPS_ROWS),
+		.few_taps = context->kernels.fconv_few_taps,
+	};
+
+	if (!wt)
+		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
+	for (size_t m = 0; m < s->out_channels; m++)
+		for (size_t t = 0; t < taps; t++)
+			wt[t * ldw + m] = w[m * taps + t];
+	enpu_thread_pool_parallel_for(context->pool, s->batch * job.bands,
+				      few_taps_task, &job);
+	free(wt);
+	return 0;
 }
 
 /*
@@ -397,6 +469,7 @@ int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
 		struct dw_job job = {
 			s, x, w, bias, clamp, y, oh, ow,
 			enpu_divide_up(oh, DW_ROWS), context->kernels.fdwconv, 0,
+			NULL,
 		};
 
 		enpu_thread_pool_parallel_for(context->pool,
@@ -404,6 +477,8 @@ int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
 					      job.bands, dw_task, &job);
 		return 0;
 	}
+	if (uses_few_taps(context, s))
+		return few_taps_conv(context, s, oh, ow, x, w, bias, clamp, y);
 	cg = s->in_channels / s->group;
 	mg = s->out_channels / s->group;
 	k = cg * s->kernel_height * s->kernel_width;
@@ -467,6 +542,7 @@ int enpu_cpu_max_pool_f32(enpu_cpu_context *context,
 		struct dw_job job = {
 			s, x, NULL, NULL, NULL, y, oh, ow,
 			enpu_divide_up(oh, DW_ROWS), context->kernels.fdwconv, 1,
+			NULL,
 		};
 
 		enpu_thread_pool_parallel_for(context->pool,

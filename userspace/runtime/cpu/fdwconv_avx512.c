@@ -22,32 +22,6 @@ static void fdwconv_avx512_generic(const struct enpu_fdwconv_pass *p);
 #include "fdwconv_impl.h"
 #include "avx512_mask.h"
 
-/* Lanes j < 16 whose input column base + j lies in [0, width). */
-static inline __mmask16 columns_inside(ptrdiff_t base, size_t width)
-{
-	ptrdiff_t first = base >= 0 ? 0 : -base;
-	ptrdiff_t end = (ptrdiff_t)width - base;
-
-	if (end > 16)
-		end = 16;
-	if (first >= end)
-		return 0;
-	return (__mmask16)(((1u << end) - 1) & ~((1u << first) - 1));
-}
-
-/*
- * 16 floats at row + offset, lanes outside @m zero. The address may lie
- * before the row where the left padding is: masked-off lanes are never
- * read (AVX-512 suppresses their faults), so the pointer is formed as an
- * integer.
- */
-static inline __m512 load_cols(const float *row, ptrdiff_t offset,
-			       __mmask16 m)
-{
-	return _mm512_maskz_loadu_ps(m, (const void *)((uintptr_t)row +
-				     (uintptr_t)(offset * (ptrdiff_t)sizeof(float))));
-}
-
 /* The three input rows of output row y (NULL: a padding row). */
 static inline void window_rows(const struct enpu_fdwconv_pass *p, size_t y,
 			       const float *r[3])
@@ -80,20 +54,20 @@ static void dw3x3_s1(const struct enpu_fdwconv_pass *p, const __m512 *w,
 		for (size_t x0 = 0; x0 < ow; x0 += 16) {
 			ptrdiff_t base = (ptrdiff_t)x0 - pl;
 			__mmask16 store = enpu_mask16(ow - x0);
-			__mmask16 m0 = columns_inside(base, p->width) & store;
-			__mmask16 m1 = columns_inside(base + 1, p->width) & store;
-			__mmask16 m2 = columns_inside(base + 2, p->width) & store;
+			__mmask16 m0 = enpu_mask16_inside(base, p->width) & store;
+			__mmask16 m1 = enpu_mask16_inside(base + 1, p->width) & store;
+			__mmask16 m2 = enpu_mask16_inside(base + 2, p->width) & store;
 			__m512 acc = bias;
 
 			for (int ky = 0; ky < 3; ky++) {
 				if (!r[ky])
 					continue;
 				acc = _mm512_fmadd_ps(w[3 * ky],
-					load_cols(r[ky], base, m0), acc);
+					enpu_load_cols(r[ky], base, m0), acc);
 				acc = _mm512_fmadd_ps(w[3 * ky + 1],
-					load_cols(r[ky], base + 1, m1), acc);
+					enpu_load_cols(r[ky], base + 1, m1), acc);
 				acc = _mm512_fmadd_ps(w[3 * ky + 2],
-					load_cols(r[ky], base + 2, m2), acc);
+					enpu_load_cols(r[ky], base + 2, m2), acc);
 			}
 			_mm512_mask_storeu_ps(out + x0, store,
 					      finish(acc, p->clamp, lo, hi));
@@ -216,10 +190,10 @@ static void dw3x3_s2(const struct enpu_fdwconv_pass *p, const __m512 *w,
 			 */
 			ptrdiff_t base = (ptrdiff_t)(2 * x0) - pl;
 			__mmask16 store = enpu_mask16(ow - x0);
-			__mmask16 m0 = columns_inside(base, p->width);
-			__mmask16 m1 = columns_inside(base + 16, p->width);
-			__mmask16 m2 = columns_inside(base + 2, p->width);
-			__mmask16 m3 = columns_inside(base + 18, p->width);
+			__mmask16 m0 = enpu_mask16_inside(base, p->width);
+			__mmask16 m1 = enpu_mask16_inside(base + 16, p->width);
+			__mmask16 m2 = enpu_mask16_inside(base + 2, p->width);
+			__mmask16 m3 = enpu_mask16_inside(base + 18, p->width);
 			__m512 acc = bias;
 
 			for (int ky = 0; ky < 3; ky++) {
@@ -227,10 +201,10 @@ static void dw3x3_s2(const struct enpu_fdwconv_pass *p, const __m512 *w,
 
 				if (!r[ky])
 					continue;
-				a0 = load_cols(r[ky], base, m0);
-				a1 = load_cols(r[ky], base + 16, m1);
-				b0 = load_cols(r[ky], base + 2, m2);
-				b1 = load_cols(r[ky], base + 18, m3);
+				a0 = enpu_load_cols(r[ky], base, m0);
+				a1 = enpu_load_cols(r[ky], base + 16, m1);
+				b0 = enpu_load_cols(r[ky], base + 2, m2);
+				b1 = enpu_load_cols(r[ky], base + 18, m3);
 				acc = _mm512_fmadd_ps(w[3 * ky],
 					_mm512_permutex2var_ps(a0, even, a1), acc);
 				acc = _mm512_fmadd_ps(w[3 * ky + 1],

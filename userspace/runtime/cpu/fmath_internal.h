@@ -37,4 +37,32 @@ void enpu_fdwconv_avx2(const struct enpu_fdwconv_pass *pass);
 void enpu_fdwconv_avx512(const struct enpu_fdwconv_pass *pass);
 void enpu_fdwconv_neon(const struct enpu_fdwconv_pass *pass);
 
+/*
+ * Output rows [row0, row1) of a dense float convolution at stride 2 whose
+ * taps (channels x kernel_h x kernel_w) are at most ENPU_FCONV_FEW_TAPS
+ * (MobileNet's first 3->32 3x3/2 has 27), dilation 1, one image: the
+ * kernel gathers the taps' inputs of a strip of output columns once and
+ * runs every output channel over them (fconv.c says when).
+ */
+#define ENPU_FCONV_FEW_TAPS 32
+/* Output channels per block of wt (its rows are padded to a multiple). */
+#define ENPU_FCONV_FEW_TAPS_BLOCK 16
+struct enpu_fconv_few_taps_pass {
+	const float *x;			/* channels x height x width */
+	/*
+	 * The weights transposed: taps rows of out_channels rounded up to a
+	 * multiple of ENPU_FCONV_FEW_TAPS_BLOCK, the padding zero.
+	 */
+	const float *wt;
+	const float *bias;		/* out_channels, or NULL */
+	const float *clamp;		/* NULL or {min, max} */
+	float *y;			/* out_channels x out_height x out_width */
+	size_t channels, height, width, out_channels, out_height, out_width;
+	size_t kernel_h, kernel_w, pad_top, pad_left;
+	size_t row0, row1;
+};
+
+typedef void (*enpu_fconv_few_taps_kernel)(const struct enpu_fconv_few_taps_pass *pass);
+void enpu_fconv_few_taps_avx512(const struct enpu_fconv_few_taps_pass *pass);
+
 #endif /* ENPU_CPU_FMATH_INTERNAL_H */

@@ -37,6 +37,7 @@ void enpu_cpu_kernels_select(enum enpu_cpu_isa isa, struct enpu_cpu_kernels *k)
 		k->clamp = enpu_clamp_avx512;
 		k->sgemm = &enpu_sgemm_kernel_avx512;
 		k->fdwconv = enpu_fdwconv_avx512;
+		k->fconv_few_taps = enpu_fconv_few_taps_avx512;
 		k->fmath = &enpu_fmath_avx512;
 		break;
 	case ENPU_CPU_ISA_AVX2:
