@@ -317,6 +317,30 @@ static void test_sgemm_rejects_bad_arguments(struct test_state *s)
 	enpu_cpu_context_destroy(ctx);
 }
 
+/*
+ * Sets @ctx to the @i-th path this machine runs (each supported ISA at
+ * each of thread_counts) and says which; 0 past the last.
+ */
+static int use_path(enpu_cpu_context *ctx, size_t i, int *isa,
+		    unsigned int *threads)
+{
+	size_t first = 0;
+
+	for (int a = ENPU_CPU_ISA_SCALAR; a < ENPU_CPU_ISA_COUNT; a++) {
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)a))
+			continue;
+		if (i - first < ARRAY_SIZE(thread_counts)) {
+			*isa = a;
+			*threads = thread_counts[i - first];
+			enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)a);
+			enpu_cpu_context_set_thread_count(ctx, *threads);
+			return 1;
+		}
+		first += ARRAY_SIZE(thread_counts);
+	}
+	return 0;
+}
+
 static int run_conv_case(struct test_state *s, enpu_cpu_context *ctx,
 			 const struct enpu_cpu_fconv_shape *sh, int clamp,
 			 uint64_t seed)
@@ -332,7 +356,9 @@ static int run_conv_case(struct test_state *s, enpu_cpu_context *ctx,
 	float *want = NULL, *got = NULL;
 	const float relu6[2] = { 0, 6 };
 	double magnitude;
-	int ok = 0;
+	unsigned int threads;
+	size_t path = 0;
+	int ok = 0, isa;
 
 	if (!x || !w || !bias ||
 	    enpu_cpu_fconv_output_size(ctx, sh, &oh, &ow)) {
@@ -350,38 +376,33 @@ static int run_conv_case(struct test_state *s, enpu_cpu_context *ctx,
 	magnitude = (double)(cg * sh->kernel_height * sh->kernel_width) + 1;
 	enpu_cpu_conv2d_f32_reference(ctx, sh, x, w, bias,
 				      clamp ? relu6 : NULL, want);
-	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
-		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
-			continue;
-		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
-		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
-			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
-			/* A path that skips an output element leaves NaN. */
-			for (size_t i = 0; i < y_len; i++)
-				got[i] = NAN;
-			if (enpu_cpu_conv2d_f32(ctx, sh, x, w, bias,
-						clamp ? relu6 : NULL, got)) {
-				CHECK(s, 0, "%s", enpu_cpu_context_error(ctx));
+	while (use_path(ctx, path++, &isa, &threads)) {
+		/* A path that skips an output element leaves NaN. */
+		for (size_t i = 0; i < y_len; i++)
+			got[i] = NAN;
+		if (enpu_cpu_conv2d_f32(ctx, sh, x, w, bias,
+					clamp ? relu6 : NULL, got)) {
+			CHECK(s, 0, "%s", enpu_cpu_context_error(ctx));
+			goto out;
+		}
+		for (size_t i = 0; i < y_len; i++)
+			if (!close_enough(got[i], want[i], magnitude)) {
+				CHECK(s, 0, "%s %u threads C%zu M%zu g%zu %zux%zu k%zux%zu s%zu,%zu d%zu,%zu p%zu,%zu,%zu,%zu: [%zu] %g vs %g",
+				      enpu_cpu_isa_name(isa), threads,
+				      sh->in_channels, sh->out_channels,
+				      sh->group, sh->height, sh->width,
+				      sh->kernel_height, sh->kernel_width,
+				      sh->stride_height, sh->stride_width,
+				      sh->dilation_height,
+				      sh->dilation_width, sh->pad_top,
+				      sh->pad_left, sh->pad_bottom,
+				      sh->pad_right, i, got[i], want[i]);
 				goto out;
 			}
-			for (size_t i = 0; i < y_len; i++)
-				if (!close_enough(got[i], want[i], magnitude)) {
-					CHECK(s, 0, "%s %u threads C%zu M%zu g%zu %zux%zu k%zux%zu s%zu,%zu d%zu,%zu p%zu,%zu,%zu,%zu: [%zu] %g vs %g",
-					      enpu_cpu_isa_name(isa),
-					      thread_counts[t], sh->in_channels,
-					      sh->out_channels, sh->group,
-					      sh->height, sh->width,
-					      sh->kernel_height, sh->kernel_width,
-					      sh->stride_height, sh->stride_width,
-					      sh->dilation_height,
-					      sh->dilation_width, sh->pad_top,
-					      sh->pad_left, sh->pad_bottom,
-					      sh->pad_right, i, got[i], want[i]);
-					goto out;
-				}
-		}
 	}
-	ok = 1;
+	/* The scalar path at least, at every thread count. */
+	ok = path > ARRAY_SIZE(thread_counts);
+	CHECK(s, ok, "%zu paths ran", path - 1);
 out:
 	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
 	enpu_cpu_context_set_thread_count(ctx, 1);
@@ -750,6 +771,84 @@ static void test_fconv_shape_bounds_field_by_field(struct test_state *s)
 	enpu_cpu_context_destroy(ctx);
 }
 
+/*
+ * One max pool against straight loops (NaN inputs skipped, a window of
+ * padding only -FLT_MAX), every ISA at 1 and 2 threads, bit for bit;
+ * the output is NaN before every run so a skipped element shows. Every
+ * nan_every-th input is NaN (0: none). 0 when it could not run.
+ */
+static int run_pool_case(struct test_state *s, enpu_cpu_context *ctx,
+			 const struct enpu_cpu_fconv_shape *sh,
+			 size_t nan_every, uint64_t *rng)
+{
+	size_t oh, ow, xn, yn;
+	float *x, *want, *got;
+	unsigned int threads;
+	size_t path = 0;
+	int ok = 1, isa;
+
+	if (enpu_cpu_fconv_output_size(ctx, sh, &oh, &ow))
+		return 0;
+	xn = sh->batch * sh->in_channels * sh->height * sh->width;
+	yn = sh->batch * sh->in_channels * oh * ow;
+	x = malloc(xn * sizeof(float));
+	want = malloc(yn * sizeof(float));
+	got = malloc(yn * sizeof(float));
+	if (!x || !want || !got) {
+		free(x);
+		free(want);
+		free(got);
+		return 0;
+	}
+	fill(x, xn, rng);
+	for (size_t i = 0; nan_every && i < xn; i += nan_every)
+		x[i] = NAN;
+	for (size_t p = 0; p < sh->batch * sh->in_channels; p++)
+	for (size_t oy = 0; oy < oh; oy++)
+	for (size_t ox = 0; ox < ow; ox++) {
+		float best = -FLT_MAX;
+
+		for (size_t ky = 0; ky < sh->kernel_height; ky++)
+		for (size_t kx = 0; kx < sh->kernel_width; kx++) {
+			ptrdiff_t iy = (ptrdiff_t)(oy * sh->stride_height +
+				ky * sh->dilation_height) - (ptrdiff_t)sh->pad_top;
+			ptrdiff_t ix = (ptrdiff_t)(ox * sh->stride_width +
+				kx * sh->dilation_width) - (ptrdiff_t)sh->pad_left;
+
+			if (iy >= 0 && iy < (ptrdiff_t)sh->height && ix >= 0 &&
+			    ix < (ptrdiff_t)sh->width &&
+			    x[(p * sh->height + (size_t)iy) * sh->width + (size_t)ix] > best)
+				best = x[(p * sh->height + (size_t)iy) *
+					 sh->width + (size_t)ix];
+		}
+		want[(p * oh + oy) * ow + ox] = best;
+	}
+	while (use_path(ctx, path++, &isa, &threads)) {
+		/* A path that skips an output element leaves NaN. */
+		for (size_t i = 0; i < yn; i++)
+			got[i] = NAN;
+		if (enpu_cpu_max_pool_f32(ctx, sh, x, got) == 0 &&
+		    !memcmp(got, want, yn * sizeof(float)))
+			continue;
+		ok = 0;
+		CHECK(s, 0, "%s %u threads C%zu %zux%zu k%zux%zu s%zu,%zu d%zu p%zu,%zu,%zu,%zu: %s",
+		      enpu_cpu_isa_name(isa), threads, sh->in_channels,
+		      sh->height, sh->width, sh->kernel_height,
+		      sh->kernel_width, sh->stride_height, sh->stride_width,
+		      sh->dilation_height, sh->pad_top, sh->pad_left,
+		      sh->pad_bottom, sh->pad_right,
+		      enpu_cpu_context_error(ctx));
+	}
+	CHECK(s, path > ARRAY_SIZE(thread_counts), "%zu paths ran", path - 1);
+	ok = ok && path > ARRAY_SIZE(thread_counts);
+	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
+	enpu_cpu_context_set_thread_count(ctx, 1);
+	free(x);
+	free(want);
+	free(got);
+	return ok;
+}
+
 static void test_max_pool_matches_loops(struct test_state *s)
 {
 	enpu_cpu_context *ctx = make_context(s);
@@ -757,8 +856,6 @@ static void test_max_pool_matches_loops(struct test_state *s)
 
 	for (int i = 0; ctx && i < 30; i++) {
 		struct enpu_cpu_fconv_shape sh = { 0 };
-		size_t oh, ow, xn, yn;
-		float *x, *want, *got;
 
 		sh.batch = pick(&rng, 1, 2);
 		sh.in_channels = sh.out_channels = pick(&rng, 1, 5);
@@ -774,58 +871,58 @@ static void test_max_pool_matches_loops(struct test_state *s)
 		sh.pad_right = sh.pad_left;
 		sh.height = pick(&rng, 6, 20);
 		sh.width = pick(&rng, 6, i % 5 ? 20 : 700);
-		if (enpu_cpu_fconv_output_size(ctx, &sh, &oh, &ow))
+		run_pool_case(s, ctx, &sh, 0, &rng);
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
+ * The AVX-512 2x2 stride-2 max pool (fdwconv_avx512.c max2x2_s2()):
+ * input widths around its 32-column loads (2, 3, 31-35, 63-65: the
+ * second load partial or empty, an odd last column unused) and heights
+ * (2, 3, 17: an odd last row unused; the 8-row bands), with NaN inputs
+ * (skipped, as the loops do), and the other side of its conditions:
+ * top or left padding, stride 1, 3x3 at stride 2, dilation 2.
+ */
+static void test_max_pool_2x2_stride2_edges(struct test_state *s)
+{
+	static const size_t widths[] = { 2, 3, 31, 32, 33, 34, 35, 63, 64, 65 };
+	static const size_t heights[] = { 2, 3, 17 };
+	/* kernel, stride, dilation, pad top, left, bottom, right */
+	static const size_t geometry[][7] = {
+		{ 2, 2, 1, 0, 0, 0, 0 }, { 2, 2, 1, 0, 0, 1, 1 },
+		{ 2, 2, 1, 1, 0, 0, 0 }, { 2, 2, 1, 0, 1, 0, 0 },
+		{ 2, 1, 1, 0, 0, 0, 0 }, { 3, 2, 1, 0, 0, 0, 0 },
+		{ 2, 2, 2, 0, 0, 0, 0 },
+	};
+	size_t cases = ARRAY_SIZE(geometry) * ARRAY_SIZE(widths) *
+		       ARRAY_SIZE(heights);
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t rng = 1400;
+
+	for (size_t i = 0; ctx && i < cases; i++) {
+		const size_t *g = geometry[i / ARRAY_SIZE(heights) /
+					   ARRAY_SIZE(widths)];
+		struct enpu_cpu_fconv_shape sh = {
+			.batch = 1 + i % 2, .in_channels = 3,
+			.out_channels = 3, .group = 1,
+			.height = heights[i % ARRAY_SIZE(heights)],
+			.width = widths[i / ARRAY_SIZE(heights) %
+					ARRAY_SIZE(widths)],
+			.kernel_height = g[0], .kernel_width = g[0],
+			.stride_height = g[1], .stride_width = g[1],
+			.dilation_height = g[2], .dilation_width = g[2],
+			.pad_top = g[3], .pad_left = g[4],
+			.pad_bottom = g[5], .pad_right = g[6],
+		};
+		size_t span = g[2] * (g[0] - 1) + 1;
+
+		/* Geometries where the window does not fit are not pools. */
+		if (sh.height + sh.pad_top + sh.pad_bottom < span ||
+		    sh.width + sh.pad_left + sh.pad_right < span)
 			continue;
-		xn = sh.batch * sh.in_channels * sh.height * sh.width;
-		yn = sh.batch * sh.in_channels * oh * ow;
-		x = malloc(xn * sizeof(float));
-		want = malloc(yn * sizeof(float));
-		got = malloc(yn * sizeof(float));
-		if (!x || !want || !got) {
-			free(x);
-			free(want);
-			free(got);
+		if (!run_pool_case(s, ctx, &sh, 7 + i % 5, &rng))
 			break;
-		}
-		fill(x, xn, &rng);
-		for (size_t p = 0; p < sh.batch * sh.in_channels; p++)
-		for (size_t oy = 0; oy < oh; oy++)
-		for (size_t ox = 0; ox < ow; ox++) {
-			float best = -FLT_MAX;
-
-			for (size_t ky = 0; ky < sh.kernel_height; ky++)
-			for (size_t kx = 0; kx < sh.kernel_width; kx++) {
-				ptrdiff_t iy = (ptrdiff_t)(oy * sh.stride_height +
-					ky * sh.dilation_height) - (ptrdiff_t)sh.pad_top;
-				ptrdiff_t ix = (ptrdiff_t)(ox * sh.stride_width +
-					kx * sh.dilation_width) - (ptrdiff_t)sh.pad_left;
-
-				if (iy >= 0 && iy < (ptrdiff_t)sh.height && ix >= 0 &&
-				    ix < (ptrdiff_t)sh.width &&
-				    x[(p * sh.height + (size_t)iy) * sh.width + (size_t)ix] > best)
-					best = x[(p * sh.height + (size_t)iy) *
-						 sh.width + (size_t)ix];
-			}
-			want[(p * oh + oy) * ow + ox] = best;
-		}
-		for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
-			if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
-				continue;
-			enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
-			for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
-				enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
-				CHECK(s, enpu_cpu_max_pool_f32(ctx, &sh, x, got) == 0 &&
-				      !memcmp(got, want, yn * sizeof(float)),
-				      "%s %u threads case %d: %s",
-				      enpu_cpu_isa_name(isa), thread_counts[t], i,
-				      enpu_cpu_context_error(ctx));
-			}
-		}
-		enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
-		enpu_cpu_context_set_thread_count(ctx, 1);
-		free(x);
-		free(want);
-		free(got);
 	}
 	enpu_cpu_context_destroy(ctx);
 }
@@ -1048,6 +1145,7 @@ const struct test_case float_tests[] = {
 	{ "fconv_few_taps_stride2", test_fconv_few_taps_stride2 },
 	{ "sgemm_thin_columns", test_sgemm_thin_columns },
 	{ "max_pool_matches_loops", test_max_pool_matches_loops },
+	{ "max_pool_2x2_stride2_edges", test_max_pool_2x2_stride2_edges },
 	{ "fconv_shape_bounds_field_by_field",
 	  test_fconv_shape_bounds_field_by_field },
 	{ "fmath_rows_match_libm", test_fmath_rows },

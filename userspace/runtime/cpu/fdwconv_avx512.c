@@ -12,6 +12,7 @@
  * is skipped. Every other geometry, and max pooling, runs the generic
  * kernel (fdwconv_impl.h) built for this ISA.
  */
+#include <float.h>
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -218,10 +219,62 @@ static void dw3x3_s2(const struct enpu_fdwconv_pass *p, const __m512 *w,
 	}
 }
 
+/*
+ * Max pooling 2x2 at stride 2 with every window inside the image (no
+ * top or left padding, none of the bottom or right padding read: U-Net's
+ * pools; a window reaching into padding would take the 0 a masked load
+ * gives for it). Per 16 output columns the 32 input columns of both
+ * input rows, split into even and odd columns with two-source permutes,
+ * then the four taps in the generic kernel's order (row by row, column
+ * by column) from -FLT_MAX with max(v, acc), which is its
+ * v > acc ? v : acc: a NaN input is skipped and ties keep the first, so
+ * the output is the same bit for bit. Lanes past the row are loaded as
+ * 0; they only reach output columns past out_width, which are not
+ * stored.
+ */
+static void max2x2_s2(const struct enpu_fdwconv_pass *p)
+{
+	const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16,
+					       18, 20, 22, 24, 26, 28, 30);
+	const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17,
+					      19, 21, 23, 25, 27, 29, 31);
+	const __m512 least = _mm512_set1_ps(-FLT_MAX);
+	size_t ow = p->out_width, w = p->width;
+
+	for (size_t y = p->row0; y < p->row1; y++) {
+		const float *r0 = p->x + 2 * y * w, *r1 = r0 + w;
+		float *out = p->y + y * ow;
+
+		for (size_t x0 = 0; x0 < ow; x0 += 16) {
+			size_t c = 2 * x0;
+			__mmask16 m0 = enpu_mask16(w - c);
+			__mmask16 m1 = w - c > 16 ? enpu_mask16(w - c - 16) : 0;
+			__m512 a0 = _mm512_maskz_loadu_ps(m0, r0 + c);
+			__m512 a1 = _mm512_maskz_loadu_ps(m1, r0 + c + 16);
+			__m512 b0 = _mm512_maskz_loadu_ps(m0, r1 + c);
+			__m512 b1 = _mm512_maskz_loadu_ps(m1, r1 + c + 16);
+			__m512 acc = least;
+
+			acc = _mm512_max_ps(_mm512_permutex2var_ps(a0, even, a1), acc);
+			acc = _mm512_max_ps(_mm512_permutex2var_ps(a0, odd, a1), acc);
+			acc = _mm512_max_ps(_mm512_permutex2var_ps(b0, even, b1), acc);
+			acc = _mm512_max_ps(_mm512_permutex2var_ps(b0, odd, b1), acc);
+			_mm512_mask_storeu_ps(out + x0, enpu_mask16(ow - x0), acc);
+		}
+	}
+}
+
 void enpu_fdwconv_avx512(const struct enpu_fdwconv_pass *p)
 {
 	__m512 w[9], bias, lo, hi;
 
+	if (p->max_pool && p->kernel_h == 2 && p->kernel_w == 2 &&
+	    p->stride_h == 2 && p->stride_w == 2 && p->dilation_h == 1 &&
+	    p->dilation_w == 1 && !p->pad_top && !p->pad_left &&
+	    2 * p->out_height <= p->height && 2 * p->out_width <= p->width) {
+		max2x2_s2(p);
+		return;
+	}
 	if (p->max_pool || p->kernel_h != 3 || p->kernel_w != 3 ||
 	    p->dilation_h != 1 || p->dilation_w != 1 ||
 	    p->stride_h != p->stride_w ||
