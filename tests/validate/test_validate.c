@@ -778,6 +778,61 @@ static void test_conv_ranges(void)
 	REJECT(run(&c, sizeof(c) - 8, default_bos, 5), COMMAND_SIZE);
 }
 
+/* The range enpu_validate_stream_refs() reports for BO 0 (the input). */
+struct input_ref {
+	unsigned int count;
+	bool dense;
+};
+
+static void note_input_ref(void *priv, const struct enpu_validate_ref *ref)
+{
+	struct input_ref *in = priv;
+
+	if (ref->bo_index == 0) {
+		in->count++;
+		in->dense = ref->dense;
+	}
+}
+
+/* The input's range must be reported once, dense as @want says. */
+static void expect_dense(int line, const struct enpu_cmd_conv2d *c,
+			 bool want)
+{
+	struct input_ref in = { 0, false };
+	uint32_t offset = 0, rule = 0;
+
+	checks_in_test++;
+	if (enpu_validate_stream_refs(c, sizeof(*c), default_bos, 5, &offset,
+				      &rule, note_input_ref, &in) ||
+	    in.count != 1 || in.dense != want) {
+		fprintf(stderr, "  %s line %d: rule %s, %u input ranges, "
+			"dense %d, want %d\n", current_test, line,
+			enpu_cmd_rule_name(rule), in.count, in.dense, want);
+		failures++;
+	}
+}
+
+/*
+ * A tensor's range is dense unless a pixel_stride gap lies inside it:
+ * more than one pixel and a stride other than C. One pixel with any
+ * stride has no gap.
+ */
+static void test_ref_density(void)
+{
+	struct enpu_cmd_conv2d c = conv_valid();
+
+	expect_dense(__LINE__, &c, true);	/* stride 0: C */
+	c.input.pixel_stride = 4;
+	expect_dense(__LINE__, &c, true);
+	c.input.pixel_stride = 6;
+	expect_dense(__LINE__, &c, false);	/* 64 pixels */
+	c.input.height = c.output.height = 1;
+	c.input.width = c.output.width = 2;
+	expect_dense(__LINE__, &c, false);	/* 2 pixels */
+	c.input.width = c.output.width = 1;
+	expect_dense(__LINE__, &c, true);	/* 1 pixel: no gap */
+}
+
 static void test_conv_output_shape(void)
 {
 	struct enpu_cmd_conv2d c = conv_valid();
@@ -826,6 +881,14 @@ static void test_conv_output_shape(void)
 	c.pad_top = c.pad_bottom = ENPU_CONV_PAD_MAX;
 	c.output.height = 8 + 2 * ENPU_CONV_PAD_MAX - 2;
 	ACCEPT(run_default(c));
+	c = conv_valid();
+	c.pad_left = c.pad_right = ENPU_CONV_PAD_MAX;
+	c.output.width = 8 + 2 * ENPU_CONV_PAD_MAX - 2;
+	ACCEPT(run_default(c));
+	/* One past on the left alone: the pad rule, not the shape, says so. */
+	c.pad_left = ENPU_CONV_PAD_MAX + 1;
+	c.output.width++;
+	REJECT(run_default(c), CONV_PAD);
 	/* Asymmetric pads count on their own side only. */
 	c = conv_valid();
 	c.pad_left = 0;
@@ -2086,6 +2149,7 @@ static const struct {
 	{ "tensor_extent", test_tensor_extent },
 	{ "conv_ranges", test_conv_ranges },
 	{ "conv_output_shape", test_conv_output_shape },
+	{ "ref_density", test_ref_density },
 	{ "conv_groups", test_conv_groups },
 	{ "conv_weights_bias", test_conv_weights_bias },
 	{ "requant", test_requant },
