@@ -671,6 +671,78 @@ static int test_gemm_constant_a(void)
 	return 0;
 }
 
+/*
+ * A model without graph inputs or initializers whose MatMul reads a
+ * computed activation listed after it (an unsorted graph): that
+ * activation is the model's tensor 0 and a calibration output. Its
+ * value is the Constant c taken back out of a sequence, so its range is
+ * c's, -1 to 3: min/max's 4/255 and zero point 64, as for the finite
+ * extremes of non_finite_calibration. Dropping tensor 0 from the outputs
+ * would leave it unseen (all zeros: scale 1, zero point 0).
+ */
+static int test_tensor_zero_calibrated(void)
+{
+	const float c[8] = { -1, 0, 3, 0.5f, 2, -0.5f, 1, 0 };
+	const int64_t wd[] = { 8, 4 }, at = 0;
+	struct enpu_quantize_report r;
+	struct qt_model m;
+	float w[32], scale;
+	int32_t zp, zp_type;
+
+	matmul_weight(w);
+	qt_init(&m, 13);
+	qt_node(&m, "MatMul", "h,w", "y");
+	constant_node(&m, new_tensor(&m, "w", ENPU_RT_FLOAT, 2, wd, w,
+				     sizeof(w)));
+	qt_attr_int(&m, qt_node(&m, "SequenceEmpty", "", "s0"), "dtype",
+		    ENPU_RT_FLOAT);
+	constant_node(&m, new_tensor(&m, "c", ENPU_RT_FLOAT, 2, row_dims, c,
+				     sizeof(c)));
+	qt_node(&m, "SequenceInsert", "s0,c", "s1");
+	constant_node(&m, new_tensor(&m, "at", ENPU_RT_INT64, 0, wd, &at,
+				     sizeof(at)));
+	qt_node(&m, "SequenceAt", "s1,at", "h");
+	qt_output(&m, "y");
+	CHECK(!qt_save(&m, path_of("tensor0.onnx")), "save");
+	qt_free(&m);
+	/* No input to bind: the sample's input_0.pb is only its marker. */
+	write_shaped_rows("tensor0_calib", mixed_rows, 1, 2);
+	CHECK(!quantize_with("tensor0.onnx", "tensor0_calib",
+			     ENPU_QUANTIZE_MINMAX, &r), "quantize: %s",
+	      r.error);
+	CHECK(r.quantized_nodes == 1, "%zu quantized", r.quantized_nodes);
+	enpu_quantize_report_free(&r);
+	CHECK(!act_params("edges_q.onnx", "MatMul", &scale, &zp, &zp_type) &&
+	      scale == 4.0f / 255 && zp == 64,
+	      "tensor 0's range [-1, 3]: scale %.9g zp %d", scale, zp);
+	return 0;
+}
+
+/*
+ * A MatMul with a third (constant) input: ONNX's MatMul has two, and
+ * the runtime refuses the float model when calibration loads it, before
+ * anything reads the role the plan gave the third input.
+ */
+static int test_matmul_third_input(void)
+{
+	struct enpu_quantize_report r;
+	struct qt_model m;
+	float w[32];
+
+	matmul_weight(w);
+	begin_row_model(&m, w);
+	qt_node(&m, "MatMul", "x,w,w", "y");
+	qt_output(&m, "y");
+	CHECK(!qt_save(&m, path_of("mm3.onnx")), "save");
+	qt_free(&m);
+	write_shaped_rows("mm3_calib", mixed_rows, 2, 2);
+	CHECK(quantize_with("mm3.onnx", "mm3_calib", ENPU_QUANTIZE_MINMAX,
+			    &r) && has(r.error, "does not run for calibration"),
+	      "three-input MatMul: %s", r.error ? r.error : "accepted");
+	enpu_quantize_report_free(&r);
+	return 0;
+}
+
 /* q_map_get() on a map nothing was put in: -1, its documented absent. */
 static int test_empty_map(void)
 {
@@ -694,5 +766,7 @@ const struct test edge_tests[] = {
 	{ "empty_map", test_empty_map },
 	{ "external_weight", test_external_weight },
 	{ "gemm_constant_a", test_gemm_constant_a },
+	{ "tensor_zero_calibrated", test_tensor_zero_calibrated },
+	{ "matmul_third_input", test_matmul_third_input },
 	{ NULL, NULL },
 };
