@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Context, instruction-set selection and thread pool behaviour. */
 #include "test_cpu.h"
+#include "cpu_internal.h"
 #include "thread_pool.h"
 
 #include <errno.h>
@@ -101,6 +102,10 @@ static void test_auto_matches_the_expected_isa(struct test_state *s)
 		int supported = enpu_cpu_isa_supported((enum enpu_cpu_isa)i);
 		int err;
 
+		/* Documented as 1 or 0, not any truth value. */
+		CHECK(s, supported == 0 || supported == 1, "%s supported: %d",
+		      enpu_cpu_isa_name((enum enpu_cpu_isa)i), supported);
+
 		setenv("ENPU_CPU_ISA", enpu_cpu_isa_name((enum enpu_cpu_isa)i), 1);
 		err = enpu_cpu_context_create(1, &ctx);
 		CHECK(s, supported ? err == 0 && ctx &&
@@ -153,6 +158,125 @@ static void test_foreign_isas_are_refused(struct test_state *s)
 		      "%s accepted", enpu_cpu_isa_name(foreign[i]));
 	}
 	enpu_cpu_context_destroy(ctx);
+}
+
+/* Word 0 CPUID.1:ECX, 1 CPUID.7:EBX, 2 CPUID.7:ECX, 3 XCR0. */
+static void x86_set_bit(struct enpu_cpu_x86_words *w, int word, int bit,
+			int on)
+{
+	uint64_t *xcr0 = &w->xcr0;
+	uint32_t *word32 = word == 0 ? &w->leaf1_ecx :
+			   word == 1 ? &w->leaf7_ebx : &w->leaf7_ecx;
+
+	if (word == 3)
+		*xcr0 = on ? *xcr0 | 1ull << bit : *xcr0 & ~(1ull << bit);
+	else
+		*word32 = on ? *word32 | 1u << bit : *word32 & ~(1u << bit);
+}
+
+/*
+ * The x86 decision on CPUID/XCR0 words fed by hand: this host has every
+ * bit, so only here does a missing one show. Bit positions from the
+ * Intel SDM (CPUID leaves 1 and 7, XCR0), written down independently of
+ * cpu_features.c.
+ */
+static void test_x86_levels_need_every_bit(struct test_state *s)
+{
+	static const struct {
+		const char *name;
+		int word;
+		int bit;
+		unsigned int left;	/* levels without it */
+	} bits[] = {
+		{ "OSXSAVE", 0, 27, 0 },
+		{ "FMA", 0, 12, 0 },
+		{ "AVX2", 1, 5, 0 },
+		{ "XCR0.SSE", 3, 1, 0 },
+		{ "XCR0.AVX", 3, 2, 0 },
+		{ "AVX512F", 1, 16, ENPU_CPU_X86_AVX2 },
+		{ "AVX512BW", 1, 30, ENPU_CPU_X86_AVX2 },
+		{ "AVX512VL", 1, 31, ENPU_CPU_X86_AVX2 },
+		{ "AVX512_VNNI", 2, 11, ENPU_CPU_X86_AVX2 },
+		{ "XCR0.opmask", 3, 5, ENPU_CPU_X86_AVX2 },
+		{ "XCR0.ZMM_Hi256", 3, 6, ENPU_CPU_X86_AVX2 },
+		{ "XCR0.Hi16_ZMM", 3, 7, ENPU_CPU_X86_AVX2 },
+	};
+	const unsigned int both = ENPU_CPU_X86_AVX2 | ENPU_CPU_X86_AVX512_VNNI;
+	struct enpu_cpu_x86_words all = { .max_leaf = 7 }, w;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bits); i++)
+		x86_set_bit(&all, bits[i].word, bits[i].bit, 1);
+	/* Exactly the listed bits suffice: nothing else is read. */
+	CHECK(s, enpu_cpu_x86_levels(&all) == both, "all bits: levels %#x",
+	      enpu_cpu_x86_levels(&all));
+	for (size_t i = 0; i < ARRAY_SIZE(bits); i++) {
+		w = all;
+		x86_set_bit(&w, bits[i].word, bits[i].bit, 0);
+		CHECK(s, enpu_cpu_x86_levels(&w) == bits[i].left,
+		      "without %s: levels %#x, want %#x", bits[i].name,
+		      enpu_cpu_x86_levels(&w), bits[i].left);
+	}
+	/* Leaf 7 exists from max_leaf 7 on: 6 has no AVX2 at all. */
+	w = all;
+	w.max_leaf = 6;
+	CHECK(s, enpu_cpu_x86_levels(&w) == 0, "max leaf 6: levels %#x",
+	      enpu_cpu_x86_levels(&w));
+	w.max_leaf = 0x20;
+	CHECK(s, enpu_cpu_x86_levels(&w) == both, "max leaf 0x20: levels %#x",
+	      enpu_cpu_x86_levels(&w));
+}
+
+/*
+ * The CPUID reader, checked against what the kernel says (its flags are
+ * cleared for state the OS does not save, like XCR0 here). x86 only: the
+ * arm64 runner checks the level per CPU model instead.
+ */
+static int cpuinfo_has(const char *flags, const char *flag)
+{
+	size_t n = strlen(flag);
+
+	for (const char *p = flags; (p = strstr(p, flag)); p += n)
+		if ((p == flags || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\n' || !p[n]))
+			return 1;
+	return 0;
+}
+
+static void test_x86_detection_matches_proc_cpuinfo(struct test_state *s)
+{
+#if defined(__x86_64__)
+	static const char *const avx512[] = {
+		"avx512f", "avx512bw", "avx512vl", "avx512_vnni",
+	};
+	char line[8192];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int found = 0, avx2, vnni;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "flags", 5)) {
+			found = 1;
+			break;
+		}
+	if (f)
+		fclose(f);
+	if (!found) {
+		printf("  skipped: no flags line in /proc/cpuinfo\n");
+		return;
+	}
+	avx2 = cpuinfo_has(line, "avx2") && cpuinfo_has(line, "fma");
+	vnni = avx2;
+	for (size_t i = 0; i < ARRAY_SIZE(avx512); i++)
+		vnni = vnni && cpuinfo_has(line, avx512[i]);
+	CHECK(s, enpu_cpu_isa_supported(ENPU_CPU_ISA_AVX2) == avx2,
+	      "AVX2 %d, /proc/cpuinfo says %d",
+	      enpu_cpu_isa_supported(ENPU_CPU_ISA_AVX2), avx2);
+	CHECK(s, enpu_cpu_isa_supported(ENPU_CPU_ISA_AVX512_VNNI) == vnni,
+	      "AVX-512 VNNI %d, /proc/cpuinfo says %d",
+	      enpu_cpu_isa_supported(ENPU_CPU_ISA_AVX512_VNNI), vnni);
+#else
+	(void)s;
+	(void)cpuinfo_has;
+#endif
 }
 
 static void test_thread_count_is_settable(struct test_state *s)
@@ -407,6 +531,9 @@ const struct test_case context_tests[] = {
 	{ "auto_picks_a_supported_isa", test_auto_picks_a_supported_isa },
 	{ "auto_matches_the_expected_isa", test_auto_matches_the_expected_isa },
 	{ "foreign_isas_are_refused", test_foreign_isas_are_refused },
+	{ "x86_levels_need_every_bit", test_x86_levels_need_every_bit },
+	{ "x86_detection_matches_proc_cpuinfo",
+	  test_x86_detection_matches_proc_cpuinfo },
 	{ "thread_count_is_settable", test_thread_count_is_settable },
 	{ "thread_pool_runs_every_task_once",
 	  test_thread_pool_runs_every_task_once },

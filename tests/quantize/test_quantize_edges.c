@@ -94,6 +94,29 @@ static int quantize_with(const char *model, const char *calib,
 				  path_of("edges_q.onnx"), &o, r);
 }
 
+/*
+ * Saves @m as <name>.onnx (freeing it) and quantizes it with min/max
+ * calibrated on the first @rows of mixed_rows as x[1,8]: the steps most
+ * single-node cases below share. Nonzero when saving or quantizing failed
+ * (a save failure leaves @r empty, its error NULL).
+ */
+static int save_and_quantize(struct qt_model *m, const char *name, int rows,
+			     struct enpu_quantize_report *r)
+{
+	char model[64], calib[64];
+	int status;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(model, sizeof(model), "%s.onnx", name);
+	snprintf(calib, sizeof(calib), "%s_calib", name);
+	status = qt_save(m, path_of("%s", model));
+	qt_free(m);
+	if (status)
+		return status;
+	write_shaped_rows(calib, mixed_rows, rows, 2);
+	return quantize_with(model, calib, ENPU_QUANTIZE_MINMAX, r);
+}
+
 static int has(const char *text, const char *part)
 {
 	return text && strstr(text, part);
@@ -527,11 +550,7 @@ static int test_gemm_bias_untransposed(void)
 	qt_init_float(&m, "c", 1, cd, c);
 	qt_node(&m, "Gemm", "x,w,c", "y");
 	qt_output(&m, "y");
-	CHECK(!qt_save(&m, path_of("gemm_b.onnx")), "save");
-	qt_free(&m);
-	write_shaped_rows("gemm_b_calib", mixed_rows, 2, 2);
-	CHECK(!quantize_with("gemm_b.onnx", "gemm_b_calib",
-			     ENPU_QUANTIZE_MINMAX, &r), "quantize: %s",
+	CHECK(!save_and_quantize(&m, "gemm_b", 2, &r), "quantize: %s",
 	      r.error);
 	enpu_quantize_report_free(&r);
 	q = qt_load(path_of("edges_q.onnx"));
@@ -703,12 +722,8 @@ static int test_tensor_zero_calibrated(void)
 				     sizeof(at)));
 	qt_node(&m, "SequenceAt", "s1,at", "h");
 	qt_output(&m, "y");
-	CHECK(!qt_save(&m, path_of("tensor0.onnx")), "save");
-	qt_free(&m);
 	/* No input to bind: the sample's input_0.pb is only its marker. */
-	write_shaped_rows("tensor0_calib", mixed_rows, 1, 2);
-	CHECK(!quantize_with("tensor0.onnx", "tensor0_calib",
-			     ENPU_QUANTIZE_MINMAX, &r), "quantize: %s",
+	CHECK(!save_and_quantize(&m, "tensor0", 1, &r), "quantize: %s",
 	      r.error);
 	CHECK(r.quantized_nodes == 1, "%zu quantized", r.quantized_nodes);
 	enpu_quantize_report_free(&r);
@@ -733,11 +748,8 @@ static int test_matmul_third_input(void)
 	begin_row_model(&m, w);
 	qt_node(&m, "MatMul", "x,w,w", "y");
 	qt_output(&m, "y");
-	CHECK(!qt_save(&m, path_of("mm3.onnx")), "save");
-	qt_free(&m);
-	write_shaped_rows("mm3_calib", mixed_rows, 2, 2);
-	CHECK(quantize_with("mm3.onnx", "mm3_calib", ENPU_QUANTIZE_MINMAX,
-			    &r) && has(r.error, "does not run for calibration"),
+	CHECK(save_and_quantize(&m, "mm3", 2, &r) &&
+	      has(r.error, "does not run for calibration"),
 	      "three-input MatMul: %s", r.error ? r.error : "accepted");
 	enpu_quantize_report_free(&r);
 	return 0;

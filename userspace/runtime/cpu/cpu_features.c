@@ -7,6 +7,10 @@
  */
 #include "cpu_internal.h"
 
+/* CPUID.1:ECX: the OS enabled XGETBV (and saves what XCR0 names); FMA. */
+#define X86_LEAF1_OSXSAVE (1u << 27)
+#define X86_LEAF1_FMA (1u << 12)
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 
@@ -18,34 +22,33 @@ static uint64_t read_xcr0(void)
 	return ((uint64_t)high << 32) | low;
 }
 
-struct x86_features {
-	int avx2;
-	int avx512_vnni;
-};
-
-static struct x86_features detect_x86(void)
+/*
+ * The reader: CPUID leaf 7 and XGETBV exist only when leaf 0 says so and
+ * OSXSAVE is set (XGETBV faults otherwise), so they stay 0 without.
+ */
+static struct enpu_cpu_x86_words read_x86(void)
 {
-	struct x86_features features = { 0, 0 };
+	struct enpu_cpu_x86_words words = { 0 };
 	unsigned int eax, ebx, ecx, edx;
-	uint64_t xcr0;
-	int osxsave, fma;
 
 	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
-		return features;
-	osxsave = (ecx >> 27) & 1;
-	fma = (ecx >> 12) & 1;
-	if (!osxsave || __get_cpuid_max(0, NULL) < 7)
-		return features;
-	xcr0 = read_xcr0();
+		return words;
+	words.leaf1_ecx = ecx;
+	words.max_leaf = __get_cpuid_max(0, NULL);
+	if (!(ecx & X86_LEAF1_OSXSAVE) || words.max_leaf < 7)
+		return words;
+	words.xcr0 = read_xcr0();
 	__cpuid_count(7, 0, eax, ebx, ecx, edx);
-	/* XCR0 bits 1,2: SSE and AVX state. */
-	if ((xcr0 & 0x6) == 0x6 && ((ebx >> 5) & 1) && fma)
-		features.avx2 = 1;
-	/* Bits 5..7: opmask and the upper ZMM halves. AVX512F, BW, VL, VNNI. */
-	if (features.avx2 && (xcr0 & 0xe0) == 0xe0 && ((ebx >> 16) & 1) &&
-	    ((ebx >> 30) & 1) && ((ebx >> 31) & 1) && ((ecx >> 11) & 1))
-		features.avx512_vnni = 1;
-	return features;
+	words.leaf7_ebx = ebx;
+	words.leaf7_ecx = ecx;
+	return words;
+}
+
+static int x86_has(unsigned int level)
+{
+	struct enpu_cpu_x86_words words = read_x86();
+
+	return !!(enpu_cpu_x86_levels(&words) & level);
 }
 #endif
 
@@ -75,6 +78,24 @@ static int arm64_has(enum enpu_cpu_isa isa)
 }
 #endif
 
+unsigned int enpu_cpu_x86_levels(const struct enpu_cpu_x86_words *w)
+{
+	unsigned int levels = 0;
+	int fma = !!(w->leaf1_ecx & X86_LEAF1_FMA);
+
+	if (!(w->leaf1_ecx & X86_LEAF1_OSXSAVE) || w->max_leaf < 7)
+		return 0;
+	/* XCR0 bits 1,2: SSE and AVX state. */
+	if ((w->xcr0 & 0x6) == 0x6 && ((w->leaf7_ebx >> 5) & 1) && fma)
+		levels |= ENPU_CPU_X86_AVX2;
+	/* Bits 5..7: opmask and the upper ZMM halves. AVX512F, BW, VL, VNNI. */
+	if ((levels & ENPU_CPU_X86_AVX2) && (w->xcr0 & 0xe0) == 0xe0 &&
+	    ((w->leaf7_ebx >> 16) & 1) && ((w->leaf7_ebx >> 30) & 1) &&
+	    ((w->leaf7_ebx >> 31) & 1) && ((w->leaf7_ecx >> 11) & 1))
+		levels |= ENPU_CPU_X86_AVX512_VNNI;
+	return levels;
+}
+
 int enpu_cpu_detect_isa_support(enum enpu_cpu_isa isa)
 {
 	switch (isa) {
@@ -83,9 +104,9 @@ int enpu_cpu_detect_isa_support(enum enpu_cpu_isa isa)
 		return 1;
 #if defined(__x86_64__)
 	case ENPU_CPU_ISA_AVX2:
-		return detect_x86().avx2;
+		return x86_has(ENPU_CPU_X86_AVX2);
 	case ENPU_CPU_ISA_AVX512_VNNI:
-		return detect_x86().avx512_vnni;
+		return x86_has(ENPU_CPU_X86_AVX512_VNNI);
 #endif
 #if defined(__aarch64__)
 	case ENPU_CPU_ISA_NEON:

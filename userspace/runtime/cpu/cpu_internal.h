@@ -23,6 +23,25 @@ int enpu_cpu_fail(enpu_cpu_context *context, int err, const char *fmt, ...)
 int enpu_cpu_detect_isa_support(enum enpu_cpu_isa isa);
 
 /*
+ * The CPUID and XCR0 words the x86 ISA decision reads. Reading them
+ * (x86 only) is apart from deciding on them (every architecture), so a
+ * test can take away each bit a host that has them all never lacks.
+ */
+struct enpu_cpu_x86_words {
+	uint32_t max_leaf;	/* CPUID.0:EAX */
+	uint32_t leaf1_ecx;	/* CPUID.1:ECX */
+	uint32_t leaf7_ebx;	/* CPUID.(EAX=7,ECX=0):EBX */
+	uint32_t leaf7_ecx;	/* CPUID.(EAX=7,ECX=0):ECX */
+	uint64_t xcr0;		/* XGETBV(0); 0 when OSXSAVE is clear */
+};
+
+#define ENPU_CPU_X86_AVX2 (1u << 0)
+#define ENPU_CPU_X86_AVX512_VNNI (1u << 1)
+
+/* ENPU_CPU_X86_* levels that @words allow (AVX-512 only with AVX2). */
+unsigned int enpu_cpu_x86_levels(const struct enpu_cpu_x86_words *words);
+
+/*
  * Packed weights. Columns are grouped in panels of ENPU_GEMM_PANEL_COLUMNS;
  * within a panel, K is cut in groups of 4 and each group stores, column after
  * column, the 4 consecutive k values of that column:
