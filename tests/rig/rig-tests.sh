@@ -184,8 +184,11 @@ test_kernel_panic_is_reported() {
 test_boot_panic_is_booted_once_more() {
 	local boots
 	# A retry that stalls is booted once more too (its own retry, within
-	# the 20 s boot timeout); only the panic's retries are counted.
-	ENPU_VM_BOOT_TIMEOUT=20 vm --no-modprobe --timeout 60 \
+	# the 60 s boot timeout); only the panic's retries are counted. 60 s
+	# (240 s on the debug kernel), not 20: a debug boot at load 15-25
+	# took longer than 80 s to reach its panic, which the rig then took
+	# for a stall (check-debug of 2026-12-03).
+	ENPU_VM_BOOT_TIMEOUT=60 vm --no-modprobe --timeout 180 \
 		--kernel-arg rdinit=/nonexistent \
 		--kernel-arg init=/nonexistent -- true
 	boots=$(grep -c 'panicked while booting.*booting once more' "$OUT/last.log")
