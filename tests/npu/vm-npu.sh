@@ -125,21 +125,28 @@ for kind in $kinds; do
 		no_copies "/tmp/mixed-ops.$kind.log"
 done
 
-# $1 model: enpu-run's runs reach the driver's BO_WAIT not once (function
-# trace of the ioctl's handler): the job's out-syncobj, which the backend
-# waits for anyway, already orders the CPU's reads of its outputs.
+# $1 model: enpu-run's runs reach the driver's BO_WAIT not once (a
+# kprobe on the ioctl's handler, counted in kprobe_profile): the job's
+# out-syncobj, which the backend waits for anyway, already orders the
+# CPU's reads of its outputs. A kprobe, not the function tracer: the
+# debug kernel has kprobe events but no FUNCTION_TRACER (writing
+# set_ftrace_filter failed there, check-debug of 2026-12-03).
 no_bo_waits() {
 	t=/sys/kernel/tracing
-	[ -e $t/current_tracer ] || mount -t tracefs tracefs $t || return 1
-	echo enpu_gem_wait_ioctl >$t/set_ftrace_filter || return 1
-	echo function >$t/current_tracer
-	echo >$t/trace
+	probe=enpu_probe/bo_wait
+	[ -e $t/kprobe_events ] || mount -t tracefs tracefs $t || return 1
+	echo "p:$probe enpu_gem_wait_ioctl" >>$t/kprobe_events || return 1
+	echo 1 >$t/events/$probe/enable || return 1
 	npu_run "$1" /tmp/bo-wait.log
 	status=$?
-	n=$(grep -c 'enpu_gem_wait_ioctl' $t/trace)
-	echo nop >$t/current_tracer
-	echo >$t/set_ftrace_filter
-	echo "  BO_WAIT ioctls in enpu-run's runs: $n"
+	n=
+	while read -r name hits _; do
+		[ "$name" = bo_wait ] && n=$hits
+	done <$t/kprobe_profile
+	[ -n "$n" ] || cat $t/kprobe_profile
+	echo 0 >$t/events/$probe/enable
+	echo "-:$probe" >>$t/kprobe_events
+	echo "  BO_WAIT ioctls in enpu-run's runs: ${n:-no count}"
 	[ "$status" = 0 ] && [ "$n" = 0 ]
 }
 check "mixed-ops: no BO_WAIT after the job's fence" \
