@@ -551,6 +551,68 @@ void method_range(enum enpu_quantize_method method, double min, double max,
 }
 
 /*
+ * Entropy's handling of the candidate's end bins, on histograms whose
+ * choice is known by hand (bins of 1 over 4096 values, levels of 256).
+ * Core a = 750 in one bin and b = 244 in the next: the full range puts
+ * them in one level of 16 bins, T * KL = a ln(2a/(a+b)) + b ln(2b/(a+b))
+ * = 135.01 (an outlier bin alone in its level is exact). A candidate of
+ * fewer than 512 bins gives them a level each; k outliers clipped into
+ * its empty end bin cost T * KL = (a+b) ln((a+b)/T) + k ln(k/(T * 1e-12))
+ * (the floor for a bin the level gave nothing): 129.11 at k = 6, below
+ * the full range, so the first such candidate, 2^(-49/16) of the range,
+ * wins; 151.70 at k = 7, above it. A floor of 1e-13 costs k ln 10 more
+ * (142.93 at k = 6: the full range would win). Mirrored (the outliers
+ * below the core), the clipped values go to the first bin; only the
+ * narrowest candidate, 256 bins, gives the core bins a level each. A
+ * single outlier (T = 1000) against a nearly even core (550, 449:
+ * 5.12) keeps the full range, the clipped candidate costing 19.72; a
+ * rule that skipped bins of one value would drop its penalty and clip.
+ * When the narrowest candidate's end bin holds 20 values of its own,
+ * the 10 clipped there are no surprise to its level and it wins; sent
+ * to the empty bin before it, they would cost the floor.
+ */
+static int test_entropy_end_bins(void)
+{
+	_Static_assert(Q_HIST_BINS == 4096,
+		       "the costs above are worked out for 4096 bins");
+	static const struct {
+		const char *what;
+		double min, max;
+		uint32_t bin[4], count[4];
+		double lo, hi;
+	} cases[] = {
+		{ "6 outliers above", 0, 4096, { 0, 1, 4095, 0 },
+		  { 750, 244, 6, 0 }, 0, 490.29287971766973 },
+		{ "7 outliers above", 0, 4096, { 0, 1, 4095, 0 },
+		  { 750, 244, 7, 0 }, 0, 4096 },
+		{ "6 outliers below", -4096, 0, { 4095, 4094, 0, 0 },
+		  { 750, 244, 6, 0 }, -256, 0 },
+		{ "7 outliers below", -4096, 0, { 4095, 4094, 0, 0 },
+		  { 750, 244, 7, 0 }, -4096, 0 },
+		{ "one outlier", 0, 4096, { 0, 1, 4095, 0 },
+		  { 550, 449, 1, 0 }, 0, 4096 },
+		{ "an end bin of its own", 0, 4096, { 0, 1, 255, 4095 },
+		  { 750, 244, 20, 10 }, 0, 256 },
+	};
+	static uint64_t hist[Q_HIST_BINS];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double lo, hi;
+
+		memset(hist, 0, sizeof(hist));
+		for (int b = 0; b < 4; b++)
+			hist[cases[i].bin[b]] += cases[i].count[b];
+		method_range(ENPU_QUANTIZE_ENTROPY, cases[i].min, cases[i].max,
+			     hist, &lo, &hi);
+		CHECK(fabs(lo - cases[i].lo) < 1e-9 &&
+		      fabs(hi - cases[i].hi) < 1e-9,
+		      "%s: [%.9g, %.9g], want [%.9g, %.9g]", cases[i].what, lo,
+		      hi, cases[i].lo, cases[i].hi);
+	}
+	return 0;
+}
+
+/*
  * Entropy and MSE on histograms with known answers: a bell-shaped core
  * in [-1, 1] (sigma 0.35, about 10^7 values) and one outlier at 100,
  * where a range that keeps the outlier leaves the core 5 of the 256
@@ -1096,6 +1158,7 @@ int main(int argc, char **argv)
 		  test_matmul_per_channel_and_tensor },
 		{ "percentile_vs_minmax", test_percentile_vs_minmax },
 		{ "entropy_and_mse", test_entropy_and_mse },
+		{ "entropy_end_bins", test_entropy_end_bins },
 		{ "report_and_keep_float", test_report_and_keep_float },
 		{ "float_ops_and_opset", test_float_ops_and_opset },
 		{ "bad_inputs", test_bad_inputs },
