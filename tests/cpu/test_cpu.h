@@ -45,6 +45,7 @@ extern const struct test_case context_tests[];
 extern const struct test_case conv_tests[];
 extern const struct test_case pool_tests[];
 extern const struct test_case eltwise_tests[];
+extern const struct test_case lookup_tests[];
 extern const struct test_case float_tests[];
 extern const struct test_case limits_tests[];
 

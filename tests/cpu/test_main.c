@@ -15,6 +15,7 @@ static const struct test_case *const suites[] = {
 	conv_tests,
 	pool_tests,
 	eltwise_tests,
+	lookup_tests,
 	float_tests,
 	limits_tests,
 };

@@ -677,6 +677,87 @@ static void test_quantize8_matches_quantizelinear(struct test_state *t)
 }
 
 /*
+ * Q(Concat(DQ(a), DQ(b), DQ(c))) where a and b are quantized unlike the
+ * output (U-Net's skip connections) becomes com.microsoft QLinearConcat,
+ * NHWC: a comes from a Quantize8 (whose transpose fuses into it), b from a
+ * QMaxPool (NHWC), c is quantized like the output (copied), d has the
+ * output's zero point but not its scale. Its bytes
+ * must equal the float path's (QuantizeLinear, DequantizeLinear, MaxPool,
+ * Concat, QuantizeLinear: optimization off) exactly, at 1 and 2 threads,
+ * both types, along channels (axis 1) and along height (axis 2), with
+ * values that saturate in the requantization. Odd channel counts make
+ * every row a tail.
+ */
+static void test_concat_of_other_scales_matches_float_path(struct test_state *t)
+{
+	int64_t xd[4] = { 1, 5, 6, 7 }, ks[2] = { 3, 3 };
+	int64_t pads[4] = { 1, 1, 1, 1 };
+	float x[210];
+	uint32_t seed = 57;
+
+	for (int i = 0; i < 210; i++)
+		x[i] = (float)((int)(rng_next(&seed) % 2001) - 1000) * 0.01f;
+	for (int k = 0; k < 4; k++) {
+		int32_t dtype = k % 2 ? ENPU_RT_INT8 : ENPU_RT_UINT8;
+		int axis = k < 2 ? 1 : 2, sign = k % 2;
+		struct model_builder mb;
+		struct run opt, plain, two;
+		Onnx__NodeProto *n;
+
+		mb_init(&mb, 13);
+		mb_input(&mb, "x", ENPU_RT_FLOAT, 4, xd);
+		add_scalar(&mb, "sa", ENPU_RT_FLOAT, 0.05);
+		add_scalar(&mb, "za", dtype, sign ? -8 : 120);
+		add_scalar(&mb, "sb", ENPU_RT_FLOAT, 0.013);
+		add_scalar(&mb, "zb", dtype, sign ? 20 : 100);
+		add_scalar(&mb, "sy", ENPU_RT_FLOAT, 0.031);
+		add_scalar(&mb, "zy", dtype, sign ? 0 : 128);
+		mb_node(&mb, "QuantizeLinear", "x,sa,za", "qa");
+		mb_node(&mb, "DequantizeLinear", "qa,sa,za", "a");
+		mb_node(&mb, "QuantizeLinear", "x,sb,zb", "qb");
+		mb_node(&mb, "DequantizeLinear", "qb,sb,zb", "fb");
+		n = mb_node(&mb, "MaxPool", "fb", "pb");
+		mb_attr_ints(&mb, n, "kernel_shape", ks, 2);
+		mb_attr_ints(&mb, n, "pads", pads, 4);
+		mb_node(&mb, "QuantizeLinear", "pb,sb,zb", "mb");
+		mb_node(&mb, "DequantizeLinear", "mb,sb,zb", "b");
+		mb_node(&mb, "QuantizeLinear", "x,sy,zy", "qc");
+		mb_node(&mb, "DequantizeLinear", "qc,sy,zy", "c");
+		add_scalar(&mb, "sd", ENPU_RT_FLOAT, 0.02);
+		mb_node(&mb, "QuantizeLinear", "x,sd,zy", "qd");
+		mb_node(&mb, "DequantizeLinear", "qd,sd,zy", "d");
+		mb_attr_int(&mb, mb_node(&mb, "Concat", "b,a,c,d", "cat"),
+			    "axis", axis);
+		mb_node(&mb, "QuantizeLinear", "cat,sy,zy", "y");
+		mb_output(&mb, "y");
+		if (run_model(t, &mb, 1, 1, ENPU_RT_FLOAT, xd, 4, x, sizeof(x),
+			      &opt) &&
+		    run_model(t, &mb, 0, 1, ENPU_RT_FLOAT, xd, 4, x, sizeof(x),
+			      &plain) &&
+		    run_model(t, &mb, 1, 2, ENPU_RT_FLOAT, xd, 4, x, sizeof(x),
+			      &two)) {
+			CHECK(t, !strcmp(opt.ops, "Quantize8,Quantize8,"
+					 "Quantize8,Quantize8,QMaxPool,"
+					 "QLinearConcat,NhwcToNchw") &&
+			      strstr(plain.ops, ",Concat,"),
+			      "optimized graph %s (plain %s)", opt.ops,
+			      plain.ops);
+			CHECK(t, opt.out_bytes == 840 && plain.out_bytes == 840 &&
+			      !memcmp(opt.out, plain.out, 840),
+			      "%s axis %d: QLinearConcat differs from the float "
+			      "path", rt_dtype_name(dtype), axis);
+			CHECK(t, two.out_bytes == 840 &&
+			      !memcmp(two.out, opt.out, 840),
+			      "2 threads differ from 1");
+		}
+		free(opt.out);
+		free(plain.out);
+		free(two.out);
+		mb_free(&mb);
+	}
+}
+
+/*
  * A session of @bytes on @isa with @threads, or NULL when this CPU
  * cannot run @isa (or the load failed, which is a failure).
  */
@@ -978,6 +1059,8 @@ const struct test_case qdq_tests[] = {
 	{ "com_microsoft_qlinear_ops", test_com_microsoft_qlinear_ops },
 	{ "qdq_gemm_transb_bias_lowers", test_qdq_gemm_transb_bias_lowers },
 	{ "concat_flatten_stay_integer", test_concat_flatten_stay_integer },
+	{ "concat_of_other_scales_matches_float_path",
+	  test_concat_of_other_scales_matches_float_path },
 	{ "quantize8_matches_quantizelinear",
 	  test_quantize8_matches_quantizelinear },
 	{ "quantize8_channels_last", test_quantize8_channels_last },

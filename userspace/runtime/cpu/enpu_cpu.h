@@ -427,4 +427,28 @@ int enpu_cpu_clamp_reference(enpu_cpu_context *context,
 			     void *output, size_t count, int32_t min,
 			     int32_t max);
 
+/*
+ * Byte lookup over @rows rows of @row_bytes bytes:
+ * output[r * output_stride + i] = table[input[r * input_stride + i]].
+ * The requantization of an 8-bit tensor between two per-tensor
+ * quantizations (QLinearConcat): the caller fills the 256 entries with
+ * the float DequantizeLinear / QuantizeLinear arithmetic, so the bytes
+ * are that path's. Strides may exceed row_bytes (a channel slice of an
+ * NHWC tensor); input and output must not overlap.
+ */
+struct enpu_cpu_lookup_args {
+	const uint8_t *table;		/* 256 entries */
+	const uint8_t *input;
+	size_t input_stride;		/* bytes from one row to the next */
+	uint8_t *output;
+	size_t output_stride;
+	size_t rows;
+	size_t row_bytes;
+};
+
+int enpu_cpu_lookup(enpu_cpu_context *context,
+		    const struct enpu_cpu_lookup_args *args);
+int enpu_cpu_lookup_reference(enpu_cpu_context *context,
+			      const struct enpu_cpu_lookup_args *args);
+
 #endif /* ENPU_CPU_H */

@@ -17,6 +17,7 @@ static const struct enpu_cpu_kernels portable = {
 	.add = enpu_add_scalar,
 	.mul = enpu_mul_scalar,
 	.clamp = enpu_clamp_scalar,
+	.lookup = enpu_lookup_scalar,
 	.sgemm = &enpu_sgemm_kernel_scalar,
 	.fdwconv = enpu_fdwconv_scalar,
 	.fmath = &enpu_fmath_scalar,

@@ -24,6 +24,7 @@ struct enpu_cpu_kernels {
 	enpu_eltwise_kernel add;
 	enpu_eltwise_kernel mul;
 	enpu_eltwise_kernel clamp;
+	enpu_lookup_kernel lookup;
 	/* float */
 	const struct enpu_sgemm_kernel_info *sgemm;
 	enpu_fdwconv_kernel fdwconv;

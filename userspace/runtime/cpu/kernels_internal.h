@@ -209,4 +209,13 @@ void enpu_add_neon(const struct enpu_eltwise_pass *pass);
 void enpu_mul_neon(const struct enpu_eltwise_pass *pass);
 void enpu_clamp_neon(const struct enpu_eltwise_pass *pass);
 
+/* Byte lookup of @rows strided rows (enpu_cpu_lookup). */
+typedef void (*enpu_lookup_kernel)(const uint8_t *table, const uint8_t *x,
+				   size_t x_stride, uint8_t *y,
+				   size_t y_stride, size_t rows,
+				   size_t row_bytes);
+void enpu_lookup_scalar(const uint8_t *table, const uint8_t *x,
+			size_t x_stride, uint8_t *y, size_t y_stride,
+			size_t rows, size_t row_bytes);
+
 #endif /* ENPU_KERNELS_INTERNAL_H */

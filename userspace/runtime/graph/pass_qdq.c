@@ -18,6 +18,8 @@
  *   Q(GlobalAveragePool(DQ(x)))    -> QGlobalAveragePool(x, xs, xz, ys, yz)
  *   Q(Flatten|Reshape(DQ(x)))      -> Flatten|Reshape(x)  same scale and zp
  *   Q(Concat(DQ(x1), ...))         -> QConcat(x1, ...)    all scales agree
+ *                                  -> QLinearConcat(ys, yz, x1, xs1, xz1, ...)
+ *                                     otherwise (one 8-bit type)
  *   QLinearConv with int8 constant symmetric weights -> QConv
  *   QuantizeLinear(float input of known type) per tensor -> Quantize8
  *
@@ -499,32 +501,59 @@ static int lower_passthrough(struct rt_graph *g, size_t n)
 	}
 }
 
+/*
+ * Inputs quantized alike and like the output: QConcat, a copy. Otherwise
+ * (U-Net's skip connections: the skip and the upsampled tensor each have
+ * their own scale) com.microsoft QLinearConcat, which requantizes each
+ * input with the float path's arithmetic through a byte table.
+ */
 static int lower_concat(struct rt_graph *g, size_t n)
 {
 	struct rt_node *node = &g->nodes[n];
-	struct qparam x, first, y;
-	int act_node, *inputs;
+	struct qparam *x, y;
+	int act_node, *inputs, same = 1;
+	size_t count = node->input_count;
 
-	if (!rt_node_is_onnx(node, "Concat") || !node->input_count ||
+	if (!rt_node_is_onnx(node, "Concat") || !count ||
+	    count > RT_QCONCAT_LINEAR_MAX ||
 	    !q_output(g, node, &y, &act_node, NULL))
 		return 0;
-	inputs = rt_arena_alloc(&g->arena, node->input_count * sizeof(int));
-	if (!inputs) {
+	x = rt_arena_alloc(&g->arena, count * sizeof(*x));
+	inputs = rt_arena_alloc(&g->arena, (RT_QCONCAT_LINEAR_FIRST +
+					    RT_QCONCAT_LINEAR_STRIDE * count) *
+				sizeof(int));
+	if (!x || !inputs) {
 		rt_error_set(g->errors, ENPU_RT_OUT_OF_MEMORY,
 			     "out of memory lowering '%s'", node->name);
 		return -1;
 	}
-	for (size_t i = 0; i < node->input_count; i++) {
-		if (!dq_input(g, node->inputs[i], i ? &x : &first))
+	for (size_t i = 0; i < count; i++) {
+		if (!dq_input(g, node->inputs[i], &x[i]) ||
+		    x[i].dtype != y.dtype)
 			return 0;
-		if (i && !same_quant(&x, &first))
-			return 0;
-		inputs[i] = i ? x.value : first.value;
+		same = same && same_quant(&x[i], &y);
 	}
-	if (!same_quant(&first, &y))
-		return 0;
-	return rewrite(g, n, "QConcat", inputs, node->input_count, &y, -1,
-		       NULL);
+	if (same) {
+		for (size_t i = 0; i < count; i++)
+			inputs[i] = x[i].value;
+		return rewrite(g, n, "QConcat", inputs, count, &y, -1, NULL);
+	}
+	inputs[RT_QCONCAT_LINEAR_Y_SCALE] = y.scale;
+	inputs[RT_QCONCAT_LINEAR_Y_ZERO] = y.zero;
+	for (size_t i = 0; i < count; i++) {
+		int *t = inputs + RT_QCONCAT_LINEAR_FIRST +
+			 RT_QCONCAT_LINEAR_STRIDE * i;
+
+		t[0] = x[i].value;
+		t[1] = x[i].scale;
+		t[2] = x[i].zero;
+	}
+	if (rewrite(g, n, RT_QCONCAT_LINEAR_OP, inputs,
+		    RT_QCONCAT_LINEAR_FIRST + RT_QCONCAT_LINEAR_STRIDE * count,
+		    &y, -1, NULL) < 0)
+		return -1;
+	rt_node_retype(node, RT_QCONCAT_LINEAR_DOMAIN, RT_QCONCAT_LINEAR_OP);
+	return 1;
 }
 
 /*

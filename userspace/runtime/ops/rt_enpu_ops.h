@@ -74,6 +74,21 @@ enum rt_qpool_input {
 };
 
 /*
+ * com.microsoft QLinearConcat (what a QDQ Concat of differently quantized
+ * inputs becomes): Y_scale, Y_zero_point, then per input X, X_scale,
+ * X_zero_point; attribute axis (and channels_last).
+ */
+#define RT_QCONCAT_LINEAR_DOMAIN "com.microsoft"
+#define RT_QCONCAT_LINEAR_OP "QLinearConcat"
+enum rt_qconcat_linear_input {
+	RT_QCONCAT_LINEAR_Y_SCALE = 0,
+	RT_QCONCAT_LINEAR_Y_ZERO,
+	RT_QCONCAT_LINEAR_FIRST,	/* X of the first input */
+	RT_QCONCAT_LINEAR_STRIDE = 3,	/* inputs per concatenated tensor */
+	RT_QCONCAT_LINEAR_MAX = 1024,	/* concatenated tensors */
+};
+
+/*
  * Spatial integer ops take the int attribute "channels_last": 0 (ONNX's
  * NCHW, the default) or 1 (NHWC in and out).
  */

@@ -12,9 +12,14 @@
  *   - the op's output becomes a new NHWC value, and an NhwcToNchw node
  *     recreates the original NCHW value for whoever still reads it.
  *
- * Elementwise integer ops (QAdd, QMul, com.microsoft QLinearAdd/Mul) and
- * QConcat follow when every activation input is already NHWC (so both
- * sides have rank 4 and broadcasting is unchanged); QConcat maps its axis.
+ * Elementwise integer ops (QAdd, QMul, com.microsoft QLinearAdd/Mul)
+ * follow when every activation input is already NHWC (so both sides have
+ * rank 4 and broadcasting is unchanged). QConcat and com.microsoft
+ * QLinearConcat follow when one input is NHWC and every other one is
+ * NHWC or a Quantize8's (whose transpose is then fused into the
+ * quantize, below: U-Net's decoder concatenates a skip connection from a
+ * QConv with a float ConvTranspose's quantized output); they map their
+ * axis.
  * Finally NhwcToNchw nodes nobody reads are dropped, so transposes remain
  * only where the integer region meets float ops, graph inputs or outputs.
  * Only ops whose rank is known to be 4 switch: QConv (4-D weights), the
@@ -156,6 +161,49 @@ static int switch_node(struct layout *l, size_t n, const size_t *inputs,
 	return 0;
 }
 
+/*
+ * A Quantize8 of an NCHW float tensor, not transposing yet: an
+ * NchwToNhwc after it becomes part of it (the last loop of the pass).
+ */
+static int quantize8_output(const struct layout *l, int v)
+{
+	const struct rt_graph *g = l->g;
+	int producer = v >= 0 ? g->values[v].producer : -1;
+
+	return producer >= 0 && rt_node_in_scope(g, &g->nodes[producer]) &&
+	       is_enpu(&g->nodes[producer], "Quantize8") &&
+	       !channels_last(&g->nodes[producer]);
+}
+
+/*
+ * QConcat (activations from input 0, one apart) or QLinearConcat (from
+ * input 2, three apart): NHWC when one activation is and the others are
+ * too or come from a Quantize8.
+ */
+static int switch_concat(struct layout *l, size_t n, size_t first,
+			 size_t step)
+{
+	struct rt_graph *g = l->g;
+	const struct rt_node *node = &g->nodes[n];
+	size_t count = (node->input_count - first + step - 1) / step, nhwc = 0;
+	size_t *activations = rt_arena_alloc(&g->arena,
+					     count * sizeof(size_t));
+
+	if (!activations)
+		return rt_error_set(g->errors, ENPU_RT_OUT_OF_MEMORY,
+				    "out of memory in the layout pass");
+	for (size_t i = 0; i < count; i++) {
+		int v = node->inputs[first + i * step];
+
+		if (produced_nhwc(l, v))
+			nhwc++;
+		else if (!quantize8_output(l, v))
+			return 0;
+		activations[i] = first + i * step;
+	}
+	return nhwc ? switch_node(l, n, activations, count, 1) : 0;
+}
+
 static int visit(struct layout *l, size_t n)
 {
 	struct rt_graph *g = l->g;
@@ -177,20 +225,11 @@ static int visit(struct layout *l, size_t n)
 	    node->input_count >= 4 && produced_nhwc(l, node->inputs[0]) &&
 	    produced_nhwc(l, node->inputs[3]))
 		return switch_node(l, n, pair, 2, 0);
-	if (is_enpu(node, "QConcat")) {
-		size_t *all = rt_arena_alloc(&g->arena, node->input_count *
-					     sizeof(size_t));
-
-		if (!all)
-			return rt_error_set(g->errors, ENPU_RT_OUT_OF_MEMORY,
-					    "out of memory in the layout pass");
-		for (size_t i = 0; i < node->input_count; i++) {
-			if (!produced_nhwc(l, node->inputs[i]))
-				return 0;
-			all[i] = i;
-		}
-		return switch_node(l, n, all, node->input_count, 1);
-	}
+	if (is_enpu(node, "QConcat"))
+		return switch_concat(l, n, 0, 1);
+	if (rt_node_is(node, RT_QCONCAT_LINEAR_DOMAIN, RT_QCONCAT_LINEAR_OP))
+		return switch_concat(l, n, RT_QCONCAT_LINEAR_FIRST,
+				     RT_QCONCAT_LINEAR_STRIDE);
 	return 0;
 }
 
