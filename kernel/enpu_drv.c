@@ -23,6 +23,7 @@
 #include "enpu_gem.h"
 #include "enpu_hw.h"
 #include "enpu_job.h"
+#include "enpu_job_wait.h"
 
 #ifdef ENPU_HAVE_DRM_ACCEL
 #include <drm/drm_accel.h>
@@ -64,6 +65,7 @@ static const struct drm_ioctl_desc enpu_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ENPU_CONTEXT_QUERY, enpu_context_query_ioctl,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_JOB_WAIT, enpu_job_wait_ioctl, DRM_RENDER_ALLOW),
 };
 
 #ifdef ENPU_HAVE_DRM_ACCEL
@@ -110,8 +112,9 @@ const struct drm_driver enpu_drm_driver = {
 #ifdef ENPU_HAVE_DRM_DRIVER_DATE
 	.date = "20250101",
 #endif
+	/* The uapi version: 1.1 added DRM_IOCTL_ENPU_JOB_WAIT. */
 	.major = 1,
-	.minor = 0,
+	.minor = 1,
 };
 
 static int __init enpu_init(void)

@@ -45,7 +45,6 @@
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/module.h>
-#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
@@ -55,12 +54,12 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_prime.h>
 #include <drm/drm_print.h>
-#include <drm/drm_utils.h>
 
 #include "enpu_accel.h"
 #include "enpu_conftest.h"
 #include "enpu_device.h"
 #include "enpu_gem.h"
+#include "enpu_job_wait.h"
 
 MODULE_IMPORT_NS(DMA_BUF);
 
@@ -362,23 +361,6 @@ int enpu_gem_info_ioctl(struct drm_device *drm, void *data,
 #define ENPU_GEM_WAIT_FLAGS \
 	(DRM_ENPU_WAIT_ABSOLUTE | DRM_ENPU_WAIT_WRITERS_ONLY)
 
-/* Relative and absolute timeouts both become an absolute monotonic time. */
-static long enpu_gem_wait_jiffies(const struct drm_enpu_bo_wait *args)
-{
-	s64 deadline;
-
-	if (args->flags & DRM_ENPU_WAIT_ABSOLUTE)
-		/* 0 or a time in the past: poll. */
-		return args->timeout_ns ?
-		       drm_timeout_abs_to_jiffies(args->timeout_ns) : 0;
-	if (args->timeout_ns == 0)
-		return 0;
-	if (check_add_overflow((s64)ktime_get_ns(), args->timeout_ns,
-			       &deadline))
-		deadline = S64_MAX;
-	return drm_timeout_abs_to_jiffies(deadline);
-}
-
 /**
  * enpu_gem_wait_ioctl() - DRM_IOCTL_ENPU_BO_WAIT
  * @drm: the DRM device.
@@ -387,8 +369,8 @@ static long enpu_gem_wait_jiffies(const struct drm_enpu_bo_wait *args)
  *
  * Waits for the BO's writers (DRM_ENPU_WAIT_WRITERS_ONLY) or for readers
  * and writers, i.e. DMA_RESV_USAGE_WRITE or DMA_RESV_USAGE_READ fences.
- * Timeouts are rounded up to the next jiffy and capped near
- * MAX_SCHEDULE_TIMEOUT; 0 (relative) only polls.
+ * The timeout follows enpu_wait_timeout_jiffies(); 0 (relative) only
+ * polls.
  *
  * Return: 0 when idle, -ETIME on timeout, -EINVAL for unknown flags or a
  * negative timeout, -ENOENT for an unknown handle, -ERESTARTSYS on a signal.
@@ -419,7 +401,8 @@ int enpu_gem_wait_ioctl(struct drm_device *drm, void *data,
 	usage = (args->flags & DRM_ENPU_WAIT_WRITERS_ONLY) ?
 		DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ;
 	ret = dma_resv_wait_timeout(obj->resv, usage, true,
-				    enpu_gem_wait_jiffies(args));
+				    enpu_wait_timeout_jiffies(args->flags,
+							      args->timeout_ns));
 	drm_gem_object_put(obj);
 	if (ret == 0)
 		return -ETIME;

@@ -27,6 +27,7 @@ extern "C" {
 #define DRM_ENPU_CONTEXT_CREATE		0x05
 #define DRM_ENPU_CONTEXT_DESTROY	0x06
 #define DRM_ENPU_CONTEXT_QUERY		0x07
+#define DRM_ENPU_JOB_WAIT		0x08
 
 /**
  * enum drm_enpu_param - what DRM_IOCTL_ENPU_GET_PARAM can read
@@ -397,6 +398,49 @@ struct drm_enpu_context_query {
  *                hold time
  */
 
+/* The flags DRM_IOCTL_ENPU_JOB_WAIT accepts; anything else is -EINVAL. */
+#define DRM_ENPU_JOB_WAIT_FLAGS		DRM_ENPU_WAIT_ABSOLUTE
+
+/**
+ * struct drm_enpu_job_wait - argument of DRM_IOCTL_ENPU_JOB_WAIT
+ *
+ * Since driver version 1.1 (DRM_IOCTL_VERSION; 1.0 answers -EINVAL, as
+ * for any ioctl it does not have). Waits for the fence a syncobj holds,
+ * normally the out-fence SUBMIT put there, and returns the job's status
+ * in the same call: what otherwise takes DRM_IOCTL_SYNCOBJ_WAIT, an
+ * export of the fence as a sync_file and SYNC_IOC_FILE_INFO.
+ *
+ * The fence is the one the syncobj holds when the ioctl starts; a later
+ * SUBMIT that replaces it is not waited for. There is no wait-for-submit:
+ * a syncobj holding no fence is -EINVAL at once. The wait holds no lock
+ * and takes no device reference, so it is bounded by @timeout_ns alone,
+ * and every job fence signals (docs/jobs.md), -ENODEV included.
+ *
+ * Returns 0 once the fence has signalled, with @job_status set; -ETIME
+ * if @timeout_ns passed first (a relative 0 or an absolute time in the
+ * past only polls), -ERESTARTSYS (seen as -EINTR unless the call is
+ * restarted) on a signal; a restarted relative wait starts its timeout
+ * again. -ENOENT for a syncobj handle this file does not have, -EINVAL
+ * for unknown @flags, a non-zero @reserved, a negative @timeout_ns or a
+ * syncobj without a fence. @job_status is written only on 0.
+ *
+ * @syncobj: in, a binary syncobj handle of this file.
+ * @flags: in, DRM_ENPU_JOB_WAIT_FLAGS.
+ * @timeout_ns: in, relative nanoseconds, or absolute CLOCK_MONOTONIC
+ *              nanoseconds with DRM_ENPU_WAIT_ABSOLUTE; as for
+ *              DRM_IOCTL_ENPU_BO_WAIT.
+ * @job_status: out, 0 for a job that succeeded, else the negative errno
+ *              its fence carries (the job-status table above).
+ * @reserved: in, must be zero.
+ */
+struct drm_enpu_job_wait {
+	__u32 syncobj;
+	__u32 flags;
+	__s64 timeout_ns;
+	__s32 job_status;
+	__u32 reserved;
+};
+
 #define DRM_IOCTL_ENPU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_GET_PARAM, struct drm_enpu_get_param)
 #define DRM_IOCTL_ENPU_BO_CREATE \
@@ -416,6 +460,8 @@ struct drm_enpu_context_query {
 #define DRM_IOCTL_ENPU_CONTEXT_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_CONTEXT_QUERY, \
 		 struct drm_enpu_context_query)
+#define DRM_IOCTL_ENPU_JOB_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_JOB_WAIT, struct drm_enpu_job_wait)
 
 #if defined(__cplusplus)
 }

@@ -4,11 +4,16 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/sync_file.h>
+#include <xf86drm.h>
 
 #include <enpu/enpu.h>
 
@@ -195,14 +200,16 @@ double probe_median(double *v, int n)
 	return v[n / 2];
 }
 
-enum { P_SUBMIT, P_WAIT, P_ROUND, P_STATUS, P_SYNCOBJ, P_BO_WAIT, P_COUNTERS,
-       P_COUNT };
+enum { P_SUBMIT, P_WAIT, P_ROUND, P_DONE_WAIT, P_GENERIC_WAIT, P_STATUS,
+       P_SYNCOBJ, P_BO_WAIT, P_COUNTERS, P_COUNT };
 
 static const char *const probe_names[P_COUNT] = {
 	"enpu_submit() of a 1-cycle NOP job, 2 BOs (the SUBMIT ioctl)",
 	"enpu_job_wait() until it signalled (fence, IRQ, wake-up)",
 	"  the whole round trip, submit to wait return",
-	"enpu_job_status() of a signalled job (sync_file export + info)",
+	"enpu_job_wait() of a signalled job (one JOB_WAIT ioctl)",
+	"  the generic way (SYNCOBJ_WAIT, sync_file, FILE_INFO)",
+	"enpu_job_status() of a signalled job (JOB_WAIT, 0 timeout)",
 	"enpu_syncobj_wait() on a signalled syncobj",
 	"enpu_bo_wait() on an idle BO",
 	"PERF_BUSY_NS read from debugfs regs (npu_counters_busy_ns)",
@@ -272,6 +279,31 @@ static void submit_variants(enpu_device *d, uint32_t syncobj, enpu_bo **small,
 	enpu_bo_destroy(big);
 }
 
+/*
+ * What enpu_job_wait() did before JOB_WAIT, and still does on a 1.0
+ * driver: wait for the syncobj, export its fence as a sync_file, read
+ * the status, close. Done by hand so that both ways run in one VM.
+ */
+static int generic_job_wait(int fd, uint32_t syncobj, int *job_status)
+{
+	struct sync_file_info info;
+	uint32_t handle = syncobj;
+	int sync_file;
+
+	if (drmSyncobjWait(fd, &handle, 1, INT64_MAX,
+			   DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL) ||
+	    drmSyncobjExportSyncFile(fd, syncobj, &sync_file))
+		return -1;
+	memset(&info, 0, sizeof(info));
+	if (ioctl(sync_file, SYNC_IOC_FILE_INFO, &info)) {
+		close(sync_file);
+		return -1;
+	}
+	close(sync_file);
+	*job_status = info.status > 0 ? 0 : info.status;
+	return 0;
+}
+
 void probe_primitives(int runs)
 {
 	enpu_device *d = NULL;
@@ -284,13 +316,14 @@ void probe_primitives(int runs)
 	const void *stream;
 	char counters[600] = "";
 	double *t[P_COUNT];
-	int ok = 1;
+	int ok = 1, fd = -1;
 
 	for (int p = 0; p < P_COUNT; p++)
 		t[p] = calloc((size_t)runs, sizeof(double));
 	if (enpu_device_open_index(0, &d, &failure) ||
 	    enpu_bo_create(d, 4096, 0, &bo[0]) ||
 	    enpu_bo_create(d, 4096, 0, &bo[1]) ||
+	    enpu_device_fd(d, &fd) ||
 	    enpu_syncobj_create(d, &syncobj) || enpu_cmdbuf_create(&cb) ||
 	    enpu_cmdbuf_nop(cb, 1) || enpu_cmdbuf_data(cb, &stream, &size)) {
 		printf("  (primitives: no device: %s)\n", failure.message);
@@ -323,6 +356,13 @@ void probe_primitives(int runs)
 		t[P_SUBMIT][i] = t1 - t0;
 		t[P_WAIT][i] = t2 - t1;
 		t[P_ROUND][i] = t2 - t0;
+		t0 = clock_ms(CLOCK_MONOTONIC);
+		enpu_job_wait(d, syncobj, NPU_JOB_TIMEOUT_NS, 0, &job);
+		t1 = clock_ms(CLOCK_MONOTONIC);
+		generic_job_wait(fd, syncobj, &job);
+		t2 = clock_ms(CLOCK_MONOTONIC);
+		t[P_DONE_WAIT][i] = t1 - t0;
+		t[P_GENERIC_WAIT][i] = t2 - t1;
 		t0 = clock_ms(CLOCK_MONOTONIC);
 		enpu_job_status(d, syncobj, &job);
 		t1 = clock_ms(CLOCK_MONOTONIC);

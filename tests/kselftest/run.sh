@@ -14,7 +14,8 @@ BIN_DIR=$REPO/build/tests/kselftest
 TESTS=(enpu_device_test enpu_param_test enpu_debugfs_test enpu_bo_test
 	enpu_submit_test enpu_prime_test enpu_dynamic_import_test
 	enpu_layers_test
-	enpu_layer_validation_test enpu_context_test enpu_limits_test
+	enpu_layer_validation_test enpu_context_test enpu_job_wait_test
+	enpu_limits_test
 	enpu_completion_test enpu_recovery_test enpu_faults_test enpu_failslab_test
 	enpu_watchdog_test
 	enpu_fdinfo_test enpu_lifetime_test enpu_sched_test enpu_thermal_test

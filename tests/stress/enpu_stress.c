@@ -389,8 +389,14 @@ static void op_syncobj(struct worker *w, int fd)
 	struct drm_syncobj_handle export = { .handle = *slot,
 		.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
 		.fd = -1 };
+	struct drm_enpu_job_wait job_wait = {
+		.syncobj = *slot,
+		.flags = random_flags(w, DRM_ENPU_JOB_WAIT_FLAGS),
+		.timeout_ns = rnd(w, 8) ? (int64_t)rnd(w, 2000000) : -1,
+		.reserved = rnd(w, 16) ? 0 : 1,
+	};
 
-	switch (rnd(w, 4)) {
+	switch (rnd(w, 5)) {
 	case 0:
 		call(w, fd, DRM_IOCTL_SYNCOBJ_CREATE, &create, allowed_syncobj,
 		     "SYNCOBJ_CREATE");
@@ -403,6 +409,10 @@ static void op_syncobj(struct worker *w, int fd)
 	case 2:
 		call(w, fd, DRM_IOCTL_SYNCOBJ_WAIT, &wait, allowed_syncobj,
 		     "SYNCOBJ_WAIT");
+		break;
+	case 3:
+		call(w, fd, DRM_IOCTL_ENPU_JOB_WAIT, &job_wait, allowed_syncobj,
+		     "JOB_WAIT");
 		break;
 	default:
 		call(w, fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &export,

@@ -78,6 +78,14 @@ int enpu_device_fail(enpu_device *device, int status, const char *format, ...)
  * version (may be NULL) with "enpu X.Y.Z (date)" and node_type (may be
  * NULL) with "accel", "render" or "primary" (a static string).
  */
+/*
+ * The absolute CLOCK_MONOTONIC deadline of a wait of timeout_ns (relative,
+ * or already absolute with DRM_ENPU_WAIT_ABSOLUTE), INT64_MAX past the
+ * clock's range: what DRM_IOCTL_SYNCOBJ_WAIT takes, and what JOB_WAIT is
+ * given so that a restart after a signal keeps the caller's deadline.
+ */
+int64_t enpu_deadline_ns(int64_t timeout_ns, uint32_t flags);
+
 int enpu_node_open(const char *path, size_t version_size, char *version,
 		   const char **node_type, int *fd, struct enpu_error *error);
 

@@ -42,8 +42,7 @@ int enpu_syncobj_destroy(enpu_device *device, uint32_t syncobj)
 	return 0;
 }
 
-/* The absolute CLOCK_MONOTONIC deadline DRM_IOCTL_SYNCOBJ_WAIT wants. */
-static int64_t deadline(int64_t timeout_ns, uint32_t flags)
+int64_t enpu_deadline_ns(int64_t timeout_ns, uint32_t flags)
 {
 	struct timespec now;
 	int64_t now_ns;
@@ -71,7 +70,7 @@ int enpu_syncobj_wait(enpu_device *device, uint32_t syncobj,
 					" is negative or flags 0x%x unknown",
 					device->path, timeout_ns, flags);
 	status = drmSyncobjWait(device->fd, &handle, 1,
-				deadline(timeout_ns, flags),
+				enpu_deadline_ns(timeout_ns, flags),
 				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
 	if (status == 0)
 		return 0;
