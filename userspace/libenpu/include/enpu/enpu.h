@@ -368,16 +368,21 @@ ENPU_PUBLIC int enpu_device_query_context(enpu_device *device, uint32_t id,
  * -EFAULT device fault, -ETIMEDOUT hang, -ECANCELED aborted, -ENODEV
  * device gone).
  *
- * enpu_job_status() reads the fence the out-syncobj holds now: it exports
- * it as a sync_file, asks SYNC_IOC_FILE_INFO and closes that sync_file
- * again (the caller owns nothing new). If the fence signalled it returns 0
- * and stores the job's status in *job_status; if not, it returns -EBUSY
- * and leaves *job_status alone. A syncobj without a fence is -EINVAL.
+ * enpu_job_status() reads the fence the out-syncobj holds now. If the
+ * fence signalled it returns 0 and stores the job's status in
+ * *job_status; if not, it returns -EBUSY and leaves *job_status alone. A
+ * syncobj without a fence is -EINVAL.
  *
  * enpu_job_wait() waits up to timeout_ns (relative, or absolute
  * CLOCK_MONOTONIC with DRM_ENPU_WAIT_ABSOLUTE) for the out-syncobj's
  * fence, then reads its status as above; -ETIME if it did not signal in
  * time. The syncobj stays the caller's in both.
+ *
+ * On a driver of uapi 1.1 or later both take one DRM_IOCTL_ENPU_JOB_WAIT
+ * and no file descriptor. Otherwise (a 1.0 driver, or a syncobj not yet
+ * given a fence, which enpu_job_wait() waits for) they export the fence
+ * as a temporary sync_file, ask SYNC_IOC_FILE_INFO and close it again;
+ * the caller owns nothing new either way.
  *
  * enpu_sync_file_status() does the same for a sync_file fd the caller
  * holds (from enpu_syncobj_export_sync_file() or another driver); the fd
