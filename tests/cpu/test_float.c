@@ -185,9 +185,14 @@ static void test_sgemm_paths_match_reference(struct test_state *s)
 		if (!run_gemm_case(s, ctx, &c, 100 + (uint64_t)i))
 			break;
 	}
-	/* Sizes that split into several tasks and chunks. */
-	for (int mode = 0; ctx && mode < 3; mode++) {
-		struct gemm_case big = { 150, 700, 300, mode, 2, 1 };
+	/*
+	 * Sizes that split into several tasks and chunks; n = 680 ends in a
+	 * tail panel of 8 columns, which the wide kernel takes with the
+	 * panel before it in the last chunk only.
+	 */
+	for (int mode = 0; ctx && mode < 6; mode++) {
+		struct gemm_case big = { 150, mode < 3 ? 700 : 680, 300,
+					 mode % 3, 2, 1 };
 
 		if (!run_gemm_case(s, ctx, &big, 7 + (uint64_t)mode))
 			break;
@@ -245,6 +250,113 @@ static void test_sgemm_thin_columns(struct test_state *s)
 				break;
 		}
 	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
+ * A full panel and a tail of at most 16 columns run in one pass where the
+ * kernel has a wide twin (sgemm_internal.h; AVX-512: 8 x 48): the same
+ * sums in the same order as the panel and the tail run apart, so C of
+ * one call over n = 32 + t columns must equal, bit for bit, C of two
+ * calls over columns [0, 32) and [32, 32 + t) (each too narrow for the
+ * wide kernel), with B in place and packed, bias per row and per column,
+ * the clamp, m leaving a partial row block, at 1 and 2 threads.
+ */
+static void test_sgemm_wide_tail_same_bits(struct test_state *s)
+{
+	static const size_t ms[] = { 2, 8, 9, 23 }, ks[] = { 1, 7, 40 };
+	static const size_t tails[] = { 3, 8, 15, 16 };
+	const float clamp[2] = { -0.25f, 0.5f };
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t rng = 0x5bd1e995u;
+	int failed = 0;
+
+	for (size_t i = 0; ctx && !failed && i < 48; i++) {
+		size_t m = ms[i % 4], k = ks[i / 4 % 3], n = 32 + tails[i / 12];
+		int packed = (int)(i & 1), per_row = (int)(i / 2 % 2);
+		float *a = malloc(m * k * sizeof(float));
+		float *b = malloc(k * n * sizeof(float));
+		float *bias = malloc((m > n ? m : n) * sizeof(float));
+		float *one = malloc(m * n * sizeof(float));
+		float *two = malloc(m * n * sizeof(float));
+
+		if (!a || !b || !bias || !one || !two) {
+			CHECK(s, 0, "out of memory");
+			failed = 1;
+		}
+		for (int isa = ENPU_CPU_ISA_SCALAR; !failed &&
+		     isa < ENPU_CPU_ISA_COUNT; isa++) {
+			if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+				continue;
+			enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
+			fill(a, m * k, &rng);
+			fill(b, k * n, &rng);
+			fill(bias, m > n ? m : n, &rng);
+			for (size_t t = 0; !failed &&
+			     t < ARRAY_SIZE(thread_counts); t++) {
+				/* whole, then left 32 and right tail */
+				static const size_t col0[3] = { 0, 0, 32 };
+				size_t cols[3] = { n, 32, n - 32 };
+				unsigned int threads = thread_counts[t];
+
+				enpu_cpu_context_set_thread_count(ctx, threads);
+				for (int part = 0; !failed && part < 3; part++) {
+					enpu_cpu_sgemm_weights *w = NULL;
+					size_t nc = cols[part];
+					struct enpu_cpu_sgemm_args run = {
+						.m = m, .n = nc, .k = k,
+						.a = a, .lda = k,
+						.b = b + col0[part], .ldb = n,
+						.bias = bias + (per_row ? 0 :
+								col0[part]),
+						.bias_per_row = per_row,
+						.clamp = i % 3 ? clamp : NULL,
+						.c = (part ? two : one) +
+						     col0[part],
+						.ldc = n,
+					};
+
+					if (packed &&
+					    enpu_cpu_sgemm_weights_pack(ctx, k, nc,
+									run.b, n,
+									0, &w)) {
+						CHECK(s, 0, "pack: %s",
+						      enpu_cpu_context_error(ctx));
+						failed = 1;
+						break;
+					}
+					if (w) {
+						run.weights = w;
+						run.b = NULL;
+					}
+					if (enpu_cpu_sgemm(ctx, &run)) {
+						CHECK(s, 0, "%s: %s",
+						      enpu_cpu_isa_name(isa),
+						      enpu_cpu_context_error(ctx));
+						failed = 1;
+					}
+					enpu_cpu_sgemm_weights_destroy(w);
+				}
+				for (size_t e = 0; !failed && e < m * n; e++)
+					if (memcmp(&one[e], &two[e],
+						   sizeof(float))) {
+						CHECK(s, 0, "%s %u threads m%zu n%zu k%zu packed %d bias per row %d: [%zu][%zu] %a in one call, %a in two",
+						      enpu_cpu_isa_name(isa),
+						      threads, m, n, k,
+						      packed, per_row, e / n,
+						      e % n, one[e], two[e]);
+						failed = 1;
+					}
+			}
+		}
+		free(a);
+		free(b);
+		free(bias);
+		free(one);
+		free(two);
+	}
+	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
+	enpu_cpu_context_set_thread_count(ctx, 1);
 	enpu_cpu_context_destroy(ctx);
 }
 
@@ -1144,6 +1256,7 @@ const struct test_case float_tests[] = {
 	{ "fdwconv_3x3_stride1_edges", test_fdwconv_3x3_stride1_edges },
 	{ "fconv_few_taps_stride2", test_fconv_few_taps_stride2 },
 	{ "sgemm_thin_columns", test_sgemm_thin_columns },
+	{ "sgemm_wide_tail_same_bits", test_sgemm_wide_tail_same_bits },
 	{ "max_pool_matches_loops", test_max_pool_matches_loops },
 	{ "max_pool_2x2_stride2_edges", test_max_pool_2x2_stride2_edges },
 	{ "fconv_shape_bounds_field_by_field",

@@ -26,6 +26,8 @@
 #define SIZE_LIMIT ((size_t)1 << 31)
 /* Panel bytes per task chunk (k * NR * 4 each): about half of L2. */
 #define CHUNK_BYTES (512 * 1024)
+/* The most thin columns any kernel leaves to its column kernel. */
+#define MAX_THIN 4
 
 struct enpu_cpu_sgemm_weights {
 	size_t k, n, nr, panels;
@@ -177,6 +179,11 @@ struct sgemm_job {
 	const struct enpu_sgemm_kernel_info *kernel;
 	size_t panels, chunk, chunks, row_blocks, row_ranges;
 	size_t n, thin;		/* columns in panels, thin ones after them */
+	/*
+	 * The last panel has at most 16 columns and the kernel a wide twin:
+	 * it runs with the panel before it, so no chunk ends before it.
+	 */
+	int wide;
 	atomic_int failed;
 };
 
@@ -205,21 +212,44 @@ static const float *column_of(const struct sgemm_job *job, size_t j,
 	return x;
 }
 
-/* The thin columns of rows [r0, r1) (the last chunk's tasks do them). */
-static int thin_columns(const struct sgemm_job *job, size_t r0, size_t r1)
+/*
+ * The thin columns of rows [r0, r1), their B columns gathered in @x
+ * (k floats each) by the caller.
+ */
+static void thin_columns(const struct sgemm_job *job, const float *const *x,
+			 size_t r0, size_t r1)
 {
 	const struct enpu_cpu_sgemm_args *a = job->args;
-	float *x = malloc(a->k * sizeof(float));
 
-	if (!x)
-		return -1;
-	for (size_t j = job->n; j < job->n + job->thin; j++)
+	for (size_t t = 0; t < job->thin; t++) {
+		size_t j = job->n + t;
+
 		job->kernel->column(r1 - r0, a->k, a->a + r0 * a->lda, a->lda,
-				    column_of(job, j, x), a->c + r0 * a->ldc + j,
-				    a->ldc, a->bias ? a->bias + (a->bias_per_row ?
+				    x[t], a->c + r0 * a->ldc + j, a->ldc,
+				    a->bias ? a->bias + (a->bias_per_row ?
 				    r0 : j) : NULL, a->bias_per_row, a->clamp);
-	free(x);
-	return 0;
+	}
+}
+
+/*
+ * Panel @p's B and its row stride: packed weights, B itself where the
+ * panel is full and read in place, else the task's copy in @scratch.
+ */
+static const float *panel_of(const struct sgemm_job *job, size_t p,
+			     size_t p0, const float *scratch, size_t *ldb)
+{
+	const struct enpu_cpu_sgemm_args *a = job->args;
+	size_t nr = job->kernel->nr, k = a->k, col0 = p * nr;
+	int in_place = !job->source && !a->weights && !a->b_transposed;
+
+	*ldb = nr;
+	if (a->weights)
+		return a->weights->packed + p * k * nr;
+	if (in_place && job->n - col0 >= nr) {
+		*ldb = a->ldb;
+		return a->b + col0;
+	}
+	return scratch + (in_place ? 0 : (p - p0) * k * nr);
 }
 
 static void run_task(void *argument, size_t task)
@@ -228,24 +258,43 @@ static void run_task(void *argument, size_t task)
 	const struct enpu_cpu_sgemm_args *a = job->args;
 	const struct enpu_sgemm_kernel_info *kn = job->kernel;
 	size_t chunk = task / job->row_ranges, range = task % job->row_ranges;
+	size_t units = job->panels - (size_t)job->wide;
 	size_t p0 = chunk * job->chunk;
-	size_t p1 = p0 + job->chunk < job->panels ? p0 + job->chunk : job->panels;
+	size_t p1 = p0 + job->chunk < units ? p0 + job->chunk : job->panels;
 	size_t blocks_per = enpu_divide_up(job->row_blocks, job->row_ranges);
 	size_t b0 = range * blocks_per, b1 = b0 + blocks_per;
 	size_t nr = kn->nr, k = a->k;
-	float *scratch = NULL;
+	float *scratch = NULL, *thin_x = NULL;
+	const float *x[MAX_THIN];
 	int in_place = !job->source && !a->weights && !a->b_transposed;
+	int thin = job->thin && p1 == job->panels;
 
 	if (b1 > job->row_blocks)
 		b1 = job->row_blocks;
 	if (b0 >= b1)
 		return;
+	/*
+	 * The last chunk's tasks also do the thin columns, block by block
+	 * right after the block's panels, while its rows of A are still in
+	 * L1: done after all blocks, the column kernel read the whole of A
+	 * once more (320->1280 at 7x7: 1.6 MB for one column of 49).
+	 */
+	if (thin) {
+		thin_x = malloc(job->thin * k * sizeof(float));
+		if (!thin_x) {
+			atomic_store(&job->failed, 1);
+			return;
+		}
+		for (size_t t = 0; t < job->thin; t++)
+			x[t] = column_of(job, job->n + t, thin_x + t * k);
+	}
 	/* Panels this task has to build: all, or a tail read in place. */
 	if (!a->weights && (!in_place || p1 * nr > job->n)) {
 		size_t count = in_place ? 1 : p1 - p0;
 
 		scratch = malloc(count * k * nr * sizeof(float) + 64);
 		if (!scratch) {
+			free(thin_x);
 			atomic_store(&job->failed, 1);
 			return;
 		}
@@ -269,28 +318,35 @@ static void run_task(void *argument, size_t task)
 		for (size_t p = p0; p < p1; p++) {
 			size_t col0 = p * nr, cols = job->n - col0 < nr ?
 				      job->n - col0 : nr;
-			const float *b;
-			size_t ldb = nr;
+			const float *b, *b2;
+			size_t ldb, ldb2;
+			const float *bias = a->bias ? a->bias +
+				(a->bias_per_row ? r0 : col0) : NULL;
 
-			if (a->weights) {
-				b = a->weights->packed + p * k * nr;
-			} else if (in_place && cols == nr) {
-				b = a->b + col0;
-				ldb = a->ldb;
-			} else {
-				b = scratch + (in_place ? 0 : (p - p0) * k * nr);
+			b = panel_of(job, p, p0, scratch, &ldb);
+			/*
+			 * The tail with the panel before it (the last chunk
+			 * only); one row's product streams B in the panel
+			 * kernel instead.
+			 */
+			if (job->wide && mr > 1 && p + 2 == p1 &&
+			    p1 == job->panels) {
+				b2 = panel_of(job, p + 1, p0, scratch, &ldb2);
+				kn->wide(mr, job->n - col0, k, a->a + r0 * a->lda,
+					 a->lda, b, ldb, b2, ldb2,
+					 a->c + r0 * a->ldc + col0, a->ldc, bias,
+					 a->bias_per_row, a->clamp);
+				break;
 			}
 			kn->kernel(mr, cols, k, a->a + r0 * a->lda, a->lda, b,
-				   ldb, a->c + r0 * a->ldc + col0, a->ldc,
-				   a->bias ? a->bias + (a->bias_per_row ? r0 : col0) :
-				   NULL, a->bias_per_row, a->clamp);
+				   ldb, a->c + r0 * a->ldc + col0, a->ldc, bias,
+				   a->bias_per_row, a->clamp);
 		}
+		if (thin)
+			thin_columns(job, x, r0, r0 + mr);
 	}
 	free(scratch);
-	if (job->thin && p1 == job->panels &&
-	    thin_columns(job, b0 * kn->mr,
-			 b1 * kn->mr < a->m ? b1 * kn->mr : a->m))
-		atomic_store(&job->failed, 1);
+	free(thin_x);
 }
 
 int enpu_sgemm_run(enpu_cpu_context *context,
@@ -298,7 +354,7 @@ int enpu_sgemm_run(enpu_cpu_context *context,
 		   const struct enpu_sgemm_source *source)
 {
 	struct sgemm_job job;
-	size_t threads, tasks, per_panel;
+	size_t threads, tasks, per_panel, units;
 	int err;
 
 	if (!context)
@@ -318,15 +374,18 @@ int enpu_sgemm_run(enpu_cpu_context *context,
 	 */
 	job.n = a->n;
 	if (job.kernel->column && a->n > job.kernel->lanes &&
-	    a->n % job.kernel->lanes <= job.kernel->thin_columns)
+	    a->n % job.kernel->lanes <= job.kernel->thin_columns &&
+	    a->n % job.kernel->lanes <= MAX_THIN)
 		job.thin = a->n % job.kernel->lanes;
 	job.n -= job.thin;
 	job.panels = enpu_divide_up(job.n, job.kernel->nr);
+	job.wide = job.kernel->wide && job.panels > 1 &&
+		   job.n - (job.panels - 1) * job.kernel->nr <= 16;
+	units = job.panels - (size_t)job.wide;
 	per_panel = a->k * job.kernel->nr * sizeof(float);
 	job.chunk = CHUNK_BYTES / per_panel;
-	job.chunk = job.chunk < 1 ? 1 : job.chunk > job.panels ? job.panels :
-		    job.chunk;
-	job.chunks = enpu_divide_up(job.panels, job.chunk);
+	job.chunk = job.chunk < 1 ? 1 : job.chunk > units ? units : job.chunk;
+	job.chunks = enpu_divide_up(units, job.chunk);
 	job.row_blocks = enpu_divide_up(a->m, job.kernel->mr);
 	/*
 	 * Enough tasks for every thread: split the panels finer first (each
@@ -335,7 +394,7 @@ int enpu_sgemm_run(enpu_cpu_context *context,
 	threads = enpu_thread_pool_thread_count(context->pool);
 	while (threads > 1 && job.chunks < 2 * threads && job.chunk > 1) {
 		job.chunk = enpu_divide_up(job.chunk, 2);
-		job.chunks = enpu_divide_up(job.panels, job.chunk);
+		job.chunks = enpu_divide_up(units, job.chunk);
 	}
 	job.row_ranges = 1;
 	if (threads > 1 && job.chunks < 2 * threads)

@@ -52,6 +52,23 @@ typedef void (*enpu_sgemm_column_kernel)(size_t m, size_t k, const float *a,
 					 const float *bias, int bias_rows,
 					 const float *clamp);
 
+/*
+ * A full NR panel and up to 16 columns after it in one pass (NR < nr <=
+ * NR + 16): B's first NR columns as the microkernel reads them (rows at
+ * b + kk * ldb), the rest at b2 + kk * ldb2, read under a lane mask (so
+ * a tail read in place needs no copy). Each A element is loaded once for
+ * both, where a tail panel of its own loaded every A element again for
+ * half the FMAs. Same sum in the same order as the microkernel, so the
+ * same bits.
+ */
+typedef void (*enpu_sgemm_ukernel_wide)(size_t mr, size_t nr, size_t k,
+					const float *a, size_t lda,
+					const float *b, size_t ldb,
+					const float *b2, size_t ldb2,
+					float *c, size_t ldc,
+					const float *bias, int bias_rows,
+					const float *clamp);
+
 struct enpu_sgemm_kernel_info {
 	enpu_sgemm_ukernel kernel;
 	enpu_sgemm_ukernel_indirect indirect;
@@ -65,6 +82,8 @@ struct enpu_sgemm_kernel_info {
 	 */
 	enpu_sgemm_column_kernel column;
 	size_t lanes, thin_columns;
+	/* NULL, or the panel-and-tail kernel above. */
+	enpu_sgemm_ukernel_wide wide;
 };
 
 extern const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_scalar;
