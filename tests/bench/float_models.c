@@ -296,29 +296,6 @@ void float_transformer_build(struct model_builder *mb, int64_t seq,
 	mb_output(mb, "hidden");
 }
 
-/* A string attribute (the model builder has none). */
-static void attr_string(struct model_builder *mb, Onnx__NodeProto *n,
-			const char *name, const char *value)
-{
-	Onnx__AttributeProto *a = rt_arena_alloc(&mb->arena, sizeof(*a));
-	Onnx__AttributeProto **list = rt_arena_alloc(&mb->arena,
-		(n->n_attribute + 1) * sizeof(*list));
-
-	if (!a || !list)
-		abort();
-	onnx__attribute_proto__init(a);
-	a->name = rt_arena_strdup(&mb->arena, name);
-	a->has_type = 1;
-	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
-	a->has_s = 1;
-	a->s.data = (uint8_t *)rt_arena_strdup(&mb->arena, value);
-	a->s.len = strlen(value);
-	if (n->n_attribute)
-		memcpy(list, n->attribute, n->n_attribute * sizeof(*list));
-	list[n->n_attribute++] = a;
-	n->attribute = list;
-}
-
 /* Two 3x3 convs with Relu. */
 static const char *double_conv(struct gen *g, const char *x, int64_t in_c,
 			       int64_t out_c, char *out)
@@ -382,7 +359,7 @@ void float_unet_build(struct model_builder *mb, int64_t size, uint32_t seed)
 				       scales, sizeof(scales));
 			snprintf(io, sizeof(io), "%s,,up_scales", x);
 			n = node(&g, "Resize", io, fresh(&g, "rz", r, sizeof(r)));
-			attr_string(mb, n, "mode", "linear");
+			mb_attr_string(mb, n, "mode", "linear");
 			conv(&g, r, ch[l + 1], ch[l], 1, 1, 1, NULL, up);
 		}
 		snprintf(io, sizeof(io), "%s,%s", up, skip[l]);

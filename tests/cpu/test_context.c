@@ -226,6 +226,29 @@ static void test_x86_levels_need_every_bit(struct test_state *s)
 	      enpu_cpu_x86_levels(&w));
 }
 
+/* VBMI counts only on top of the AVX-512 level (the VBMI byte lookup). */
+static void test_x86_vbmi_needs_the_avx512_level(struct test_state *s)
+{
+	struct enpu_cpu_x86_words w = {
+		.max_leaf = 7,
+		.leaf1_ecx = (1u << 27) | (1u << 12),
+		.leaf7_ebx = (1u << 5) | (1u << 16) | (1u << 30) | (1u << 31),
+		.leaf7_ecx = (1u << 11) | (1u << 1),
+		.xcr0 = 0xe6,
+	};
+	unsigned int all = ENPU_CPU_X86_AVX2 | ENPU_CPU_X86_AVX512_VNNI |
+			   ENPU_CPU_X86_AVX512_VBMI;
+
+	CHECK(s, enpu_cpu_x86_levels(&w) == all, "with VBMI: levels %#x",
+	      enpu_cpu_x86_levels(&w));
+	w.leaf7_ecx &= ~(1u << 1);
+	CHECK(s, enpu_cpu_x86_levels(&w) == (all & ~ENPU_CPU_X86_AVX512_VBMI),
+	      "without VBMI: levels %#x", enpu_cpu_x86_levels(&w));
+	w.leaf7_ecx = (1u << 1);
+	CHECK(s, enpu_cpu_x86_levels(&w) == ENPU_CPU_X86_AVX2,
+	      "VBMI without VNNI: levels %#x", enpu_cpu_x86_levels(&w));
+}
+
 /*
  * The CPUID reader, checked against what the kernel says (its flags are
  * cleared for state the OS does not save, like XCR0 here). x86 only: the
@@ -532,6 +555,8 @@ const struct test_case context_tests[] = {
 	{ "auto_matches_the_expected_isa", test_auto_matches_the_expected_isa },
 	{ "foreign_isas_are_refused", test_foreign_isas_are_refused },
 	{ "x86_levels_need_every_bit", test_x86_levels_need_every_bit },
+	{ "x86_vbmi_needs_the_avx512_level",
+	  test_x86_vbmi_needs_the_avx512_level },
 	{ "x86_detection_matches_proc_cpuinfo",
 	  test_x86_detection_matches_proc_cpuinfo },
 	{ "thread_count_is_settable", test_thread_count_is_settable },

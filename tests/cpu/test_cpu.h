@@ -30,6 +30,16 @@ static inline uint64_t test_random(uint64_t *state)
 void *test_guarded_alloc(size_t size);
 void test_guarded_free(void *buffer, size_t size);
 
+/*
+ * Calls @run on @ctx set to every ISA this machine supports, each at 1
+ * and 2 threads (@path names the ISA), then leaves @ctx on AUTO and 1
+ * thread: the loop of every "paths match the reference" test.
+ */
+typedef void (*test_path_function)(enpu_cpu_context *ctx, void *argument,
+				   const char *path, unsigned int threads);
+void test_each_path(enpu_cpu_context *ctx, test_path_function run,
+		    void *argument);
+
 /* Hand-computed cases of the requantization rule (test_requant.c). */
 struct requant_vector {
 	int32_t acc, multiplier, shift, zero_point, qmin, qmax, expected;

@@ -12,10 +12,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const unsigned int thread_counts[] = { 1, 2 };
-
 /* The gap bytes between rows keep this value. */
 #define UNTOUCHED 0x5a
+
+struct lookup_case {
+	struct test_state *s;
+	struct enpu_cpu_lookup_args args;
+	const uint8_t *expected;
+	size_t bytes, gap;
+};
+
+static void run_path(enpu_cpu_context *ctx, void *argument, const char *path,
+		     unsigned int threads)
+{
+	struct lookup_case *c = argument;
+	struct test_state *s = c->s;
+
+	memset(c->args.output, UNTOUCHED, c->bytes);
+	CHECK(s, enpu_cpu_lookup(ctx, &c->args) == 0 &&
+	      !memcmp(c->args.output, c->expected, c->bytes),
+	      "%s, %u threads, %zu rows of %zu bytes, gap %zu", path, threads,
+	      c->args.rows, c->args.row_bytes, c->gap);
+}
 
 static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 		    const uint8_t *table, size_t rows, size_t row_bytes,
@@ -42,25 +60,14 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 	args.output = expected;
 	CHECK(s, enpu_cpu_lookup_reference(ctx, &args) == 0, "reference: %s",
 	      enpu_cpu_context_error(ctx));
-	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
-		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
-			continue;
-		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
-		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
-			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
-			memset(got, UNTOUCHED, bytes);
-			args.output = got;
-			CHECK(s, enpu_cpu_lookup(ctx, &args) == 0 &&
-			      !memcmp(got, expected, bytes),
-			      "%s, %u threads, %zu rows of %zu bytes, gap %zu",
-			      enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
-			      thread_counts[t], rows, row_bytes, gap);
-		}
+	{
+		struct lookup_case c = { s, args, expected, bytes, gap };
+
+		c.args.output = got;
+		test_each_path(ctx, run_path, &c);
 	}
 	ok = 1;
 out:
-	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
-	enpu_cpu_context_set_thread_count(ctx, 1);
 	test_guarded_free(in, bytes);
 	test_guarded_free(got, bytes);
 	free(expected);

@@ -230,6 +230,17 @@ void mb_attr_float(struct model_builder *mb, Onnx__NodeProto *node,
 	a->f = value;
 }
 
+void mb_attr_string(struct model_builder *mb, Onnx__NodeProto *node,
+		    const char *name, const char *value)
+{
+	Onnx__AttributeProto *a = mb_attr(mb, node, name,
+			ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+
+	a->has_s = 1;
+	a->s.data = (uint8_t *)dup(mb, value);
+	a->s.len = strlen(value);
+}
+
 Onnx__GraphProto *mb_attr_graph(struct model_builder *mb,
 				Onnx__NodeProto *node, const char *name)
 {

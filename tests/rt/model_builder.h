@@ -45,6 +45,8 @@ void mb_attr_int(struct model_builder *mb, Onnx__NodeProto *node,
 		 const char *name, int64_t value);
 void mb_attr_float(struct model_builder *mb, Onnx__NodeProto *node,
 		   const char *name, float value);
+void mb_attr_string(struct model_builder *mb, Onnx__NodeProto *node,
+		    const char *name, const char *value);
 /* An empty body; fill it with the mb_graph_* calls below. */
 Onnx__GraphProto *mb_attr_graph(struct model_builder *mb,
 				Onnx__NodeProto *node, const char *name);

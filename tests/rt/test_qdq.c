@@ -758,6 +758,154 @@ static void test_concat_of_other_scales_matches_float_path(struct test_state *t)
 }
 
 /*
+ * Q(Resize(DQ(x))) with linear interpolation becomes ai.enpu QResize,
+ * NHWC after a QMaxPool, and gives the float path's bytes (QuantizeLinear,
+ * DequantizeLinear, MaxPool, Resize, QuantizeLinear with optimization
+ * off) exactly: every coordinate mode it takes, upsampling by 2 (U-Net)
+ * and by 1.5 x 0.75, uint8 and int8, 1 and 2 threads, 19 channels (a
+ * tail after 16). A nearest Resize stays float.
+ */
+static void test_resize_becomes_qresize(struct test_state *t)
+{
+	static const char *const modes[] = {
+		NULL, "pytorch_half_pixel", "align_corners", "asymmetric",
+	};
+	static const float factors[2][4] = { { 1, 1, 2, 2 },
+					     { 1, 1, 1.5f, 0.75f } };
+	int64_t xd[4] = { 1, 19, 9, 11 }, ks[2] = { 3, 3 }, four = 4;
+	int64_t pads[4] = { 1, 1, 1, 1 };
+	size_t count = 19 * 9 * 11;
+	float *x = malloc(count * sizeof(float));
+	uint32_t seed = 61;
+
+	if (!x) {
+		CHECK(t, 0, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < count; i++)
+		x[i] = (float)((int)(rng_next(&seed) % 2001) - 1000) * 0.004f;
+	for (int k = 0; k < 17; k++) {
+		int nearest = k == 16, sign = k % 2, big = k / 2 % 2;
+		const char *mode = modes[k / 4 % 4];
+		int32_t dtype = sign ? ENPU_RT_INT8 : ENPU_RT_UINT8;
+		struct model_builder mb;
+		struct run opt, plain, two;
+		Onnx__NodeProto *n;
+		size_t bytes = 19 * (big ? 13 : 18) * (big ? 8 : 22);
+
+		mb_init(&mb, 13);
+		mb_input(&mb, "x", ENPU_RT_FLOAT, 4, xd);
+		add_scalar(&mb, "sx", ENPU_RT_FLOAT, 0.017);
+		add_scalar(&mb, "zx", dtype, sign ? 5 : 130);
+		add_scalar(&mb, "sy", ENPU_RT_FLOAT, 0.011);
+		add_scalar(&mb, "zy", dtype, sign ? -3 : 120);
+		mb_initializer(&mb, "scales", ENPU_RT_FLOAT, 1, &four,
+			       factors[big], sizeof(factors[big]));
+		mb_node(&mb, "QuantizeLinear", "x,sx,zx", "qx");
+		mb_node(&mb, "DequantizeLinear", "qx,sx,zx", "fx");
+		n = mb_node(&mb, "MaxPool", "fx", "px");
+		mb_attr_ints(&mb, n, "kernel_shape", ks, 2);
+		mb_attr_ints(&mb, n, "pads", pads, 4);
+		mb_node(&mb, "QuantizeLinear", "px,sx,zx", "mx");
+		mb_node(&mb, "DequantizeLinear", "mx,sx,zx", "dx");
+		n = mb_node(&mb, "Resize", "dx,,scales", "rx");
+		mb_attr_string(&mb, n, "mode", nearest ? "nearest" : "linear");
+		if (mode)
+			mb_attr_string(&mb, n, "coordinate_transformation_mode",
+				    mode);
+		mb_node(&mb, "QuantizeLinear", "rx,sy,zy", "y");
+		mb_output(&mb, "y");
+		if (run_model(t, &mb, 1, 1, ENPU_RT_FLOAT, xd, 4, x,
+			      count * sizeof(float), &opt) &&
+		    run_model(t, &mb, 0, 1, ENPU_RT_FLOAT, xd, 4, x,
+			      count * sizeof(float), &plain) &&
+		    run_model(t, &mb, 1, 2, ENPU_RT_FLOAT, xd, 4, x,
+			      count * sizeof(float), &two)) {
+			CHECK(t, !strcmp(opt.ops, nearest ?
+					 "Quantize8,QMaxPool,NhwcToNchw,"
+					 "DequantizeLinear,Resize,Quantize8" :
+					 "Quantize8,QMaxPool,QResize,"
+					 "NhwcToNchw"),
+			      "optimized graph %s", opt.ops);
+			CHECK(t, opt.out_bytes == bytes &&
+			      plain.out_bytes == bytes &&
+			      !memcmp(opt.out, plain.out, bytes),
+			      "%s %s x%g x%g: QResize differs from the float "
+			      "path", rt_dtype_name(dtype),
+			      mode ? mode : "half_pixel", factors[big][2],
+			      factors[big][3]);
+			CHECK(t, two.out_bytes == bytes &&
+			      !memcmp(two.out, opt.out, bytes),
+			      "2 threads differ from 1");
+		}
+		free(opt.out);
+		free(plain.out);
+		free(two.out);
+		mb_free(&mb);
+	}
+	free(x);
+}
+
+/*
+ * ai.enpu QResize with channels_last = 0 (an NCHW input: what runs when
+ * the layout pass does not switch it, optimization off here) gives the
+ * float path's bytes too: uint8 input, 19 channels, x1.5 x 0.75 and x2.
+ */
+static void test_qresize_nchw_matches_float_path(struct test_state *t)
+{
+	static const float factors[2][4] = { { 1, 1, 2, 2 },
+					     { 1, 1, 1.5f, 0.75f } };
+	int64_t xd[4] = { 1, 19, 9, 11 }, four = 4;
+	uint8_t x[19 * 9 * 11];
+	uint32_t seed = 67;
+
+	for (size_t i = 0; i < sizeof(x); i++)
+		x[i] = (uint8_t)rng_next(&seed);
+	for (int big = 0; big < 2; big++) {
+		struct model_builder direct, qdq;
+		struct run a, b;
+		Onnx__NodeProto *n;
+		size_t bytes = 19 * (big ? 13 : 18) * (big ? 8 : 22);
+
+		for (int m = 0; m < 2; m++) {
+			struct model_builder *mb = m ? &qdq : &direct;
+
+			mb_init(mb, 13);
+			mb_input(mb, "x", ENPU_RT_UINT8, 4, xd);
+			add_scalar(mb, "sx", ENPU_RT_FLOAT, 0.017);
+			add_scalar(mb, "zx", ENPU_RT_UINT8, 130);
+			add_scalar(mb, "sy", ENPU_RT_FLOAT, 0.011);
+			add_scalar(mb, "zy", ENPU_RT_UINT8, 120);
+			mb_initializer(mb, "scales", ENPU_RT_FLOAT, 1, &four,
+				       factors[big], sizeof(factors[big]));
+		}
+		mb_import(&direct, "ai.enpu", 1);
+		n = mb_node(&direct, "QResize", "x,sx,zx,sy,zy,scales", "y");
+		mb_node_domain(&direct, n, "ai.enpu");
+		mb_attr_int(&direct, n, "channels_last", 0);
+		mb_output(&direct, "y");
+		mb_node(&qdq, "DequantizeLinear", "x,sx,zx", "fx");
+		n = mb_node(&qdq, "Resize", "fx,,scales", "rx");
+		mb_attr_string(&qdq, n, "mode", "linear");
+		mb_node(&qdq, "QuantizeLinear", "rx,sy,zy", "y");
+		mb_output(&qdq, "y");
+		if (run_model(t, &direct, 0, 2, ENPU_RT_UINT8, xd, 4, x,
+			      sizeof(x), &a) &&
+		    run_model(t, &qdq, 0, 1, ENPU_RT_UINT8, xd, 4, x,
+			      sizeof(x), &b))
+			CHECK(t, !strcmp(a.ops, "QResize") &&
+			      a.out_bytes == bytes && b.out_bytes == bytes &&
+			      !memcmp(a.out, b.out, bytes),
+			      "%s x%g x%g: NCHW QResize differs from the float "
+			      "path", a.ops, factors[big][2], factors[big][3]);
+		free(a.out);
+		free(b.out);
+		mb_free(&direct);
+		mb_free(&qdq);
+	}
+}
+
+/*
  * A session of @bytes on @isa with @threads, or NULL when this CPU
  * cannot run @isa (or the load failed, which is a failure).
  */
@@ -1061,6 +1209,9 @@ const struct test_case qdq_tests[] = {
 	{ "concat_flatten_stay_integer", test_concat_flatten_stay_integer },
 	{ "concat_of_other_scales_matches_float_path",
 	  test_concat_of_other_scales_matches_float_path },
+	{ "resize_becomes_qresize", test_resize_becomes_qresize },
+	{ "qresize_nchw_matches_float_path",
+	  test_qresize_nchw_matches_float_path },
 	{ "quantize8_matches_quantizelinear",
 	  test_quantize8_matches_quantizelinear },
 	{ "quantize8_channels_last", test_quantize8_channels_last },

@@ -93,6 +93,9 @@ unsigned int enpu_cpu_x86_levels(const struct enpu_cpu_x86_words *w)
 	    ((w->leaf7_ebx >> 16) & 1) && ((w->leaf7_ebx >> 30) & 1) &&
 	    ((w->leaf7_ebx >> 31) & 1) && ((w->leaf7_ecx >> 11) & 1))
 		levels |= ENPU_CPU_X86_AVX512_VNNI;
+	/* Leaf 7 ECX bit 1: VBMI (vpermb, vpermi2b), same register state. */
+	if ((levels & ENPU_CPU_X86_AVX512_VNNI) && ((w->leaf7_ecx >> 1) & 1))
+		levels |= ENPU_CPU_X86_AVX512_VBMI;
 	return levels;
 }
 
@@ -117,6 +120,15 @@ int enpu_cpu_detect_isa_support(enum enpu_cpu_isa isa)
 	default:
 		return 0;
 	}
+}
+
+int enpu_cpu_detect_avx512_vbmi(void)
+{
+#if defined(__x86_64__)
+	return x86_has(ENPU_CPU_X86_AVX512_VBMI);
+#else
+	return 0;
+#endif
 }
 
 int enpu_cpu_isa_supported(enum enpu_cpu_isa isa)

@@ -21,6 +21,11 @@ int enpu_cpu_fail(enpu_cpu_context *context, int err, const char *fmt, ...)
 
 /* Bits of enpu_cpu_cpu_features(). */
 int enpu_cpu_detect_isa_support(enum enpu_cpu_isa isa);
+/*
+ * AVX-512 VBMI (vpermi2b) on top of the AVX-512 VNNI level, which does
+ * not imply it: kernels.c picks the VBMI byte lookup only then.
+ */
+int enpu_cpu_detect_avx512_vbmi(void);
 
 /*
  * The CPUID and XCR0 words the x86 ISA decision reads. Reading them
@@ -37,6 +42,8 @@ struct enpu_cpu_x86_words {
 
 #define ENPU_CPU_X86_AVX2 (1u << 0)
 #define ENPU_CPU_X86_AVX512_VNNI (1u << 1)
+/* Not an ISA level: VBMI on top of AVX512_VNNI (the VBMI byte lookup). */
+#define ENPU_CPU_X86_AVX512_VBMI (1u << 2)
 
 /* ENPU_CPU_X86_* levels that @words allow (AVX-512 only with AVX2). */
 unsigned int enpu_cpu_x86_levels(const struct enpu_cpu_x86_words *words);

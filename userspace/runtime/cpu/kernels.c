@@ -36,6 +36,8 @@ void enpu_cpu_kernels_select(enum enpu_cpu_isa isa, struct enpu_cpu_kernels *k)
 		k->add = enpu_add_avx512;
 		k->mul = enpu_mul_avx512;
 		k->clamp = enpu_clamp_avx512;
+		if (enpu_cpu_detect_avx512_vbmi())
+			k->lookup = enpu_lookup_avx512_vbmi;
 		k->sgemm = &enpu_sgemm_kernel_avx512;
 		k->fdwconv = enpu_fdwconv_avx512;
 		k->fconv_few_taps = enpu_fconv_few_taps_avx512;

@@ -217,5 +217,8 @@ typedef void (*enpu_lookup_kernel)(const uint8_t *table, const uint8_t *x,
 void enpu_lookup_scalar(const uint8_t *table, const uint8_t *x,
 			size_t x_stride, uint8_t *y, size_t y_stride,
 			size_t rows, size_t row_bytes);
+void enpu_lookup_avx512_vbmi(const uint8_t *table, const uint8_t *x,
+			     size_t x_stride, uint8_t *y, size_t y_stride,
+			     size_t rows, size_t row_bytes);
 
 #endif /* ENPU_KERNELS_INTERNAL_H */

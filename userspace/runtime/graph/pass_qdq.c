@@ -20,6 +20,8 @@
  *   Q(Concat(DQ(x1), ...))         -> QConcat(x1, ...)    all scales agree
  *                                  -> QLinearConcat(ys, yz, x1, xs1, xz1, ...)
  *                                     otherwise (one 8-bit type)
+ *   Q(Resize(DQ(x), -, scales))    -> QResize(x, xs, xz, ys, yz, scales)
+ *                                     linear, 4-D, spatial axes only
  *   QLinearConv with int8 constant symmetric weights -> QConv
  *   QuantizeLinear(float input of known type) per tensor -> Quantize8
  *
@@ -556,6 +558,72 @@ static int lower_concat(struct rt_graph *g, size_t n)
 	return 1;
 }
 
+/* A string attribute of @node: its value, @fallback when absent, else NULL. */
+static const char *attr_string(const struct rt_node *node, const char *name,
+			       const char *fallback)
+{
+	const struct rt_attr *a = rt_node_attr(node, name);
+
+	if (!a)
+		return fallback;
+	return a->type == RT_ATTR_STRING ? a->s : NULL;
+}
+
+/*
+ * Resize-11 and later, linear, of a 4-D tensor's two spatial axes by
+ * constant scales, in a coordinate mode QResize has (ops/qresize.c:
+ * the float Resize's arithmetic on the dequantized bytes).
+ */
+static int lower_resize(struct rt_graph *g, size_t n)
+{
+	static const char *const supported[] = {
+		"half_pixel", "pytorch_half_pixel", "align_corners",
+		"asymmetric",
+	};
+	struct rt_node *node = &g->nodes[n];
+	const struct rt_tensor *scales;
+	const char *mode, *coordinates;
+	struct qparam x, y;
+	int act_node;
+	size_t i;
+
+	if (!rt_node_is_onnx(node, "Resize") || node->opset < 11 ||
+	    node->input_count < 3 || rt_node_input(node, 3) >= 0 ||
+	    !dq_input(g, node->inputs[0], &x) ||
+	    !q_output(g, node, &y, &act_node, NULL) || x.dtype != y.dtype)
+		return 0;
+	scales = rt_value_constant(g, node->inputs[2]);
+	mode = attr_string(node, "mode", "nearest");
+	coordinates = attr_string(node, "coordinate_transformation_mode",
+				  "half_pixel");
+	if (!scales || scales->dtype != ENPU_RT_FLOAT ||
+	    rt_tensor_elements(scales) != 4 ||
+	    ((const float *)scales->data)[0] != 1 ||
+	    ((const float *)scales->data)[1] != 1 || !mode ||
+	    strcmp(mode, "linear") || !coordinates ||
+	    rt_node_attr_int(node, "antialias", 0) ||
+	    rt_node_attr(node, "axes"))
+		return 0;
+	for (i = 0; i < sizeof(supported) / sizeof(supported[0]); i++)
+		if (!strcmp(coordinates, supported[i]))
+			break;
+	if (i == sizeof(supported) / sizeof(supported[0]))
+		return 0;
+	{
+		int inputs[RT_QRESIZE_INPUTS] = {
+			[RT_QRESIZE_X] = x.value,
+			[RT_QRESIZE_X_SCALE] = x.scale,
+			[RT_QRESIZE_X_ZERO] = x.zero,
+			[RT_QRESIZE_Y_SCALE] = y.scale,
+			[RT_QRESIZE_Y_ZERO] = y.zero,
+			[RT_QRESIZE_SCALES] = node->inputs[2],
+		};
+
+		return rewrite(g, n, RT_QRESIZE_OP, inputs, RT_QRESIZE_INPUTS,
+			       &y, -1, NULL);
+	}
+}
+
 /*
  * QuantizeLinear of a float tensor with per-tensor constant parameters:
  * ai.enpu Quantize8, the same arithmetic in a vectorizable loop (and a
@@ -583,7 +651,8 @@ int rt_pass_lower_qdq(struct rt_graph *g)
 {
 	static int (*const lowerings[])(struct rt_graph *, size_t) = {
 		lower_qlinear_conv, lower_conv, lower_gemm, lower_eltwise,
-		lower_pool, lower_passthrough, lower_concat, lower_quantize,
+		lower_pool, lower_passthrough, lower_concat, lower_resize,
+		lower_quantize,
 	};
 
 	for (size_t n = 0; n < g->node_count; n++)

@@ -89,6 +89,22 @@ enum rt_qconcat_linear_input {
 };
 
 /*
+ * QResize: Q(Resize(DQ(x))) with linear interpolation of the two spatial
+ * axes (ops/qresize.c); attributes coordinate_transformation_mode and
+ * channels_last.
+ */
+#define RT_QRESIZE_OP "QResize"
+enum rt_qresize_input {
+	RT_QRESIZE_X = 0,
+	RT_QRESIZE_X_SCALE,
+	RT_QRESIZE_X_ZERO,
+	RT_QRESIZE_Y_SCALE,
+	RT_QRESIZE_Y_ZERO,
+	RT_QRESIZE_SCALES,	/* Resize's constant [1, 1, sh, sw] */
+	RT_QRESIZE_INPUTS,
+};
+
+/*
  * Spatial integer ops take the int attribute "channels_last": 0 (ONNX's
  * NCHW, the default) or 1 (NHWC in and out).
  */

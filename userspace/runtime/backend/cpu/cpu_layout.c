@@ -23,8 +23,8 @@
  * Finally NhwcToNchw nodes nobody reads are dropped, so transposes remain
  * only where the integer region meets float ops, graph inputs or outputs.
  * Only ops whose rank is known to be 4 switch: QConv (4-D weights), the
- * windowed pools (2 kernel axes), and the rest when their inputs come
- * from switched ops.
+ * windowed pools (2 kernel axes), QResize (4 scales), and the rest when
+ * their inputs come from switched ops.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,7 +213,7 @@ static int visit(struct layout *l, size_t n)
 	if (!rt_node_in_scope(g, node) || node->output_count != 1 ||
 	    channels_last(node))
 		return 0;
-	if (is_enpu(node, "QConv") ||
+	if (is_enpu(node, "QConv") || is_enpu(node, RT_QRESIZE_OP) ||
 	    ((is_enpu(node, "QMaxPool") || is_enpu(node, "QAveragePool") ||
 	      is_ms(node, "QLinearAveragePool")) && kernel_2d(node)) ||
 	    ((is_enpu(node, "QGlobalAveragePool") ||
