@@ -24,8 +24,6 @@ struct conv_case {
 	enum fill fill;
 };
 
-static const unsigned int thread_counts[] = { 1, 2 };
-
 static void describe(const struct conv_case *c, char *text, size_t size)
 {
 	snprintf(text, size,
@@ -45,6 +43,43 @@ static struct enpu_cpu_conv_shape shape_of(const struct conv_case *c)
 		.dilation_width = c->dw, .pad_top = c->pt, .pad_left = c->pl,
 		.pad_bottom = c->pb, .pad_right = c->pr,
 	};
+}
+
+/* One case on one kernel path; after a failure the other paths are skipped. */
+struct conv_path {
+	struct test_state *s;
+	const struct enpu_cpu_conv_args *args;
+	const uint8_t *expected;
+	size_t out_bytes, elem, ops;
+	const char *text;
+	int failed;
+};
+
+static void run_path(enpu_cpu_context *ctx, void *argument, const char *path,
+		     unsigned int threads)
+{
+	struct conv_path *p = argument;
+	struct test_state *s = p->s;
+	uint8_t *got = p->args->output;
+	size_t at = 0;
+	int err;
+
+	if (p->failed)
+		return;
+	memset(got, 0x5a, p->out_bytes);
+	err = enpu_cpu_conv2d(ctx, p->args);
+	if (!err && !memcmp(got, p->expected, p->out_bytes))
+		return;
+	while (at < p->out_bytes && got[at] == p->expected[at])
+		at++;
+	CHECK(s, 0,
+	      "%s, %u threads, %s: err=%d (%s), first differing byte %zu (pixel %zu channel %zu) got 0x%02x expected 0x%02x",
+	      path, threads, p->text, err,
+	      err ? enpu_cpu_context_error(ctx) : "", at,
+	      at / p->elem / p->ops, at / p->elem % p->ops,
+	      at < p->out_bytes ? got[at] : 0,
+	      at < p->out_bytes ? p->expected[at] : 0);
+	p->failed = 1;
 }
 
 static int run_case(struct test_state *s, enpu_cpu_context *ctx,
@@ -140,35 +175,16 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 	}
 	args.weights = packed;
 	args.output = got;
-	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
-		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
-			continue;
-		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
-		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
-			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
-			memset(got, 0x5a, out_bytes);
-			err = enpu_cpu_conv2d(ctx, &args);
-			if (err || memcmp(got, expected, out_bytes)) {
-				size_t at = 0;
+	{
+		struct conv_path p = { s, &args, expected, out_bytes, elem, ops,
+				       text, 0 };
 
-				while (at < out_bytes && got[at] == expected[at])
-					at++;
-				CHECK(s, 0,
-				      "%s, %u threads, %s: err=%d (%s), first differing byte %zu (pixel %zu channel %zu) got 0x%02x expected 0x%02x",
-				      enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
-				      thread_counts[t], text, err,
-				      err ? enpu_cpu_context_error(ctx) : "",
-				      at, at / elem / ops, at / elem % ops,
-				      at < out_bytes ? got[at] : 0,
-				      at < out_bytes ? expected[at] : 0);
-				goto out;
-			}
-		}
+		test_each_path(ctx, run_path, &p);
+		if (p.failed)
+			goto out;
 	}
 	ok = 1;
 out:
-	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
-	enpu_cpu_context_set_thread_count(ctx, 1);
 	enpu_cpu_conv_weights_destroy(packed);
 	test_guarded_free(input, in_bytes);
 	test_guarded_free(got, out_bytes);

@@ -35,8 +35,6 @@ struct gemm_case {
 	int bias;
 };
 
-static const unsigned int thread_counts[] = { 1, 2 };
-
 static void fill_bytes(uint64_t *rng, void *buffer, size_t size,
 		       enum fill fill, int is_signed)
 {
@@ -50,6 +48,44 @@ static void fill_bytes(uint64_t *rng, void *buffer, size_t size,
 		else
 			p[i] = (uint8_t)test_random(rng);
 	}
+}
+
+/* One case on one kernel path; after a failure the other paths are skipped. */
+struct gemm_path {
+	struct test_state *s;
+	const struct gemm_case *gc;
+	const struct enpu_cpu_gemm_args *args;
+	const uint8_t *expected;
+	size_t c_bytes, elem, ldc;
+	int failed;
+};
+
+static void run_path(enpu_cpu_context *ctx, void *argument, const char *path,
+		     unsigned int threads)
+{
+	struct gemm_path *p = argument;
+	const struct gemm_case *gc = p->gc;
+	struct test_state *s = p->s;
+	uint8_t *got = p->args->c;
+	size_t at = 0;
+	int err;
+
+	if (p->failed)
+		return;
+	/* One byte past C: a kernel must not write beyond it. */
+	memset(got, 0x5a, p->c_bytes + 1);
+	err = enpu_cpu_gemm(ctx, p->args);
+	if (!err && !memcmp(got, p->expected, p->c_bytes + 1))
+		return;
+	while (at < p->c_bytes && got[at] == p->expected[at])
+		at++;
+	CHECK(s, 0,
+	      "%s, %u threads, M=%zu K=%zu N=%zu a=%d c=%d za=%d zc=%d: err=%d, first differing byte %zu (row %zu col %zu) got 0x%02x expected 0x%02x",
+	      path, threads, gc->m, gc->k, gc->n, gc->a_type, gc->c_type,
+	      gc->a_zero_point, gc->c_zero_point, err, at,
+	      at / p->elem / p->ldc, at / p->elem % p->ldc, got[at],
+	      p->expected[at]);
+	p->failed = 1;
 }
 
 static int run_case(struct test_state *s, enpu_cpu_context *ctx,
@@ -139,31 +175,13 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 	}
 	args.weights = w;
 	args.c = got;
-	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
-		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
-			continue;
-		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
-		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
-			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
-			memset(got, 0x5a, c_bytes + 1);
-			err = enpu_cpu_gemm(ctx, &args);
-			if (err || memcmp(got, expected, c_bytes + 1)) {
-				size_t at = 0;
+	{
+		struct gemm_path p = { s, gc, &args, expected, c_bytes, elem,
+				       ldc, 0 };
 
-				while (at < c_bytes && got[at] == expected[at])
-					at++;
-				CHECK(s, 0,
-				      "%s, %u threads, M=%zu K=%zu N=%zu a=%d c=%d za=%d zc=%d: err=%d, first differing byte %zu (row %zu col %zu) got 0x%02x expected 0x%02x",
-				      enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
-				      thread_counts[t], gc->m, gc->k, gc->n,
-				      gc->a_type, gc->c_type, gc->a_zero_point,
-				      gc->c_zero_point, err, at,
-				      at / elem / ldc, at / elem % ldc,
-				      got[at], expected[at]);
-				ok = 0;
-				goto out;
-			}
-		}
+		test_each_path(ctx, run_path, &p);
+		if (p.failed)
+			ok = 0;
 	}
 out:
 	enpu_cpu_gemm_weights_destroy(w);

@@ -25,8 +25,6 @@ struct pool_case {
 	size_t in_pad, out_pad;
 };
 
-static const unsigned int thread_counts[] = { 1, 2 };
-
 static int call(enpu_cpu_context *ctx, const struct pool_case *c,
 		const struct enpu_cpu_pool_args *args, int reference)
 {
@@ -41,6 +39,48 @@ static int call(enpu_cpu_context *ctx, const struct pool_case *c,
 		return reference ? enpu_cpu_global_average_pool_reference(ctx, args) :
 				   enpu_cpu_global_average_pool(ctx, args);
 	}
+}
+
+/* One case on one kernel path; after a failure the other paths are skipped. */
+struct pool_path {
+	struct test_state *s;
+	const struct pool_case *c;
+	const struct enpu_cpu_pool_args *args;
+	const uint8_t *expected;
+	size_t out_bytes;
+	int failed;
+};
+
+static void run_path(enpu_cpu_context *ctx, void *argument, const char *path,
+		     unsigned int threads)
+{
+	struct pool_path *p = argument;
+	const struct pool_case *c = p->c;
+	struct test_state *s = p->s;
+	uint8_t *got = p->args->output;
+	size_t ops = c->channels + c->out_pad, at = 0;
+	int err;
+
+	if (p->failed)
+		return;
+	memset(got, 0x5a, p->out_bytes);
+	err = call(ctx, c, p->args, 0);
+	if (!err && !memcmp(got, p->expected, p->out_bytes))
+		return;
+	while (at < p->out_bytes && got[at] == p->expected[at])
+		at++;
+	CHECK(s, 0,
+	      "%s, %u threads, kind %d N=%zu %zux%zux%zu k=%zux%zu s=%zux%zu d=%zux%zu pads=%zu,%zu,%zu,%zu ceil=%d incl=%d type=%d: err=%d, byte %zu (pixel %zu channel %zu) got 0x%02x expected 0x%02x",
+	      path, threads, c->kind, c->batch, c->height, c->width,
+	      c->channels, c->shape.kernel_height, c->shape.kernel_width,
+	      c->shape.stride_height, c->shape.stride_width,
+	      c->shape.dilation_height, c->shape.dilation_width,
+	      c->shape.pad_top, c->shape.pad_left, c->shape.pad_bottom,
+	      c->shape.pad_right, c->shape.ceil_mode,
+	      c->shape.count_include_pad, c->type, err, at, at / ops,
+	      at % ops, at < p->out_bytes ? got[at] : 0,
+	      at < p->out_bytes ? p->expected[at] : 0);
+	p->failed = 1;
 }
 
 static int run_case(struct test_state *s, enpu_cpu_context *ctx,
@@ -92,41 +132,15 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 		goto out;
 	}
 	args.output = got;
-	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
-		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
-			continue;
-		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
-		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
-			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
-			memset(got, 0x5a, out_bytes);
-			err = call(ctx, c, &args, 0);
-			if (err || memcmp(got, expected, out_bytes)) {
-				size_t at = 0;
+	{
+		struct pool_path p = { s, c, &args, expected, out_bytes, 0 };
 
-				while (at < out_bytes && got[at] == expected[at])
-					at++;
-				CHECK(s, 0,
-				      "%s, %u threads, kind %d N=%zu %zux%zux%zu k=%zux%zu s=%zux%zu d=%zux%zu pads=%zu,%zu,%zu,%zu ceil=%d incl=%d type=%d: err=%d, byte %zu (pixel %zu channel %zu) got 0x%02x expected 0x%02x",
-				      enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
-				      thread_counts[t], c->kind, c->batch,
-				      c->height, c->width, c->channels,
-				      c->shape.kernel_height, c->shape.kernel_width,
-				      c->shape.stride_height, c->shape.stride_width,
-				      c->shape.dilation_height, c->shape.dilation_width,
-				      c->shape.pad_top, c->shape.pad_left,
-				      c->shape.pad_bottom, c->shape.pad_right,
-				      c->shape.ceil_mode, c->shape.count_include_pad,
-				      c->type, err, at, at / ops, at % ops,
-				      at < out_bytes ? got[at] : 0,
-				      at < out_bytes ? expected[at] : 0);
-				goto out;
-			}
-		}
+		test_each_path(ctx, run_path, &p);
+		if (p.failed)
+			goto out;
 	}
 	ok = 1;
 out:
-	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
-	enpu_cpu_context_set_thread_count(ctx, 1);
 	test_guarded_free(input, in_bytes);
 	test_guarded_free(got, out_bytes);
 	free(expected);
