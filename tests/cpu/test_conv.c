@@ -45,41 +45,32 @@ static struct enpu_cpu_conv_shape shape_of(const struct conv_case *c)
 	};
 }
 
-/* One case on one kernel path; after a failure the other paths are skipped. */
+/* What one case's paths run and name in a failure. */
 struct conv_path {
 	struct test_state *s;
 	const struct enpu_cpu_conv_args *args;
-	const uint8_t *expected;
-	size_t out_bytes, elem, ops;
+	size_t elem, ops;
 	const char *text;
-	int failed;
 };
 
-static void run_path(enpu_cpu_context *ctx, void *argument, const char *path,
-		     unsigned int threads)
+static int conv_run(enpu_cpu_context *ctx, const void *argument)
 {
-	struct conv_path *p = argument;
-	struct test_state *s = p->s;
-	uint8_t *got = p->args->output;
-	size_t at = 0;
-	int err;
+	const struct conv_path *p = argument;
 
-	if (p->failed)
-		return;
-	memset(got, 0x5a, p->out_bytes);
-	err = enpu_cpu_conv2d(ctx, p->args);
-	if (!err && !memcmp(got, p->expected, p->out_bytes))
-		return;
-	while (at < p->out_bytes && got[at] == p->expected[at])
-		at++;
-	CHECK(s, 0,
+	return enpu_cpu_conv2d(ctx, p->args);
+}
+
+static void conv_report(enpu_cpu_context *ctx, const void *argument,
+			const struct test_path_difference *d)
+{
+	const struct conv_path *p = argument;
+
+	CHECK(p->s, 0,
 	      "%s, %u threads, %s: err=%d (%s), first differing byte %zu (pixel %zu channel %zu) got 0x%02x expected 0x%02x",
-	      path, threads, p->text, err,
-	      err ? enpu_cpu_context_error(ctx) : "", at,
-	      at / p->elem / p->ops, at / p->elem % p->ops,
-	      at < p->out_bytes ? got[at] : 0,
-	      at < p->out_bytes ? p->expected[at] : 0);
-	p->failed = 1;
+	      d->path, d->threads, p->text, d->err,
+	      d->err ? enpu_cpu_context_error(ctx) : "", d->at,
+	      d->at / p->elem / p->ops, d->at / p->elem % p->ops, d->got,
+	      d->expected);
 }
 
 static int run_case(struct test_state *s, enpu_cpu_context *ctx,
@@ -176,11 +167,11 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 	args.weights = packed;
 	args.output = got;
 	{
-		struct conv_path p = { s, &args, expected, out_bytes, elem, ops,
-				       text, 0 };
+		struct conv_path p = { s, &args, elem, ops, text };
+		struct test_output_check check = { conv_run, conv_report, &p,
+						   got, expected, out_bytes };
 
-		test_each_path(ctx, run_path, &p);
-		if (p.failed)
+		if (test_each_path_output(ctx, &check))
 			goto out;
 	}
 	ok = 1;

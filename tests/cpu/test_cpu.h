@@ -40,6 +40,42 @@ typedef void (*test_path_function)(enpu_cpu_context *ctx, void *argument,
 void test_each_path(enpu_cpu_context *ctx, test_path_function run,
 		    void *argument);
 
+/*
+ * The offset of the first byte in which @got differs from @expected,
+ * @size when none does.
+ */
+size_t test_first_difference(const uint8_t *got, const uint8_t *expected,
+			     size_t size);
+
+/*
+ * A kernel's output against the reference's on every path of
+ * test_each_path(): @got's @size bytes are filled with 0x5a first (so a
+ * byte the kernel never writes shows), then @run is called and the bytes
+ * compared. At the first path whose @run fails or whose bytes differ,
+ * @report is called and the remaining paths are skipped.
+ */
+struct test_path_difference {
+	const char *path;
+	unsigned int threads;
+	int err;		/* what @run returned */
+	size_t at;		/* the first differing byte, size if none */
+	unsigned int got, expected;	/* its values, 0 if none */
+};
+
+struct test_output_check {
+	int (*run)(enpu_cpu_context *ctx, const void *argument);
+	void (*report)(enpu_cpu_context *ctx, const void *argument,
+		       const struct test_path_difference *difference);
+	const void *argument;
+	uint8_t *got;
+	const uint8_t *expected;
+	size_t size;
+};
+
+/* 0 when every path matched, -1 after a report. */
+int test_each_path_output(enpu_cpu_context *ctx,
+			  const struct test_output_check *check);
+
 /* Hand-computed cases of the requantization rule (test_requant.c). */
 struct requant_vector {
 	int32_t acc, multiplier, shift, zero_point, qmin, qmax, expected;

@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const unsigned int thread_counts[] = { 1, 2 };
-
 enum pattern {
 	SAME, SCALAR_B, CHANNEL_NHWC, CHANNEL_NCHW, TWO_SIDED, TRANSPOSED,
 	PATTERNS,
@@ -37,6 +35,32 @@ static size_t extent(size_t dims, const size_t *shape, const size_t *strides)
 	for (size_t d = 0; d < dims; d++)
 		last += (shape[d] - 1) * strides[d];
 	return last + 1;
+}
+
+/* What one add or mul case's paths run and name in a failure. */
+struct eltwise_path {
+	struct test_state *s;
+	const struct enpu_cpu_eltwise_args *base, *args;
+	int mul;
+};
+
+static int eltwise_run(enpu_cpu_context *ctx, const void *argument)
+{
+	const struct eltwise_path *p = argument;
+
+	return p->mul ? enpu_cpu_mul(ctx, p->args) : enpu_cpu_add(ctx, p->args);
+}
+
+static void eltwise_report(enpu_cpu_context *ctx, const void *argument,
+			   const struct test_path_difference *d)
+{
+	const struct eltwise_path *p = argument;
+
+	(void)ctx;
+	CHECK(p->s, 0,
+	      "%s, %u threads, %s, %zu dims, type %d: err=%d, element %zu got 0x%02x expected 0x%02x",
+	      d->path, d->threads, p->mul ? "mul" : "add", p->base->dims,
+	      p->base->params->type, d->err, d->at, d->got, d->expected);
 }
 
 static int run_case(struct test_state *s, enpu_cpu_context *ctx,
@@ -72,34 +96,16 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 		goto out;
 	}
 	args.output = got;
-	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
-		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
-			continue;
-		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
-		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
-			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
-			memset(got, 0x5a, out_bytes);
-			err = mul ? enpu_cpu_mul(ctx, &args) : enpu_cpu_add(ctx, &args);
-			if (err || memcmp(got, expected, out_bytes)) {
-				size_t at = 0;
+	{
+		struct eltwise_path p = { s, base, &args, mul };
+		struct test_output_check check = { eltwise_run, eltwise_report,
+						   &p, got, expected, out_bytes };
 
-				while (at < out_bytes && got[at] == expected[at])
-					at++;
-				CHECK(s, 0,
-				      "%s, %u threads, %s, %zu dims, %zu elements, type %d: err=%d, element %zu got 0x%02x expected 0x%02x",
-				      enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
-				      thread_counts[t], mul ? "mul" : "add",
-				      base->dims, out_bytes, base->params->type,
-				      err, at, at < out_bytes ? got[at] : 0,
-				      at < out_bytes ? expected[at] : 0);
-				goto out;
-			}
-		}
+		if (test_each_path_output(ctx, &check))
+			goto out;
 	}
 	ok = 1;
 out:
-	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
-	enpu_cpu_context_set_thread_count(ctx, 1);
 	test_guarded_free(a, a_bytes);
 	test_guarded_free(b, b_bytes);
 	test_guarded_free(got, out_bytes);
@@ -345,6 +351,29 @@ static void test_eltwise_rules_stay_within_one_of_float(struct test_state *s)
 	enpu_cpu_context_destroy(ctx);
 }
 
+/* One clamp case on one kernel path; every path runs, failed or not. */
+struct clamp_path {
+	struct test_state *s;
+	enum enpu_cpu_dtype type;
+	const uint8_t *in, *expected;
+	uint8_t *got;
+	size_t count;
+	int32_t min, max;
+};
+
+static void clamp_path(enpu_cpu_context *ctx, void *argument,
+		       const char *path, unsigned int threads)
+{
+	struct clamp_path *p = argument;
+
+	memset(p->got, 0x5a, p->count);
+	CHECK(p->s, enpu_cpu_clamp(ctx, p->type, p->in, p->got, p->count,
+				   p->min, p->max) == 0 &&
+	      test_first_difference(p->got, p->expected, p->count) == p->count,
+	      "%s, %u threads, %zu elements [%d, %d]", path, threads,
+	      p->count, p->min, p->max);
+}
+
 static void test_clamp_paths_match_reference(struct test_state *s)
 {
 	enpu_cpu_context *ctx = make_context(s);
@@ -368,21 +397,10 @@ static void test_clamp_paths_match_reference(struct test_state *s)
 			CHECK(s, enpu_cpu_clamp_reference(ctx, type, in, expected,
 							  count, min, max) == 0,
 			      "%s", enpu_cpu_context_error(ctx));
-			for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
-				if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
-					continue;
-				enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
-				for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
-					enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
-					memset(got, 0x5a, count);
-					CHECK(s, enpu_cpu_clamp(ctx, type, in, got, count,
-								min, max) == 0 &&
-					      !memcmp(got, expected, count),
-					      "%s, %u threads, %zu elements [%d, %d]",
-					      enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
-					      thread_counts[t], count, min, max);
-				}
-			}
+			test_each_path(ctx, clamp_path,
+				       &(struct clamp_path){ s, type, in,
+							     expected, got,
+							     count, min, max });
 		}
 		test_guarded_free(in, count);
 		test_guarded_free(got, count);

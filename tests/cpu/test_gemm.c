@@ -50,42 +50,34 @@ static void fill_bytes(uint64_t *rng, void *buffer, size_t size,
 	}
 }
 
-/* One case on one kernel path; after a failure the other paths are skipped. */
+/* What one case's paths run and name in a failure. */
 struct gemm_path {
 	struct test_state *s;
 	const struct gemm_case *gc;
 	const struct enpu_cpu_gemm_args *args;
-	const uint8_t *expected;
-	size_t c_bytes, elem, ldc;
-	int failed;
+	size_t elem, ldc;
 };
 
-static void run_path(enpu_cpu_context *ctx, void *argument, const char *path,
-		     unsigned int threads)
+static int gemm_run(enpu_cpu_context *ctx, const void *argument)
 {
-	struct gemm_path *p = argument;
-	const struct gemm_case *gc = p->gc;
-	struct test_state *s = p->s;
-	uint8_t *got = p->args->c;
-	size_t at = 0;
-	int err;
+	const struct gemm_path *p = argument;
 
-	if (p->failed)
-		return;
-	/* One byte past C: a kernel must not write beyond it. */
-	memset(got, 0x5a, p->c_bytes + 1);
-	err = enpu_cpu_gemm(ctx, p->args);
-	if (!err && !memcmp(got, p->expected, p->c_bytes + 1))
-		return;
-	while (at < p->c_bytes && got[at] == p->expected[at])
-		at++;
-	CHECK(s, 0,
+	return enpu_cpu_gemm(ctx, p->args);
+}
+
+static void gemm_report(enpu_cpu_context *ctx, const void *argument,
+			const struct test_path_difference *d)
+{
+	const struct gemm_path *p = argument;
+	const struct gemm_case *gc = p->gc;
+
+	(void)ctx;
+	CHECK(p->s, 0,
 	      "%s, %u threads, M=%zu K=%zu N=%zu a=%d c=%d za=%d zc=%d: err=%d, first differing byte %zu (row %zu col %zu) got 0x%02x expected 0x%02x",
-	      path, threads, gc->m, gc->k, gc->n, gc->a_type, gc->c_type,
-	      gc->a_zero_point, gc->c_zero_point, err, at,
-	      at / p->elem / p->ldc, at / p->elem % p->ldc, got[at],
-	      p->expected[at]);
-	p->failed = 1;
+	      d->path, d->threads, gc->m, gc->k, gc->n, gc->a_type,
+	      gc->c_type, gc->a_zero_point, gc->c_zero_point, d->err, d->at,
+	      d->at / p->elem / p->ldc, d->at / p->elem % p->ldc, d->got,
+	      d->expected);
 }
 
 static int run_case(struct test_state *s, enpu_cpu_context *ctx,
@@ -176,11 +168,12 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 	args.weights = w;
 	args.c = got;
 	{
-		struct gemm_path p = { s, gc, &args, expected, c_bytes, elem,
-				       ldc, 0 };
+		/* One byte past C too: a kernel must not write beyond it. */
+		struct gemm_path p = { s, gc, &args, elem, ldc };
+		struct test_output_check check = { gemm_run, gemm_report, &p,
+						   got, expected, c_bytes + 1 };
 
-		test_each_path(ctx, run_path, &p);
-		if (p.failed)
+		if (test_each_path_output(ctx, &check))
 			ok = 0;
 	}
 out:

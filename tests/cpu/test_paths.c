@@ -2,6 +2,8 @@
 /* Every kernel path of this machine at 1 and 2 threads; see test_cpu.h. */
 #include "test_cpu.h"
 
+#include <string.h>
+
 void test_each_path(enpu_cpu_context *ctx, test_path_function run,
 		    void *argument)
 {
@@ -20,4 +22,50 @@ void test_each_path(enpu_cpu_context *ctx, test_path_function run,
 	}
 	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
 	enpu_cpu_context_set_thread_count(ctx, 1);
+}
+
+size_t test_first_difference(const uint8_t *got, const uint8_t *expected,
+			     size_t size)
+{
+	size_t at = 0;
+
+	while (at < size && got[at] == expected[at])
+		at++;
+	return at;
+}
+
+struct output_paths {
+	const struct test_output_check *check;
+	int failed;
+};
+
+static void output_path(enpu_cpu_context *ctx, void *argument,
+			const char *path, unsigned int threads)
+{
+	struct output_paths *o = argument;
+	const struct test_output_check *c = o->check;
+	struct test_path_difference d = { .path = path, .threads = threads };
+
+	if (o->failed)
+		return;
+	memset(c->got, 0x5a, c->size);
+	d.err = c->run(ctx, c->argument);
+	d.at = test_first_difference(c->got, c->expected, c->size);
+	if (!d.err && d.at == c->size)
+		return;
+	if (d.at < c->size) {
+		d.got = c->got[d.at];
+		d.expected = c->expected[d.at];
+	}
+	c->report(ctx, c->argument, &d);
+	o->failed = 1;
+}
+
+int test_each_path_output(enpu_cpu_context *ctx,
+			  const struct test_output_check *check)
+{
+	struct output_paths o = { check, 0 };
+
+	test_each_path(ctx, output_path, &o);
+	return o.failed ? -1 : 0;
 }

@@ -41,46 +41,38 @@ static int call(enpu_cpu_context *ctx, const struct pool_case *c,
 	}
 }
 
-/* One case on one kernel path; after a failure the other paths are skipped. */
+/* What one case's paths run and name in a failure. */
 struct pool_path {
 	struct test_state *s;
 	const struct pool_case *c;
 	const struct enpu_cpu_pool_args *args;
-	const uint8_t *expected;
-	size_t out_bytes;
-	int failed;
 };
 
-static void run_path(enpu_cpu_context *ctx, void *argument, const char *path,
-		     unsigned int threads)
+static int pool_run(enpu_cpu_context *ctx, const void *argument)
 {
-	struct pool_path *p = argument;
-	const struct pool_case *c = p->c;
-	struct test_state *s = p->s;
-	uint8_t *got = p->args->output;
-	size_t ops = c->channels + c->out_pad, at = 0;
-	int err;
+	const struct pool_path *p = argument;
 
-	if (p->failed)
-		return;
-	memset(got, 0x5a, p->out_bytes);
-	err = call(ctx, c, p->args, 0);
-	if (!err && !memcmp(got, p->expected, p->out_bytes))
-		return;
-	while (at < p->out_bytes && got[at] == p->expected[at])
-		at++;
-	CHECK(s, 0,
+	return call(ctx, p->c, p->args, 0);
+}
+
+static void pool_report(enpu_cpu_context *ctx, const void *argument,
+			const struct test_path_difference *d)
+{
+	const struct pool_path *p = argument;
+	const struct pool_case *c = p->c;
+	size_t ops = c->channels + c->out_pad;
+
+	(void)ctx;
+	CHECK(p->s, 0,
 	      "%s, %u threads, kind %d N=%zu %zux%zux%zu k=%zux%zu s=%zux%zu d=%zux%zu pads=%zu,%zu,%zu,%zu ceil=%d incl=%d type=%d: err=%d, byte %zu (pixel %zu channel %zu) got 0x%02x expected 0x%02x",
-	      path, threads, c->kind, c->batch, c->height, c->width,
+	      d->path, d->threads, c->kind, c->batch, c->height, c->width,
 	      c->channels, c->shape.kernel_height, c->shape.kernel_width,
 	      c->shape.stride_height, c->shape.stride_width,
 	      c->shape.dilation_height, c->shape.dilation_width,
 	      c->shape.pad_top, c->shape.pad_left, c->shape.pad_bottom,
 	      c->shape.pad_right, c->shape.ceil_mode,
-	      c->shape.count_include_pad, c->type, err, at, at / ops,
-	      at % ops, at < p->out_bytes ? got[at] : 0,
-	      at < p->out_bytes ? p->expected[at] : 0);
-	p->failed = 1;
+	      c->shape.count_include_pad, c->type, d->err, d->at,
+	      d->at / ops, d->at % ops, d->got, d->expected);
 }
 
 static int run_case(struct test_state *s, enpu_cpu_context *ctx,
@@ -133,10 +125,11 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 	}
 	args.output = got;
 	{
-		struct pool_path p = { s, c, &args, expected, out_bytes, 0 };
+		struct pool_path p = { s, c, &args };
+		struct test_output_check check = { pool_run, pool_report, &p,
+						   got, expected, out_bytes };
 
-		test_each_path(ctx, run_path, &p);
-		if (p.failed)
+		if (test_each_path_output(ctx, &check))
 			goto out;
 	}
 	ok = 1;
