@@ -1158,7 +1158,49 @@ static void test_fmath_lerp_pairs(struct test_state *s)
 	}
 }
 
-/* The vector math rows against libm, every ISA. */
+/* What a vector math row should give for @x: libm in double. */
+static double fmath_want(int op, double x)
+{
+	switch (op) {
+	case ENPU_FEXP: return exp(x);
+	case ENPU_FSIGMOID: return 1 / (1 + exp(-x));
+	case ENPU_FTANH: return tanh(x);
+	case ENPU_FERF: return erf(x);
+	/* The ONNX formula: Gelu(-inf) = -inf * 0 = NaN. */
+	case ENPU_FGELU: return 0.5 * x * erfc(-x / sqrt(2));
+	default: return sqrt(x);
+	}
+}
+
+/*
+ * Runs row @op of @f over @n values and checks each against libm
+ * (3e-7 relative, Gelu 5e-6); returns 1 if every one passed.
+ */
+static int fmath_row_matches(struct test_state *s, const char *isa_name,
+			     const struct enpu_fmath_kernels *f, int op,
+			     size_t n, const float *x, float *y)
+{
+	f->unary[op](n, x, y);
+	for (size_t i = 0; i < n; i++) {
+		double want = (float)fmath_want(op, x[i]); /* overflow to inf */
+
+		CHECK(s, (isnan(want) && isnan(y[i])) || y[i] == want ||
+		      fabs(y[i] - want) <= (op == ENPU_FGELU ? 5e-6 : 3e-7) *
+		      fabs(want) + 1e-30, "%s op %d x=%g: %.9g vs %.9g",
+		      isa_name, op, x[i], y[i], want);
+		if (s->failures)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The vector math rows against libm, every ISA: the probes (edges,
+ * overflow, infinities, NaN), then a sweep of [-6, 6] in steps of 1/512,
+ * where every polynomial (and the fused multiply-adds of their Horner
+ * chains) is in use: erf's two branches meet at 0.5, exp reduces by
+ * ln 2 / 2.
+ */
 static void test_fmath_rows(struct test_state *s)
 {
 	static const float probes[] = {
@@ -1166,10 +1208,16 @@ static void test_fmath_rows(struct test_state *s)
 		-2.5f, 3.7f, 9.0f, -9.2f, 20.0f, -30.0f, 87.0f, -87.0f, 89.0f,
 		-104.0f, INFINITY, -INFINITY, NAN,
 	};
-	const size_t n = ARRAY_SIZE(probes);
-	float y[ARRAY_SIZE(probes)];
+	const size_t n = ARRAY_SIZE(probes), sweep = 12 * 512 + 1;
+	float y[ARRAY_SIZE(probes)], *sx = malloc(sweep * sizeof(float));
+	float *sy = malloc(sweep * sizeof(float));
 
-	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
+	CHECK(s, sx && sy, "out of memory");
+	for (size_t i = 0; sx && sy && i < sweep; i++)
+		sx[i] = -6.0f + (float)i / 512.0f;
+	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT &&
+	     sx && sy; isa++) {
+		const char *name = enpu_cpu_isa_name((enum enpu_cpu_isa)isa);
 		const struct enpu_fmath_kernels *f = NULL;
 
 		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
@@ -1184,30 +1232,10 @@ static void test_fmath_rows(struct test_state *s)
 #else
 		f = &enpu_fmath_scalar;
 #endif
-		for (int op = 0; op < ENPU_FUNARY_COUNT; op++) {
-			f->unary[op](n, probes, y);
-			for (size_t i = 0; i < n; i++) {
-				double x = probes[i], want;
-
-				switch (op) {
-				case ENPU_FEXP: want = exp(x); break;
-				case ENPU_FSIGMOID: want = 1 / (1 + exp(-x)); break;
-				case ENPU_FTANH: want = tanh(x); break;
-				case ENPU_FERF: want = erf(x); break;
-				/* The ONNX formula: Gelu(-inf) = -inf * 0 = NaN. */
-				case ENPU_FGELU: want = 0.5 * x * erfc(-x / sqrt(2));
-					break;
-				default: want = sqrt(x); break;
-				}
-				want = (float)want;	/* overflow to inf */
-				CHECK(s, (isnan(want) && isnan(y[i])) ||
-				      y[i] == want ||
-				      fabs(y[i] - want) <= (op == ENPU_FGELU ?
-					5e-6 : 3e-7) * fabs(want) + 1e-30,
-				      "%s op %d x=%g: %.9g vs %.9g",
-				      enpu_cpu_isa_name(isa), op, x, y[i], want);
-			}
-		}
+		for (int op = 0; op < ENPU_FUNARY_COUNT; op++)
+			if (!fmath_row_matches(s, name, f, op, n, probes, y) ||
+			    !fmath_row_matches(s, name, f, op, sweep, sx, sy))
+				break;
 		/* QuantizeLinear rows: ties to even, saturation, NaN -> 0. */
 		{
 			static const float xs[] = {
@@ -1246,6 +1274,8 @@ static void test_fmath_rows(struct test_state *s)
 				}
 		}
 	}
+	free(sx);
+	free(sy);
 }
 
 const struct test_case float_tests[] = {
