@@ -1126,7 +1126,7 @@ static void test_fmath_reductions(struct test_state *s)
  * (vector bodies and tails), bit for bit against its formula, and not
  * one element written past y[2n - 1].
  */
-static void test_fmath_lerp_pairs(struct test_state *s)
+static void lerp_pairs_case(struct test_state *s, int isa)
 {
 	static const float w[4] = { 0.25f, 0.75f, 0.625f, 0.375f };
 	uint64_t rng = 5;
@@ -1136,25 +1136,61 @@ static void test_fmath_lerp_pairs(struct test_state *s)
 	fill(b, 40, &rng);
 	fill(c, 40, &rng);
 	fill(d, 40, &rng);
+	for (size_t n = 0; n <= 40; n++) {
+		int bad = 0;
+
+		for (size_t i = 0; i < 82; i++)
+			y[i] = -7.0f;
+		fmath_of(isa)->lerp_pairs(n, a, b, c, d, w, y);
+		for (size_t m = 0; m < n; m++)
+			bad |= y[2 * m] != (0.0f + w[0] * a[m]) + w[1] * b[m] ||
+			       y[2 * m + 1] != (0.0f + w[2] * c[m]) +
+					       w[3] * d[m];
+		for (size_t i = 2 * n; i < 82; i++)
+			bad |= y[i] != -7.0f;
+		CHECK(s, !bad, "%s lerp_pairs n=%zu",
+		      enpu_cpu_isa_name((enum enpu_cpu_isa)isa), n);
+	}
+}
+
+/*
+ * axpy: y + w * x rounded twice (a multiply, then an add), the vector
+ * loop and its tails, nothing written past n. A fused multiply-add
+ * would differ in the last bit for most of these values.
+ */
+static void axpy_case(struct test_state *s, int isa)
+{
+	const float w = 0.3f;
+	uint64_t rng = 11;
+	float x[70], y0[70], y[72];
+
+	fill(x, 70, &rng);
+	fill(y0, 70, &rng);
+	for (size_t n = 0; n <= 70; n++) {
+		int bad = 0;
+
+		memcpy(y, y0, sizeof(y0));
+		y[70] = y[71] = -7.0f;
+		fmath_of(isa)->axpy(n, w, x, y);
+		for (size_t i = 0; i < 70; i++) {
+			float p = w * x[i];
+
+			bad |= y[i] != (i < n ? y0[i] + p : y0[i]);
+		}
+		bad |= y[70] != -7.0f || y[71] != -7.0f;
+		CHECK(s, !bad, "%s axpy n=%zu",
+		      enpu_cpu_isa_name((enum enpu_cpu_isa)isa), n);
+	}
+}
+
+/* Resize's two row kernels (lerp_pairs, axpy), every ISA, bit for bit. */
+static void test_fmath_resize_rows(struct test_state *s)
+{
 	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
 		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
 			continue;
-		for (size_t n = 0; n <= 40; n++) {
-			int bad = 0;
-
-			for (size_t i = 0; i < 82; i++)
-				y[i] = -7.0f;
-			fmath_of(isa)->lerp_pairs(n, a, b, c, d, w, y);
-			for (size_t m = 0; m < n; m++)
-				bad |= y[2 * m] != (0.0f + w[0] * a[m]) +
-						   w[1] * b[m] ||
-				       y[2 * m + 1] != (0.0f + w[2] * c[m]) +
-						       w[3] * d[m];
-			for (size_t i = 2 * n; i < 82; i++)
-				bad |= y[i] != -7.0f;
-			CHECK(s, !bad, "%s lerp_pairs n=%zu",
-			      enpu_cpu_isa_name(isa), n);
-		}
+		lerp_pairs_case(s, isa);
+		axpy_case(s, isa);
 	}
 }
 
@@ -1293,6 +1329,6 @@ const struct test_case float_tests[] = {
 	  test_fconv_shape_bounds_field_by_field },
 	{ "fmath_rows_match_libm", test_fmath_rows },
 	{ "fmath_reductions_match_double", test_fmath_reductions },
-	{ "fmath_lerp_pairs_matches_formula", test_fmath_lerp_pairs },
+	{ "fmath_resize_rows_match_formula", test_fmath_resize_rows },
 	{ NULL, NULL },
 };

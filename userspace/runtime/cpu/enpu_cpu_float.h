@@ -157,6 +157,12 @@ struct enpu_fmath_kernels {
 	void (*lerp_pairs)(size_t n, const float *a, const float *b,
 			   const float *c, const float *d, const float w[4],
 			   float *y);
+	/*
+	 * y[i] = y[i] + w * x[i], a multiply then an add (two roundings,
+	 * as the plain C it replaces: Resize's row taps, whose sums the
+	 * int8 QResize repeats bit for bit).
+	 */
+	void (*axpy)(size_t n, float w, const float *x, float *y);
 };
 
 

@@ -607,15 +607,14 @@ static void plane_band(void *argument, size_t task)
 		const struct ftaps *t = &j->ty[y];
 		float *out = j->dst + (p * j->oh + y) * j->ow;
 
-		for (size_t i = 0; i < j->iw; i++)
-			row[i] = 0.0f;
-		for (int q = 0; q < t->count; q++) {
-			const float *in = j->src + (p * j->ih + t->index[q]) * j->iw;
-			float w = t->weight[q];
-
-			for (size_t i = 0; i < j->iw; i++)
-				row[i] += w * in[i];
-		}
+		/*
+		 * The row taps on the row kernels: this file's -O2 left the
+		 * loop scalar, 3/4 of the node's time in U-Net's 2x Resize.
+		 */
+		memset(row, 0, j->iw * sizeof(float));
+		for (int q = 0; q < t->count; q++)
+			j->f->axpy(j->iw, t->weight[q], j->src + (p * j->ih +
+				   t->index[q]) * j->iw, row);
 		if (t->count && j->x0) {
 			size_t lo = j->pair_lo, hi = j->pair_hi;
 			float w[4];
