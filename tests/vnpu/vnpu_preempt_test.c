@@ -404,6 +404,7 @@ static void unstarted_jobs_of_the_context_come_back(struct rig *r)
 	static const uint64_t submit_order[] = { 0x800, 0x801, 0x802, 0x803 };
 	static const uint64_t order[] = { 0x801, 0x802, 0x800, 0x803 };
 	char reply[256];
+	uint64_t busy;
 	struct cqe c;
 	int i;
 
@@ -415,10 +416,11 @@ static void unstarted_jobs_of_the_context_come_back(struct rig *r)
 	 * thread or the device's cannot let the running job end before the
 	 * request is seen (at speed 1 it did, completion 0 was 0x800). */
 	CHECK(ctl(r, "speed 0.01", reply, sizeof(reply)) == 0, "speed");
+	busy = rig_busy_ns(r);
 	for (i = 0; i < 3; i++)
 		submit_job(r, 0, 16, submit_order[i], PT_SAVE);
 	submit_job(r, 0, 16, submit_order[3], PT_SAVE2);
-	sleep_ms(2);
+	CHECK(rig_wait_busy_past(r, busy, 5000), "0x800 never started");
 	post_preempt(r, 0, PT_SAVE);
 	for (i = 0; i < 4; i++) {
 		if (!wait_cqe(r, &c, 5000)) {
@@ -448,8 +450,9 @@ static void unstarted_jobs_of_the_context_come_back(struct rig *r)
 	 * 0.01 the queue 3 job (10 ms of device time) takes 1 s, so that a
 	 * loaded host stalling this thread cannot let it finish before the
 	 * request is seen. */
+	busy = rig_busy_ns(r);
 	submit_job(r, 3, 16, 0x810, PT_SAVE2);
-	sleep_ms(1);
+	CHECK(rig_wait_busy_past(r, busy, 5000), "0x810 never started");
 	submit_job(r, 1, 16, 0x811, PT_SAVE);
 	submit_job(r, 1, 16, 0x812, PT_SAVE);
 	post_preempt(r, 1, PT_SAVE);
@@ -582,8 +585,10 @@ static void higher_queue_starts_at_the_save(struct rig *r)
 	 * machine) adds 1 ns of device time per ms, not 1 us, to the
 	 * REALTIME job's visible -> done figure checked below. */
 	CHECK(ctl(r, "speed 0.001", reply, sizeof(reply)) == 0, "speed");
+	/* Idle after the reset: the wait below waits for something. */
+	CHECK(!rig_wait_busy_past(r, 0, 20), "busy with nothing submitted");
 	submit_job(r, 0, 16, 0x400, PT_SAVE);
-	sleep_ms(2);
+	CHECK(rig_wait_busy_past(r, 0, 5000), "0x400 never started");
 	/* The REALTIME descriptor, then the request. */
 	memcpy(r->ram + PT_STREAM + 64, r->ram + PT_STREAM, 16);
 	put32(r->ram + PT_STREAM + 64 + 8, 200000);
@@ -1009,6 +1014,7 @@ static void reset_keeps_the_last_save(struct rig *r)
 	struct prng g = { 0xabc };
 	uint32_t len;
 	char reply[256];
+	uint64_t busy;
 	struct cqe c;
 
 	snapshot = malloc(RIG_RAM_SIZE);
@@ -1021,14 +1027,16 @@ static void reset_keeps_the_last_save(struct rig *r)
 	len = build_job(r, &g, PT_CONV);
 	if (!run_reference(r, len, 0x700, "reset"))
 		goto slow;
+	busy = rig_busy_ns(r);
 	submit_job(r, 0, len, 0x700, PT_SAVE);
-	sleep_ms(2);
+	CHECK(rig_wait_busy_past(r, busy, 5000), "0x700 never started");
 	post_preempt(r, 0, PT_SAVE);
 	CHECK(wait_cqe(r, &c, 30000) && c.status == ENPU_JOB_STATUS_PREEMPTED,
 	      "preempt: status %u", c.status);
 	/* Resume, then reset in the middle of the resumed run. */
+	busy = rig_busy_ns(r);
 	submit_job(r, 0, len, 0x700, PT_SAVE);
-	sleep_ms(2);
+	CHECK(rig_wait_busy_past(r, busy, 5000), "the resumed 0x700 never ran");
 	/* SQ_PREEMPT_SEQ keeps counting: RESET voids what it holds. */
 	CHECK(recover(r), "reset and boot");
 	CHECK(get32(r->ram + PT_SAVE) == ENPU_SAVE_MAGIC, "save lost by reset");

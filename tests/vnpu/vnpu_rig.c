@@ -469,3 +469,28 @@ uint32_t rig_job_rule(struct rig *r, uint64_t tag)
 	fclose(log);
 	return rule;
 }
+
+uint64_t rig_busy_ns(struct rig *r)
+{
+	char reply[256];
+	unsigned long long busy;
+
+	if (ctl(r, "cost-stats", reply, sizeof(reply)) ||
+	    sscanf(reply, "ok busy_ns=%llu", &busy) != 1)
+		return UINT64_MAX;
+	return busy;
+}
+
+bool rig_wait_busy_past(struct rig *r, uint64_t before, int timeout_ms)
+{
+	uint64_t end = now_ms() + (uint64_t)timeout_ms, busy;
+
+	for (;;) {
+		busy = rig_busy_ns(r);
+		if (busy != UINT64_MAX && busy > before)
+			return true;
+		if (busy == UINT64_MAX || now_ms() >= end)
+			return false;
+		sleep_ms(1);
+	}
+}

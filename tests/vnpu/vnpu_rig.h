@@ -90,6 +90,17 @@ int ctl(struct rig *r, const char *cmd, char *reply, size_t reply_size);
 #define RIG_NO_RULE	UINT32_MAX
 uint32_t rig_job_rule(struct rig *r, uint64_t tag);
 
+/*
+ * The device's busy time (cost-stats busy_ns, since the last
+ * stats-reset), UINT64_MAX when the vnpu does not answer; and a wait of
+ * up to @timeout_ms until it has moved past @before: a job submitted
+ * after reading @before is running then. A fixed sleep after the
+ * doorbell is not that on a loaded host, where the device's thread may
+ * not have run yet.
+ */
+uint64_t rig_busy_ns(struct rig *r);
+bool rig_wait_busy_past(struct rig *r, uint64_t before, int timeout_ms);
+
 uint64_t now_ms(void);
 void sleep_ms(int ms);
 
