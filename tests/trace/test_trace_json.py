@@ -56,6 +56,11 @@ class Captures(unittest.TestCase):
     def test_trace_cmd_report_capture_from_the_vm_converts(self):
         self.check_capture("vm-trace-cmd.txt")
 
+    def test_debug_kernel_capture_with_shared_timestamps_converts(self):
+        # make check-debug, 2026-12-03: job 3's done (CPU 0) printed
+        # before its run (CPU 1), both at 68.102061.
+        self.check_capture("vm-tracefs-debug-kernel.txt")
+
 
 class Parser(unittest.TestCase):
     def test_tracefs_line_with_flags_column(self):
@@ -144,6 +149,33 @@ class Timeline(unittest.TestCase):
         self.assertEqual(["queued job=4"], names(evs, "e"))
         done = [e for e in evs if e["name"] == "done job=4"]
         self.assertEqual(-125, done[0]["args"]["error"])
+
+    def test_a_done_before_its_run_at_the_same_instant_ends_that_run(self):
+        evs = events([
+            " a-1 [1] 1.0: enpu_job_queue: job=3 ctx=0 prio=1 seqno=1",
+            " b-0 [0] 2.0: enpu_job_done: job=3 ctx=0 prio=1 error=0 "
+            "cycles=8",
+            " b-0 [0] 2.0: enpu_job_done: job=5 ctx=0 prio=1 error=-125 "
+            "cycles=0",
+            " a-1 [1] 2.0: enpu_job_run: job=3 ctx=0 prio=1 level=1 queue=1",
+            " a-1 [1] 3.0: enpu_job_run: job=5 ctx=0 prio=1 level=1 queue=1",
+        ])
+        self.assertEqual(["queued job=3", "job 3"], names(evs, "b"))
+        self.assertEqual(["queued job=3", "job 3"], names(evs, "e"))
+        self.assertEqual(["submit job=3", "done job=3", "done job=5"],
+                         names(evs, "i"))
+
+    def test_a_run_before_its_queue_at_the_same_instant_ends_the_queue(self):
+        evs = events([
+            " a-1 [1] 1.0: enpu_job_run: job=2 ctx=0 prio=1 level=1 queue=1",
+            " a-1 [0] 1.0: enpu_job_queue: job=2 ctx=0 prio=1 seqno=1",
+            " a-1 [0] 1.5: enpu_job_done: job=2 ctx=0 prio=1 error=0 "
+            "cycles=8",
+        ])
+        queued_end = [e["ts"] for e in evs
+                      if e["ph"] == "e" and e["name"] == "queued job=2"]
+        self.assertEqual([0.0], queued_end)  # at the run, not at the done
+        self.assertEqual(["queued job=2", "job 2"], names(evs, "b"))
 
     def test_unsorted_input_is_ordered_by_time(self):
         evs = events([
