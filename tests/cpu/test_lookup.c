@@ -151,6 +151,18 @@ static void test_lookup_rejects_bad_arguments(struct test_state *s)
 	bad.output_stride = 3;
 	CHECK(s, enpu_cpu_lookup_reference(ctx, &bad) == -EINVAL,
 	      "output rows overlapping accepted by the reference");
+	/* One row has no next row to overlap: any stride will do. */
+	bad = args;
+	bad.rows = 1;
+	bad.input_stride = bad.output_stride = 0;
+	for (int i = 0; i < 4; i++) {
+		table[i + 1] = (uint8_t)(0x10 + i);
+		in[i] = (uint8_t)(i + 1);
+	}
+	memset(out, 0, sizeof(out));
+	CHECK(s, enpu_cpu_lookup(ctx, &bad) == 0 && out[0] == 0x10 &&
+	      out[3] == 0x13 && out[4] == 0, "one row at stride 0: %s",
+	      enpu_cpu_context_error(ctx));
 	bad = args;
 	bad.rows = (size_t)1 << 41;
 	CHECK(s, enpu_cpu_lookup(ctx, &bad) == -EINVAL, "2^41 rows accepted");

@@ -258,16 +258,22 @@ def mutants_of(path, text, skipped):
 
 
 def read_targets(path):
-    """NAME | file globs | build targets | test targets, one per line."""
+    """NAME | file globs | build targets | test targets [| sanitized
+    tier], one per line."""
     targets = []
     with open(path) as f:
         for raw in f:
             line = raw.split('#', 1)[0].strip()
             if not line:
                 continue
-            name, files, build, test = [p.strip() for p in line.split('|')]
+            parts = [p.strip() for p in line.split('|')]
+            if len(parts) not in (4, 5):
+                raise SystemExit('%s: %r: want 4 or 5 fields' % (path, line))
+            name, files, build, test = parts[:4]
             targets.append({'name': name, 'files': files.split(),
-                            'build': build.split(), 'test': test.split()})
+                            'build': build.split(), 'test': test.split(),
+                            'sanitized': parts[4].split()
+                            if len(parts) == 5 else []})
     return targets
 
 
@@ -447,8 +453,23 @@ def main():
         tier_seconds = time.time() - t1
         base_image = image_digest(t['build'], tree)
         timeout = max(60.0, 5 * tier_seconds)
+        # The sanitized tier (the same tests under ASan and UBSan, part
+        # of make check's check-asan) runs only for the plain tier's
+        # survivors: a leak or a read past a buffer fails make check
+        # too, and the plain tier cannot see it.
+        sanitized_timeout = 0.0
+        if t['sanitized']:
+            t2 = time.time()
+            if make(t['sanitized'], tree, 3600, base_log + '.sanitized'):
+                print('mutation: %s: the sanitized tier fails without a '
+                      'mutant (%s)' % (t['name'], base_log + '.sanitized'),
+                      flush=True)
+                status = 1
+                continue
+            sanitized_timeout = max(60.0, 5 * (time.time() - t2))
         counts = {'killed': 0, 'survived': 0, 'equivalent': 0,
-                  'stillborn': 0, 'equivalent_killed': 0, 'same_binary': 0}
+                  'stillborn': 0, 'equivalent_killed': 0, 'same_binary': 0,
+                  'sanitized': 0}
         survivors = []
         print('== %s: %d of %d mutants, tier %s (%.0f s, timeout %.0f s, '
               'first build %.0f s)' % (t['name'], len(chosen), total,
@@ -472,6 +493,12 @@ def main():
                     verdict = 'survived' if code == 0 else 'killed'
                     if code is None:
                         verdict = 'killed'
+                    if verdict == 'survived' and t['sanitized']:
+                        code = make(t['sanitized'], tree, sanitized_timeout,
+                                    log + '.sanitized')
+                        if code != 0:
+                            verdict = 'killed'
+                            counts['sanitized'] += 1
             finally:
                 with open(path, 'w') as f:
                     f.write(original)
@@ -504,13 +531,17 @@ def main():
         all_killed += c['killed']
         all_scored += scored
         rate = 100.0 * c['killed'] / scored if scored else 0.0
-        lines.append('  %-14s %5.1f %%  %3d killed of %3d  (%d sampled of '
+        by_sanitizer = ''
+        if t['sanitized']:
+            by_sanitizer = ', %d of them only by %s' % (
+                c['sanitized'], ' '.join(t['sanitized']))
+        lines.append('  %-14s %5.1f %%  %3d killed of %3d%s  (%d sampled of '
                      '%d; %d equivalent, %d do not build, %d the same '
                      'binary; %d allocation-failure checks not mutated, '
                      '%d other edits inside them left out)' %
-                     (t['name'], rate, c['killed'], scored, sampled, total,
-                      c['equivalent'], c['stillborn'], c['same_binary'],
-                      t['skipped'], t['allocation']))
+                     (t['name'], rate, c['killed'], scored, by_sanitizer,
+                      sampled, total, c['equivalent'], c['stillborn'],
+                      c['same_binary'], t['skipped'], t['allocation']))
     total_rate = 100.0 * all_killed / all_scored if all_scored else 0.0
     lines.append('  %-14s %5.1f %%  %3d killed of %3d' %
                  ('all', total_rate, all_killed, all_scored))
