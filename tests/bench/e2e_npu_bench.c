@@ -27,6 +27,10 @@
  * memory and bound as a vgem dma-buf (for the MobileNet and, with
  * --small, for a model whose uint8 input the NPU reads directly); and
  * with --ort (the CPU half's ONNX Runtime figures) both side by side.
+ * The frames write their input into the session's input memory
+ * (enpu_rt_session_input_memory(): a buffer object the NPU reads in
+ * place), as a producer would; a before/after line per model compares
+ * that with an input in the caller's memory, which every run copies.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -208,6 +212,22 @@ static int bind_host(enpu_rt_session *s, const struct run_input *in)
 {
 	return enpu_rt_session_bind_input(s, 0, in->dtype, in->rank, in->dims,
 					  in->data, in->byte_size);
+}
+
+/*
+ * The frame written into the session's input memory (for an input the NPU
+ * reads, a buffer object of the device: enpu_rt_session_input_memory()),
+ * as a producer would write it, and bound there: no copy at the seam.
+ */
+static int bind_in_place(enpu_rt_session *s, const struct run_input *in)
+{
+	void *mem;
+
+	if (enpu_rt_session_input_memory(s, 0, in->byte_size, &mem))
+		return -1;
+	memcpy(mem, in->data, in->byte_size);
+	return enpu_rt_session_bind_input(s, 0, in->dtype, in->rank, in->dims,
+					  mem, in->byte_size);
 }
 
 /* ms per frame, sequential or pipelined over the pair. */
@@ -482,14 +502,15 @@ static int latency(enpu_rt_session *s, int runs,
 }
 
 /*
- * Before/after, alternately in one run: the same model in two sessions,
- * one reading the device's busy counter around its job (the old default,
- * enpu_rt_options_set_device_time(1)), one not; median latency and
- * process CPU time of @runs frames each.
+ * Alternating frames of the two sessions @s (both loaded), input 0
+ * bound in the caller's memory in s[0] and, with @in_place, in s[1]'s
+ * input memory (else the caller's too), after one warm-up run each:
+ * @med gets the median latency and process CPU of s[0], then of s[1];
+ * @copied the bytes each copied at its seams. 0, or -1 if a run failed.
  */
-static void device_time_ab(const char *model, int runs)
+static int alternate(enpu_rt_session *const s[2], int in_place, int runs,
+		     double med[4], uint64_t copied[2])
 {
-	enpu_rt_session *s[2] = { load_with(model, 1), load_with(model, 0) };
 	double *wall = calloc(2 * (size_t)runs, sizeof(double));
 	double *cpu = calloc(2 * (size_t)runs, sizeof(double));
 	struct run_input in = { 0 };
@@ -497,7 +518,9 @@ static void device_time_ab(const char *model, int runs)
 
 	if (ok) {
 		input_bytes(s[0], &in);
-		ok = !bind_host(s[0], &in) && !bind_host(s[1], &in) &&
+		ok = !bind_host(s[0], &in) &&
+		     !(in_place ? bind_in_place(s[1], &in) :
+				  bind_host(s[1], &in)) &&
 		     !enpu_rt_session_run(s[0]) && !enpu_rt_session_run(s[1]);
 	}
 	for (int i = 0; ok && i < 2 * runs; i++) {
@@ -507,21 +530,65 @@ static void device_time_ab(const char *model, int runs)
 		wall[(i % 2) * runs + i / 2] = now_ms() - t0;
 		cpu[(i % 2) * runs + i / 2] = probe_process_cpu_ms() - c0;
 	}
-	if (ok)
-		printf("  before/after, alternating frames (%d each): device "
-		       "busy counter read around each job (before) %.3f ms "
-		       "latency, %.3f ms process CPU; not read (now the "
-		       "default) %.3f ms, %.3f ms\n", runs,
-		       probe_median(wall, runs), probe_median(cpu, runs),
-		       probe_median(wall + runs, runs),
-		       probe_median(cpu + runs, runs));
-	else
-		printf("  before/after device-time reading: run failed\n");
+	if (ok) {
+		med[0] = probe_median(wall, runs);
+		med[1] = probe_median(cpu, runs);
+		med[2] = probe_median(wall + runs, runs);
+		med[3] = probe_median(cpu + runs, runs);
+		copied[0] = run_seam_copies(s[0]);
+		copied[1] = run_seam_copies(s[1]);
+	}
 	free(wall);
 	free(cpu);
 	free(in.data);
 	enpu_rt_session_destroy(s[0]);
 	enpu_rt_session_destroy(s[1]);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Before/after, alternately in one run: the same model in two sessions,
+ * one reading the device's busy counter around its job (the old default,
+ * enpu_rt_options_set_device_time(1)), one not; median latency and
+ * process CPU time of @runs frames each.
+ */
+static void device_time_ab(const char *model, int runs)
+{
+	enpu_rt_session *s[2] = { load_with(model, 1), load_with(model, 0) };
+	uint64_t copied[2];
+	double m[4];
+
+	if (!alternate(s, 0, runs, m, copied))
+		printf("  before/after, alternating frames (%d each): device "
+		       "busy counter read around each job (before) %.3f ms "
+		       "latency, %.3f ms process CPU; not read (now the "
+		       "default) %.3f ms, %.3f ms\n", runs, m[0], m[1], m[2],
+		       m[3]);
+	else
+		printf("  before/after device-time reading: run failed\n");
+}
+
+/*
+ * Before/after, alternately in one run: the input bound in the caller's
+ * memory (copied into a staging buffer object by every run, the way before
+ * enpu_rt_session_input_memory()) and in the session's input memory (read
+ * in place); median latency and process CPU of @runs frames each.
+ */
+static void input_copy_ab(const char *model, int runs)
+{
+	enpu_rt_session *s[2] = { load(model), load(model) };
+	uint64_t copied[2];
+	double m[4];
+
+	if (!alternate(s, 1, runs, m, copied))
+		printf("  before/after, alternating frames (%d each): input in "
+		       "the caller's memory, staged (%llu bytes copied per "
+		       "frame; before) %.3f ms latency, %.3f ms process CPU; "
+		       "in the session's input memory (%llu bytes; now) %.3f "
+		       "ms, %.3f ms\n", runs, (unsigned long long)copied[0],
+		       m[0], m[1], (unsigned long long)copied[1], m[2], m[3]);
+	else
+		printf("  before/after input staging: run failed\n");
 }
 
 /* ONNX Runtime's lines of the CPU half: "ort_e2e THREADS MEDIAN [BEST]". */
@@ -573,7 +640,7 @@ static int frames_alone(const char *model, int runs)
 	if (!s || !wall || !cpu)
 		goto out;
 	input_bytes(s, &in);
-	if (bind_host(s, &in))
+	if (bind_in_place(s, &in))
 		goto out;
 	for (int i = 0; i < runs; i++) {
 		double t0 = now_ms(), c0 = probe_process_cpu_ms();
@@ -700,7 +767,7 @@ int main(int argc, char **argv)
 		if (!s)
 			return 1;
 		input_bytes(s, &in);
-		if (bind_host(s, &in))
+		if (bind_in_place(s, &in))
 			return 1;
 		for (int i = 0; i < 3; i++)
 			if (enpu_rt_session_run(s)) {
@@ -723,6 +790,7 @@ int main(int argc, char **argv)
 			    &scaled[v]))
 			return 1;
 		mac_share(s);
+		input_copy_ab(m, runs);
 		if (v)
 			device_time_ab(m, runs);
 		enpu_rt_session_destroy(s);
@@ -733,7 +801,7 @@ int main(int argc, char **argv)
 	if (!pair[0] || !pair[1])
 		return 1;
 	input_bytes(pair[0], &in);
-	if (bind_host(pair[0], &in) || bind_host(pair[1], &in))
+	if (bind_in_place(pair[0], &in) || bind_in_place(pair[1], &in))
 		return 1;
 	printf("throughput, float-in model, double buffering on two sessions:\n");
 	throughput(pair, 10, "vnpu speed 1:");

@@ -68,7 +68,57 @@ static int sim_open(const struct rt_backend_env *env, void **self,
 
 static void sim_close(void *self)
 {
-	free(self);
+	struct npu_backend *b = self;
+
+	for (size_t i = 0; b && i < b->seam_count; i++)
+		free(b->seams[i].map);
+	if (b)
+		free(b->seams);
+	free(b);
+}
+
+/*
+ * Seam memory as the real backend hands it out (a BO mapped for the
+ * host), here plain memory the simulated device reads in place; kept in
+ * the backend's seam list, so a run can tell an input in its own memory
+ * (nothing to stage) from the caller's (staged: counted as copied).
+ */
+static void *sim_seam_alloc(void *self, size_t bytes)
+{
+	struct npu_backend *b = self;
+	struct npu_seam_bo *grown;
+	void *map;
+
+	grown = realloc(b->seams, (b->seam_count + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	b->seams = grown;
+	map = malloc(bytes ? bytes : 1);
+	if (!map)
+		return NULL;
+	b->seams[b->seam_count++] = (struct npu_seam_bo){ NULL, map, bytes, 0 };
+	return map;
+}
+
+static void sim_seam_free(void *self, void *data)
+{
+	struct npu_backend *b = self;
+
+	for (size_t i = 0; i < b->seam_count; i++)
+		if (b->seams[i].map == data) {
+			free(data);
+			b->seams[i] = b->seams[--b->seam_count];
+			return;
+		}
+}
+
+static int sim_is_seam(const struct npu_backend *b, const void *data,
+		       uint64_t bytes)
+{
+	for (size_t i = 0; i < b->seam_count; i++)
+		if (b->seams[i].map == data && bytes <= b->seams[i].size)
+			return 1;
+	return 0;
 }
 
 static void sim_claim(void *self, const struct rt_graph *g, size_t n,
@@ -173,6 +223,7 @@ static int sim_run(void *self, void *compiled, const struct rt_exec_host *host,
 	fence->token = 0;
 	if (!bos)
 		return ENPU_RT_OUT_OF_MEMORY;
+	c->copied_bytes = 0;
 	bos[NPU_BO_ARENA] = (struct sim_bo){ s->arena, c->arena_size, 1 };
 	bos[NPU_BO_CONSTS] = (struct sim_bo){ c->consts, c->consts_size, 0 };
 	for (uint32_t i = 0; i < c->boundary_count; i++) {
@@ -185,6 +236,8 @@ static int sim_run(void *self, void *compiled, const struct rt_exec_host *host,
 		}
 		if (nb->output)
 			memset(v->tensor.data, 0xa5, nb->bytes);
+		else if (!sim_is_seam(b, v->tensor.data, nb->bytes))
+			c->copied_bytes += nb->bytes;	/* staged on a device */
 		bos[NPU_BO_SEAMS + i] = (struct sim_bo){
 			v->tensor.data, nb->bytes, nb->output };
 	}
@@ -215,6 +268,7 @@ static void sim_stats(void *self, void *compiled,
 	stats->modeled_ns = s->c.device_ns;
 	stats->commands = s->c.command_count;
 	stats->from_cache = s->c.from_cache;
+	stats->copied_bytes = s->c.copied_bytes;
 }
 
 const struct rt_backend_ops npu_sim_backend = {
@@ -227,6 +281,8 @@ const struct rt_backend_ops npu_sim_backend = {
 	.wait = sim_wait,
 	.release = sim_release,
 	.stats = sim_stats,
+	.seam_alloc = sim_seam_alloc,
+	.seam_free = sim_seam_free,
 };
 
 const struct npu_compiled *npu_sim_compiled(const void *compiled,

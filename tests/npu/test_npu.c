@@ -685,6 +685,30 @@ static int memfd_with(const void *bytes, size_t size)
 }
 
 /*
+ * Two npu,cpu sessions of one uint8 model of input @dims (two convs, all
+ * on the NPU), @m seeded with @seed (the caller frees it); 0, or -1 with
+ * the failure checked.
+ */
+static int two_sessions(struct test_state *t, struct qm *m, uint32_t seed,
+			const int64_t dims[4], enpu_rt_session **s,
+			enpu_rt_session **h)
+{
+	struct qv x, a;
+	uint8_t *bytes;
+	size_t size;
+
+	qm_init(m, seed);
+	x = qm_input_u8(m, "x", 4, dims);
+	a = qm_conv(m, &x, 8, 3, 1, pad1, 1, 1, QM_RELU6, 1);
+	a = qm_conv(m, &a, 4, 1, 1, no_pad, 1, 1, QM_NONE, 1);
+	qm_output(m, &a, 0);
+	bytes = mb_pack(&m->mb, &size);
+	*s = open_session(t, bytes, size, "npu,cpu", "", 1);
+	*h = open_session(t, bytes, size, "npu,cpu", "", 1);
+	return *s && *h ? 0 : -1;
+}
+
+/*
  * Inputs and outputs bound as dma-bufs: the same bytes as host memory,
  * the output written into the caller's buffer; a bad fd and a buffer
  * smaller than the binding are refused by name; the session keeps its
@@ -699,20 +723,10 @@ static void test_dmabuf_bindings(struct test_state *t)
 	void *in[8] = { 0 };
 	uint8_t *frame, *readback = NULL;
 	struct qm m;
-	struct qv x, a;
-	uint8_t *bytes;
-	size_t size, n = 8 * 12 * 12;
+	size_t n = 8 * 12 * 12;
 	int fd, ofd = -1;
 
-	qm_init(&m, 23);
-	x = qm_input_u8(&m, "x", 4, dims);
-	a = qm_conv(&m, &x, 8, 3, 1, pad1, 1, 1, QM_RELU6, 1);
-	a = qm_conv(&m, &a, 4, 1, 1, no_pad, 1, 1, QM_NONE, 1);
-	qm_output(&m, &a, 0);
-	bytes = mb_pack(&m.mb, &size);
-	s = open_session(t, bytes, size, "npu,cpu", "", 1);
-	h = open_session(t, bytes, size, "npu,cpu", "", 1);
-	if (!s || !h)
+	if (two_sessions(t, &m, 23, dims, &s, &h))
 		goto out;
 	bind_inputs(h, 5, in);
 	frame = in[0];
@@ -765,6 +779,77 @@ out:
 	if (ofd >= 0)
 		close(ofd);
 	free(readback);
+	for (int k = 0; k < 8; k++)
+		free(in[k]);
+	enpu_rt_session_destroy(s);
+	enpu_rt_session_destroy(h);
+	qm_free(&m);
+}
+
+/* Bytes the last run of @s copied at the seams of its NPU partitions. */
+static uint64_t npu_copied_bytes(const enpu_rt_session *s)
+{
+	uint64_t bytes = 0;
+
+	for (size_t p = 0; p < enpu_rt_session_partition_count(s); p++) {
+		struct enpu_rt_partition_info info;
+
+		enpu_rt_session_partition(s, p, &info);
+		if (!strcmp(info.backend, "npu"))
+			bytes += info.copied_bytes;
+	}
+	return bytes;
+}
+
+/*
+ * enpu_rt_session_input_memory(): the memory of an input the NPU reads is
+ * the NPU backend's own (seam_alloc), so a run with it bound stages
+ * nothing, where the caller's memory is staged on every run; the outputs
+ * are the same bytes; asking again for no more bytes keeps the memory; an
+ * input index out of range is refused.
+ */
+static void test_input_memory_is_read_in_place(struct test_state *t)
+{
+	int64_t dims[4] = { 1, 8, 12, 12 };
+	struct enpu_rt_output out, want;
+	enpu_rt_session *s, *h;
+	void *in[8] = { 0 }, *mem = NULL, *again = NULL;
+	size_t n = 8 * 12 * 12;
+	struct qm m;
+
+	if (two_sessions(t, &m, 29, dims, &s, &h))
+		goto out;
+	bind_inputs(h, 7, in);
+	CHECK(t, !enpu_rt_session_run(h), "host run: %s",
+	      enpu_rt_session_error(h));
+	CHECK(t, npu_copied_bytes(h) == n,
+	      "the caller's input: %llu bytes staged, want %zu",
+	      (unsigned long long)npu_copied_bytes(h), n);
+	CHECK(t, enpu_rt_session_input_memory(s, 1, n, &mem) ==
+	      ENPU_RT_INVALID_ARGUMENT && !mem, "input 1 of 1 accepted");
+	CHECK(t, !enpu_rt_session_input_memory(s, 0, n, &mem) && mem,
+	      "input memory: %s", enpu_rt_session_error(s));
+	if (!mem)
+		goto out;
+	CHECK(t, !enpu_rt_session_input_memory(s, 0, n / 2, &again) &&
+	      again == mem, "asked again for fewer bytes: other memory");
+	memcpy(mem, in[0], n);
+	CHECK(t, !enpu_rt_session_bind_input(s, 0, ENPU_RT_UINT8, 4, dims,
+					     mem, n),
+	      "bind: %s", enpu_rt_session_error(s));
+	for (int run = 0; run < 2; run++) {
+		CHECK(t, !enpu_rt_session_run(s), "run %d: %s", run,
+		      enpu_rt_session_error(s));
+		CHECK(t, npu_copied_bytes(s) == 0,
+		      "run %d of the session's input memory staged %llu bytes",
+		      run, (unsigned long long)npu_copied_bytes(s));
+	}
+	enpu_rt_session_output(h, 0, &want);
+	CHECK(t, !enpu_rt_session_output(s, 0, &out) &&
+	      out.byte_size == want.byte_size &&
+	      !memcmp(out.data, want.data, want.byte_size),
+	      "the in-place run differs from the host-memory run");
+out:
 	for (int k = 0; k < 8; k++)
 		free(in[k]);
 	enpu_rt_session_destroy(s);
@@ -860,6 +945,8 @@ int main(int argc, char **argv)
 		{ "pipelined_runs_equal_the_cpu",
 		  test_pipelined_runs_equal_the_cpu },
 		{ "dmabuf_bindings", test_dmabuf_bindings },
+		{ "input_memory_is_read_in_place",
+		  test_input_memory_is_read_in_place },
 	};
 	int passed = 0, failed = 0;
 

@@ -159,6 +159,13 @@ int rt_engine_run_finish(struct enpu_rt_session *session);
 /* engine/dmabuf.c: drops every dma-buf binding. */
 void rt_engine_release_dmabufs(struct enpu_rt_session *session);
 /* The mapping of the dma-buf bound to @value as a graph output, or NULL. */
+/*
+ * Memory of @size bytes for graph input @value, hosted by the backend that
+ * reads it (enpu_rt_session_input_memory()); kept until the session is
+ * destroyed or a larger size is asked for. NULL with the error set.
+ */
+void *rt_engine_input_memory(struct enpu_rt_session *session, int value,
+			     size_t size);
 void *rt_engine_output_dmabuf(struct enpu_rt_session *session, int value,
 			      size_t bytes);
 void rt_engine_release(struct enpu_rt_session *session);

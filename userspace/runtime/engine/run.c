@@ -71,12 +71,13 @@ static void seam_free(struct enpu_rt_session *s, struct rt_seam *seam)
 	seam->capacity = 0;
 }
 
-/* struct rt_exec_host: the value's shape is known; give it memory. */
-static int provide(void *ctx, int value)
+/*
+ * The engine's memory for @value, at least @size bytes, kept across runs:
+ * from the backend that hosts it (seam_alloc) where there is one, else
+ * from the heap. NULL (with the error set) when out of memory.
+ */
+static void *seam_memory(struct enpu_rt_session *s, int value, size_t size)
 {
-	struct enpu_rt_session *s = ctx;
-	struct rt_value *v = &s->graph.values[value];
-	size_t size = v->tensor.byte_size ? v->tensor.byte_size : 1;
 	struct rt_seam *seam;
 
 	if ((size_t)value >= s->seam_count) {
@@ -84,24 +85,17 @@ static int provide(void *ctx, int value)
 						s->graph.value_count *
 						sizeof(*grown));
 
-		if (!grown)
-			return rt_error_set(&s->errors, ENPU_RT_OUT_OF_MEMORY,
-					    "out of memory for seams");
+		if (!grown) {
+			rt_error_set(&s->errors, ENPU_RT_OUT_OF_MEMORY,
+				     "out of memory for seams");
+			return NULL;
+		}
 		memset(grown + s->seam_count, 0,
 		       (s->graph.value_count - s->seam_count) * sizeof(*grown));
 		s->seams = grown;
 		s->seam_count = s->graph.value_count;
 	}
 	seam = &s->seams[value];
-	{
-		/* A graph output bound to a dma-buf is written in place. */
-		void *bound = rt_engine_output_dmabuf(s, value, size);
-
-		if (bound) {
-			v->tensor.data = bound;
-			return 0;
-		}
-	}
 	if (seam->capacity < size) {
 		seam_free(s, seam);
 		seam->owner = seam_owner(s, value);
@@ -110,14 +104,38 @@ static int provide(void *ctx, int value)
 				s->active[seam->owner].self, size);
 		else if (posix_memalign(&seam->data, 64, size))
 			seam->data = NULL;
-		if (!seam->data)
-			return rt_error_set(&s->errors, ENPU_RT_OUT_OF_MEMORY,
-					    "out of memory for '%s' (%zu bytes)",
-					    v->name, size);
+		if (!seam->data) {
+			rt_error_set(&s->errors, ENPU_RT_OUT_OF_MEMORY,
+				     "out of memory for '%s' (%zu bytes)",
+				     s->graph.values[value].name, size);
+			return NULL;
+		}
 		seam->capacity = size;
 	}
-	v->tensor.data = seam->data;
+	return seam->data;
+}
+
+/* struct rt_exec_host: the value's shape is known; give it memory. */
+static int provide(void *ctx, int value)
+{
+	struct enpu_rt_session *s = ctx;
+	struct rt_value *v = &s->graph.values[value];
+	size_t size = v->tensor.byte_size ? v->tensor.byte_size : 1;
+	/* A graph output bound to a dma-buf is written in place. */
+	void *data = rt_engine_output_dmabuf(s, value, size);
+
+	if (!data)
+		data = seam_memory(s, value, size);
+	if (!data)
+		return s->errors.status;
+	v->tensor.data = data;
 	return 0;
+}
+
+void *rt_engine_input_memory(struct enpu_rt_session *s, int value,
+			     size_t size)
+{
+	return seam_memory(s, value, size ? size : 1);
 }
 
 /* Whether an asynchronous partition producing @p's inputs is in flight. */

@@ -430,6 +430,39 @@ enum enpu_rt_status enpu_rt_session_find_output(
 		    session ? session->graph.output_count : 0, name, index);
 }
 
+/* Input @index exists and no run is in flight; else the error, set. */
+static int input_ready(enpu_rt_session *session, size_t index,
+		       const char *doing)
+{
+	if (session->running)
+		return rt_error_set(&session->errors, ENPU_RT_NOT_READY,
+				    "a run is in flight: run_wait before %s",
+				    doing);
+	if (index >= session->graph.input_count)
+		return rt_error_set(&session->errors, ENPU_RT_INVALID_ARGUMENT,
+				    "input index %zu out of range (%zu inputs)",
+				    index, session->graph.input_count);
+	return 0;
+}
+
+enum enpu_rt_status enpu_rt_session_input_memory(enpu_rt_session *session,
+						 size_t index,
+						 size_t byte_size,
+						 void **data)
+{
+	int status;
+
+	if (!session || !data)
+		return ENPU_RT_INVALID_ARGUMENT;
+	*data = NULL;
+	status = input_ready(session, index, "asking for input memory");
+	if (status)
+		return status;
+	*data = rt_engine_input_memory(session, session->graph.inputs[index],
+				       byte_size);
+	return *data ? ENPU_RT_OK : session->errors.status;
+}
+
 enum enpu_rt_status enpu_rt_session_bind_input(enpu_rt_session *session,
 					       size_t index, int32_t dtype,
 					       size_t rank,
@@ -440,17 +473,13 @@ enum enpu_rt_status enpu_rt_session_bind_input(enpu_rt_session *session,
 	const struct rt_value *v;
 	struct rt_binding *b;
 	size_t elements = 1, element_size;
+	int status;
 
 	if (!session)
 		return ENPU_RT_INVALID_ARGUMENT;
-	if (session->running)
-		return rt_error_set(&session->errors, ENPU_RT_NOT_READY,
-				    "a run is in flight: run_wait before "
-				    "binding");
-	if (index >= session->graph.input_count)
-		return rt_error_set(&session->errors, ENPU_RT_INVALID_ARGUMENT,
-				    "input index %zu out of range (%zu inputs)",
-				    index, session->graph.input_count);
+	status = input_ready(session, index, "binding");
+	if (status)
+		return status;
 	v = &session->graph.values[session->graph.inputs[index]];
 	b = &session->bindings[index];
 	if (dtype != v->tensor.dtype)

@@ -198,6 +198,23 @@ enum enpu_rt_status enpu_rt_session_bind_input(enpu_rt_session *session,
 					       size_t byte_size);
 
 /*
+ * Memory for input @index that the backend reading it uses in place: for
+ * an input the NPU reads, a buffer object of the device mapped for the
+ * host, so a run that has it bound (enpu_rt_session_bind_input() with
+ * *data) copies nothing at that seam (enpu_rt_partition_info.copied_bytes
+ * stays 0), where a buffer of the caller's is copied into a staging buffer
+ * object on every run; for an input only the CPU reads, aligned heap
+ * memory. The caller writes the tensor into it (a decoder or a camera's
+ * CPU stage can produce the frame there). At least @byte_size bytes, owned
+ * by the session: valid until the session is destroyed or this is asked
+ * again for the same input with a larger size (which gives new memory).
+ */
+enum enpu_rt_status enpu_rt_session_input_memory(enpu_rt_session *session,
+						 size_t index,
+						 size_t byte_size,
+						 void **data);
+
+/*
  * Binds a dma-buf (e.g. a vgem or udmabuf camera frame) to input @index:
  * the session maps it for the CPU and the NPU imports it, so neither
  * copies it (enpu_rt_partition_info.copied_bytes stays 0). The session
