@@ -163,6 +163,20 @@ static void test_lookup_rejects_bad_arguments(struct test_state *s)
 	CHECK(s, enpu_cpu_lookup(ctx, &bad) == 0 && out[0] == 0x10 &&
 	      out[3] == 0x13 && out[4] == 0, "one row at stride 0: %s",
 	      enpu_cpu_context_error(ctx));
+	/* 2^40 bytes in all is the limit: at it the size rule passes and
+	 * the NULL input is what is refused, one byte more and the size. */
+	bad = args;
+	bad.input = NULL;
+	bad.rows = 2;
+	bad.row_bytes = bad.input_stride = bad.output_stride = (size_t)1 << 39;
+	CHECK(s, enpu_cpu_lookup(ctx, &bad) == -EINVAL &&
+	      strstr(enpu_cpu_context_error(ctx), "NULL"),
+	      "2 rows of 2^39 bytes: %s", enpu_cpu_context_error(ctx));
+	bad.row_bytes++;
+	bad.input_stride = bad.output_stride = bad.row_bytes;
+	CHECK(s, enpu_cpu_lookup(ctx, &bad) == -EINVAL &&
+	      strstr(enpu_cpu_context_error(ctx), "do not fit"),
+	      "2 rows of 2^39 + 1 bytes: %s", enpu_cpu_context_error(ctx));
 	bad = args;
 	bad.rows = (size_t)1 << 41;
 	CHECK(s, enpu_cpu_lookup(ctx, &bad) == -EINVAL, "2^41 rows accepted");
