@@ -214,7 +214,7 @@ test_boot_stall_is_booted_once_more() {
 	# boot's command line first (quiet kept it off the console), then the
 	# dozens of lines any boot logs within its first guest second.
 	local log=$RUNDIR/boot-log.txt
-	if ! head -n 1 "$log" 2>/dev/null | grep -q "^Command line: .*enpu_run=${RUNDIR##*/}\( \|\$\)"; then
+	if ! head -n 1 "$log" 2>/dev/null | grep -qE "^Command line: .*enpu_run=${RUNDIR##*/}( |\$)"; then
 		fail boot_stall_is_booted_once_more "no boot-log.txt starting with this run's command line in $RUNDIR"
 	elif [ "$(wc -l <"$log")" -lt 20 ]; then
 		fail boot_stall_is_booted_once_more "boot-log.txt has $(wc -l <"$log") lines, want >= 20"
