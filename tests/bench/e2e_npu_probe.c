@@ -152,7 +152,7 @@ void probe_tasks_close(struct probe_tasks *s, int frames)
 			}
 	}
 	printf("    other tasks, the busiest over the whole loop (the "
-	       "frames and the relay waits between them; ms per frame):");
+	       "frames, back to back; ms per frame):");
 	for (int k = 0; k < 4 && name[k]; k++)
 		printf(" %s %.3f%s", name[k], best[k], k < 3 && name[k + 1] ?
 		       "," : "");

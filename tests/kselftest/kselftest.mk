@@ -29,12 +29,13 @@ KSELFTEST_CFLAGS = $(USER_CFLAGS) $(LIBENPU_CFLAGS) \
 ALL_TARGETS += $(KSELFTEST_BINARIES)
 # Kept so that relinking one test does not recompile the others.
 KSELFTEST_HELPER_OBJECTS := $(patsubst %,$(B)/obj/kselftest/%.o,\
-	$(KSELFTEST_HELPERS)) $(B)/obj/kselftest/drm_card.o
+	$(KSELFTEST_HELPERS)) $(B)/obj/kselftest/drm_card.o \
+	$(B)/obj/kselftest/vnpu_relay.o
 .SECONDARY: $(patsubst %,$(B)/obj/kselftest/%.o,$(KSELFTEST_NAMES)) \
 	$(KSELFTEST_HELPER_OBJECTS)
 
-$(B)/obj/kselftest/drm_card.o: $(TOOLS_COMMON_DIR)/drm_card.c \
-		$(TOOLS_COMMON_HEADERS)
+$(B)/obj/kselftest/drm_card.o $(B)/obj/kselftest/vnpu_relay.o: \
+		$(B)/obj/kselftest/%.o: $(TOOLS_COMMON_DIR)/%.c $(TOOLS_COMMON_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(KSELFTEST_CFLAGS) -c $< -o $@
 
