@@ -35,6 +35,7 @@
 #include "enpu_context.h"
 #include "enpu_fdinfo.h"
 #include "enpu_device.h"
+#include "enpu_stream.h"
 
 static struct kmem_cache *enpu_context_cache;
 
@@ -172,6 +173,7 @@ int enpu_context_file_open(struct drm_device *drm, struct drm_file *file)
 		return -ENOMEM;
 	kref_init(&efile->ref);
 	xa_init_flags(&efile->contexts, XA_FLAGS_ALLOC);
+	enpu_stream_file_init(efile);
 	enpu_fdinfo_file_init(efile);
 	ctx = enpu_context_alloc(to_enpu_device(drm), efile,
 				 DRM_ENPU_PRIORITY_NORMAL);
@@ -208,6 +210,7 @@ void enpu_context_file_close(struct drm_device *drm, struct drm_file *file)
 		enpu_context_close(to_enpu_device(drm), ctx);
 	}
 	xa_destroy(&efile->contexts);
+	enpu_stream_file_close(efile);
 	file->driver_priv = NULL;
 	enpu_file_put(efile);
 }

@@ -56,6 +56,8 @@ struct enpu_context {
  *	outlives the file for as long as a job of it may run.
  * @contexts: id -> struct enpu_context, context 0 included; the xarray's
  *	lock makes lookup-and-get atomic against erase. Destroyed at close.
+ * @streams: handle -> struct enpu_stream (enpu_stream.c), the same way;
+ *	its handles are dropped at close.
  * @jobs: jobs of all its contexts whose fence has not signalled, against
  *	ENPU_LIMIT_JOBS_PER_FILE.
  * @usage: device time and cycles of its jobs, for fdinfo; every context's
@@ -66,6 +68,7 @@ struct enpu_context {
 struct enpu_file {
 	struct kref ref;
 	struct xarray contexts;
+	struct xarray streams;
 	struct enpu_quota jobs;
 	struct enpu_usage usage;
 	u64 client_id;

@@ -24,6 +24,7 @@
 #include "enpu_hw.h"
 #include "enpu_job.h"
 #include "enpu_job_wait.h"
+#include "enpu_stream.h"
 
 #ifdef ENPU_HAVE_DRM_ACCEL
 #include <drm/drm_accel.h>
@@ -66,6 +67,10 @@ static const struct drm_ioctl_desc enpu_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ENPU_CONTEXT_QUERY, enpu_context_query_ioctl,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ENPU_JOB_WAIT, enpu_job_wait_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_STREAM_CREATE, enpu_stream_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ENPU_STREAM_DESTROY, enpu_stream_destroy_ioctl,
+			  DRM_RENDER_ALLOW),
 };
 
 #ifdef ENPU_HAVE_DRM_ACCEL
@@ -112,9 +117,12 @@ const struct drm_driver enpu_drm_driver = {
 #ifdef ENPU_HAVE_DRM_DRIVER_DATE
 	.date = "20250101",
 #endif
-	/* The uapi version: 1.1 added DRM_IOCTL_ENPU_JOB_WAIT. */
+	/*
+	 * The uapi version: 1.1 added DRM_IOCTL_ENPU_JOB_WAIT, 1.2 stream
+	 * objects (DRM_IOCTL_ENPU_STREAM_CREATE, DRM_ENPU_SUBMIT_STREAM).
+	 */
 	.major = 1,
-	.minor = 1,
+	.minor = 2,
 };
 
 static int __init enpu_init(void)

@@ -5,7 +5,10 @@
  * up the BOs, copies the command stream into a job buffer that only the
  * kernel and the device can reach (enpu_job_buf.c, charged to the
  * submitter's memory cgroup like every other allocation a submit makes),
- * validates it (enpu_validate.c), takes the BOs' device mappings (made
+ * or takes the stream object named by DRM_ENPU_SUBMIT_STREAM, which holds
+ * such a copy made once (enpu_stream.c), validates it (enpu_validate.c;
+ * a stream object skips the validator for a BO list equal to the one it
+ * last passed with), takes the BOs' device mappings (made
  * once per BO, enpu_gem.c) and writes their scatter-gather lists next
  * to the stream:
  *
@@ -68,6 +71,7 @@
 #include "enpu_recovery.h"
 #include "enpu_rerun.h"
 #include "enpu_sched.h"
+#include "enpu_stream.h"
 #include "enpu_validate.h"
 
 /* The device's view of the BO table and segment lists (docs/hw/vnpu.md). */
@@ -152,7 +156,9 @@ struct enpu_job_dep {
  * @sched: what the scheduler knows: fence, descriptor, waiter (registered
  *	for the job's life), dependency count, error.
  * @waiter_registered: @sched.waiter has its id.
- * @buf: the command stream, empty for a job without one.
+ * @buf: the command stream, empty for a job without one or with @stream.
+ * @stream: the stream object the job runs (DRM_ENPU_SUBMIT_STREAM), a
+ *	reference; NULL for a stream copied into @buf.
  * @table_buf: the BO table and segment lists, empty for a job without
  *	BOs; written under the reservation locks, once the imports are
  *	mapped.
@@ -176,6 +182,7 @@ struct enpu_job {
 	struct enpu_sched_job sched;
 	bool waiter_registered;
 	struct enpu_job_buf buf;
+	struct enpu_stream *stream;
 	struct enpu_job_buf table_buf;
 	bool charged;
 	u32 cmd_size;
@@ -253,6 +260,7 @@ static void enpu_job_release(struct kref *ref)
 		enpu_job_buf_free(&job->ctx->bufs, &job->buf);
 		enpu_job_buf_free(&job->ctx->bufs, &job->table_buf);
 	}
+	enpu_stream_put(job->stream);
 	enpu_job_uncharge(job);
 	/* Before enpu_fence_init() the fence is plain memory (enpu_fence.c). */
 	if (job->fence_live)
@@ -307,8 +315,13 @@ static int enpu_job_check_args(struct drm_device *drm,
 			args->flags & ~DRM_ENPU_SUBMIT_FLAGS);
 		return -EINVAL;
 	}
-	if (args->reserved[0] || args->reserved[1]) {
-		drm_dbg(drm, "SUBMIT: reserved is not 0\n");
+	if (args->pad || args->reserved) {
+		drm_dbg(drm, "SUBMIT: pad or reserved is not 0\n");
+		return -EINVAL;
+	}
+	if (args->flags & DRM_ENPU_SUBMIT_STREAM ?
+	    args->commands || args->commands_size : args->stream) {
+		drm_dbg(drm, "SUBMIT: a stream object and commands, or a stream handle without DRM_ENPU_SUBMIT_STREAM\n");
 		return -EINVAL;
 	}
 	if (args->bo_count > DRM_ENPU_SUBMIT_MAX_BOS) {
@@ -567,13 +580,33 @@ static int enpu_job_map_bo(struct enpu_job *job, u32 index)
 	return 0;
 }
 
-/* The stream buffer; -E2BIG above one job buffer (never, for a valid size). */
-static int enpu_job_alloc_stream(struct enpu_job *job, u32 cmd_size)
+/* The job's command stream: its stream object's, or its own copy. */
+static const void *enpu_job_commands(const struct enpu_job *job)
 {
-	job->cmd_size = cmd_size;
-	if (!cmd_size)
+	return job->stream ? job->stream->buf.vaddr : job->buf.vaddr;
+}
+
+/*
+ * The stream object, or the stream buffer; -E2BIG above one job buffer
+ * (never, for a valid size).
+ */
+static int enpu_job_alloc_stream(struct enpu_job *job, struct drm_file *file,
+				 const struct drm_enpu_submit *args)
+{
+	if (args->flags & DRM_ENPU_SUBMIT_STREAM) {
+		job->stream = enpu_stream_lookup(file, args->stream);
+		if (!job->stream) {
+			drm_dbg(&job->edev->drm, "SUBMIT: no stream %u\n",
+				args->stream);
+			return -ENOENT;
+		}
+		job->cmd_size = job->stream->size;
 		return 0;
-	return enpu_job_buf_alloc(&job->ctx->bufs, cmd_size, &job->buf);
+	}
+	job->cmd_size = args->commands_size;
+	if (!job->cmd_size)
+		return 0;
+	return enpu_job_buf_alloc(&job->ctx->bufs, job->cmd_size, &job->buf);
 }
 
 /*
@@ -620,8 +653,12 @@ static int enpu_job_validate(struct enpu_job *job)
 		vbos[i].size = job->bos[i].size;
 		vbos[i].access = job->bos[i].access;
 	}
-	ret = enpu_validate_stream(job->buf.vaddr, job->cmd_size, vbos,
-				   job->bo_count, &bad_offset, &rule);
+	if (job->stream)
+		ret = enpu_stream_validate(job->stream, vbos, job->bo_count,
+					   &bad_offset, &rule);
+	else
+		ret = enpu_validate_stream(job->buf.vaddr, job->cmd_size, vbos,
+					   job->bo_count, &bad_offset, &rule);
 	kvfree(vbos);
 	if (ret && __ratelimit(&reject_log))
 		drm_dbg(drm, "SUBMIT: command at byte %u rejected: rule %s\n",
@@ -635,7 +672,8 @@ static int enpu_job_copy_and_validate(struct enpu_job *job,
 	if (!job->cmd_size)
 		return 0;
 	/* The validator's private copy; not a buffer copy (cpu_copy_bytes). */
-	if (copy_from_user(job->buf.vaddr, u64_to_user_ptr(args->commands),
+	if (!job->stream &&
+	    copy_from_user(job->buf.vaddr, u64_to_user_ptr(args->commands),
 			   job->cmd_size))
 		return -EFAULT;
 	return enpu_job_validate(job);
@@ -878,7 +916,7 @@ static bool enpu_job_rerun_safe(struct enpu_sched_job *sjob)
 		vbos[i].size = job->bos[i].size;
 		vbos[i].access = job->bos[i].access;
 	}
-	safe = enpu_rerun_safe(job->buf.vaddr, job->cmd_size, vbos,
+	safe = enpu_rerun_safe(enpu_job_commands(job), job->cmd_size, vbos,
 			       job->bo_count);
 	kvfree(vbos);
 	return safe;
@@ -938,7 +976,8 @@ static void enpu_job_fill_desc(struct enpu_job *job)
 
 	memset(desc, 0, sizeof(*desc));
 	if (job->cmd_size) {
-		desc->cmd_addr = job->buf.dma;
+		desc->cmd_addr = job->stream ? job->stream->buf.dma :
+				 job->buf.dma;
 		desc->cmd_size = job->cmd_size;
 	}
 	if (job->bo_count) {
@@ -1082,7 +1121,7 @@ static int enpu_job_submit(struct enpu_device *edev, struct drm_file *file,
 			goto out;
 		}
 	}
-	ret = enpu_job_alloc_stream(job, args->commands_size);
+	ret = enpu_job_alloc_stream(job, file, args);
 	if (ret)
 		goto out;
 	ret = enpu_job_copy_and_validate(job, args);

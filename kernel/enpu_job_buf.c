@@ -143,6 +143,45 @@ cpu_owns:
 }
 
 /**
+ * enpu_job_buf_alloc_single() - a job buffer of its own, outside any cache
+ * @dev: the device to map it for.
+ * @size: bytes wanted, at most ENPU_JOB_BUF_MAX_SIZE.
+ * @buf: set to the buffer, owned by the CPU until enpu_job_buf_publish();
+ *	the bytes past @size are zero.
+ *
+ * For memory that outlives the jobs that use it (stream objects); freed
+ * with enpu_job_buf_release().
+ *
+ * Return: 0, -E2BIG above ENPU_JOB_BUF_MAX_SIZE, or -ENOMEM.
+ */
+int enpu_job_buf_alloc_single(struct device *dev, size_t size,
+			      struct enpu_job_buf *buf)
+{
+	int ret;
+
+	if (size > ENPU_JOB_BUF_MAX_SIZE)
+		return -E2BIG;
+	/* Whole pages, so that the zeroed tail covers the last one. */
+	ret = enpu_job_buf_map(dev, PAGE_ALIGN(size), buf);
+	if (ret)
+		return ret;
+	dma_sync_single_for_cpu(dev, buf->dma, buf->size, DMA_TO_DEVICE);
+	memset(buf->vaddr + size, 0, buf->size - size);
+	return 0;
+}
+
+/**
+ * enpu_job_buf_release() - unmap and free enpu_job_buf_alloc_single()'s
+ * @dev: the device it was mapped for.
+ * @buf: the buffer; nothing if it has none.
+ */
+void enpu_job_buf_release(struct device *dev, struct enpu_job_buf *buf)
+{
+	if (buf->vaddr)
+		enpu_job_buf_unmap(dev, buf);
+}
+
+/**
  * enpu_job_buf_publish() - hand the written buffer to the device
  * @dev: the device.
  * @buf: a buffer from enpu_job_buf_alloc(); not written by the CPU again.

@@ -63,6 +63,9 @@ void enpu_job_buf_cache_fini(struct enpu_job_buf_cache *cache);
 
 int enpu_job_buf_alloc(struct enpu_job_buf_cache *cache, size_t size,
 		       struct enpu_job_buf *buf);
+int enpu_job_buf_alloc_single(struct device *dev, size_t size,
+			      struct enpu_job_buf *buf);
+void enpu_job_buf_release(struct device *dev, struct enpu_job_buf *buf);
 void enpu_job_buf_publish(struct device *dev, struct enpu_job_buf *buf);
 void enpu_job_buf_free(struct enpu_job_buf_cache *cache,
 		       struct enpu_job_buf *buf);

@@ -40,6 +40,8 @@
  * Lock order (outermost first; enpu_device.h refers here):
  *   enpu_recovery.lock (mutex, recovery only)
  *   dma_resv ww-mutexes of a submit's BOs (enpu_job.c)
+ *   enpu_stream.lock (mutex, enpu_stream.c): the stream object's last
+ *	passing BO list, also taken with no lock held
  *   enpu_device.nop.lock (mutex, debugfs NOP)
  *   enpu_device.rings.cq_drain_lock (IRQ-safe, enpu_queue.c): held while
  *	completion callbacks run, hence around everything below

@@ -28,6 +28,8 @@ extern "C" {
 #define DRM_ENPU_CONTEXT_DESTROY	0x06
 #define DRM_ENPU_CONTEXT_QUERY		0x07
 #define DRM_ENPU_JOB_WAIT		0x08
+#define DRM_ENPU_STREAM_CREATE		0x09
+#define DRM_ENPU_STREAM_DESTROY		0x0a
 
 /**
  * enum drm_enpu_param - what DRM_IOCTL_ENPU_GET_PARAM can read
@@ -221,7 +223,14 @@ struct drm_enpu_fence {
 
 /* Skip implicit sync: don't wait for the BOs' dma_resv fences. */
 #define DRM_ENPU_SUBMIT_NO_IMPLICIT	(1u << 0)
-#define DRM_ENPU_SUBMIT_FLAGS		DRM_ENPU_SUBMIT_NO_IMPLICIT
+/*
+ * Since driver version 1.2: the command stream is the stream object
+ * @stream (DRM_IOCTL_ENPU_STREAM_CREATE) instead of @commands, which must
+ * then be 0 with @commands_size 0 (-EINVAL otherwise).
+ */
+#define DRM_ENPU_SUBMIT_STREAM		(1u << 1)
+#define DRM_ENPU_SUBMIT_FLAGS		(DRM_ENPU_SUBMIT_NO_IMPLICIT | \
+					 DRM_ENPU_SUBMIT_STREAM)
 
 /**
  * struct drm_enpu_submit - argument of DRM_IOCTL_ENPU_SUBMIT
@@ -278,6 +287,10 @@ struct drm_enpu_fence {
  * @seqno: out, the job's fence seqno. Each context has its own fence
  *         context (timeline) whose seqno rises by one per job; its jobs
  *         complete in that order.
+ * @stream: in, with DRM_ENPU_SUBMIT_STREAM a stream handle of this file
+ *          (unknown is -ENOENT), else 0. Since 1.2; a 1.1 driver took
+ *          this word for reserved and refuses a non-zero value.
+ * @pad: in, must be zero.
  * @reserved: in, must be zero.
  */
 struct drm_enpu_submit {
@@ -293,7 +306,9 @@ struct drm_enpu_submit {
 	__u32 flags;
 	__u32 context;
 	__u64 seqno;
-	__u64 reserved[2];
+	__u32 stream;
+	__u32 pad;
+	__u64 reserved;
 };
 
 /**
@@ -441,6 +456,63 @@ struct drm_enpu_job_wait {
 	__u32 reserved;
 };
 
+/*
+ * A file holds at most this many stream objects; one more is -EMFILE.
+ * Each holds up to ENPU_CMD_MAX_STREAM bytes of kernel memory, charged
+ * to the creator's memory cgroup.
+ */
+#define DRM_ENPU_MAX_STREAMS_PER_FILE	256
+
+/**
+ * struct drm_enpu_stream_create - argument of DRM_IOCTL_ENPU_STREAM_CREATE
+ *
+ * Since driver version 1.2. Copies a command stream once into a
+ * kernel-only buffer the device reads (the copy SUBMIT makes of
+ * @commands on every job), for jobs that run the same stream again and
+ * again, as a runtime does once per frame: SUBMIT with
+ * DRM_ENPU_SUBMIT_STREAM then copies nothing and allocates no stream
+ * buffer. The stream is validated at SUBMIT against that job's BO list,
+ * like any stream, and the kernel remembers the BO sizes and access
+ * flags of the last list it passed with: a job whose list has the same
+ * sizes and flags, BO by BO, is not validated again (the validator is a
+ * function of the stream and those alone). Any other list is validated
+ * in full. The object is immutable; jobs hold it until they are freed,
+ * so destroying it with jobs in flight is safe.
+ *
+ * Returns 0 with @handle set; -EINVAL for a @commands_size that is 0,
+ * not a multiple of 8 or above ENPU_CMD_MAX_STREAM, or non-zero @flags or
+ * @reserved; -EFAULT for an unreadable @commands; -EMFILE when the file
+ * holds DRM_ENPU_MAX_STREAMS_PER_FILE streams; -ENOMEM.
+ *
+ * @commands: in, user pointer to the command stream.
+ * @commands_size: in, bytes.
+ * @handle: out, the stream's handle (never 0), valid in this file only.
+ * @flags: in, must be zero.
+ * @reserved: in, must be zero.
+ */
+struct drm_enpu_stream_create {
+	__u64 commands;
+	__u32 commands_size;
+	__u32 handle;
+	__u32 flags;
+	__u32 reserved;
+};
+
+/**
+ * struct drm_enpu_stream_destroy - argument of DRM_IOCTL_ENPU_STREAM_DESTROY
+ *
+ * Since driver version 1.2. Drops the handle; jobs that use the stream
+ * keep it until they are freed. -ENOENT for an unknown handle, -EINVAL
+ * for a non-zero @reserved. Closing the file destroys its streams.
+ *
+ * @handle: in, from DRM_IOCTL_ENPU_STREAM_CREATE.
+ * @reserved: in, must be zero.
+ */
+struct drm_enpu_stream_destroy {
+	__u32 handle;
+	__u32 reserved;
+};
+
 #define DRM_IOCTL_ENPU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_GET_PARAM, struct drm_enpu_get_param)
 #define DRM_IOCTL_ENPU_BO_CREATE \
@@ -462,6 +534,12 @@ struct drm_enpu_job_wait {
 		 struct drm_enpu_context_query)
 #define DRM_IOCTL_ENPU_JOB_WAIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_JOB_WAIT, struct drm_enpu_job_wait)
+#define DRM_IOCTL_ENPU_STREAM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ENPU_STREAM_CREATE, \
+		 struct drm_enpu_stream_create)
+#define DRM_IOCTL_ENPU_STREAM_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ENPU_STREAM_DESTROY, \
+		struct drm_enpu_stream_destroy)
 
 #if defined(__cplusplus)
 }

@@ -30,7 +30,9 @@
  * The frames write their input into the session's input memory
  * (enpu_rt_session_input_memory(): a buffer object the NPU reads in
  * place), as a producer would; a before/after line per model compares
- * that with an input in the caller's memory, which every run copies.
+ * that with an input in the caller's memory, which every run copies, and
+ * another the stream submitted by copy, validated by every SUBMIT, with
+ * a stream object (driver uapi 1.2, the runtime's default).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +44,7 @@
 #include <unistd.h>
 
 #include "enpu/enpu_rt.h"
+#include "engine.h"
 #include "e2e_npu_probe.h"
 #include "mobilenet_model.h"
 #include "run.h"
@@ -126,7 +129,8 @@ static int cost_stats(unsigned long long *busy_ns,
 	return 0;
 }
 
-static enpu_rt_session *load_with(const char *model, int device_time)
+static enpu_rt_session *load_with(const char *model, int device_time,
+				  int stream_copies)
 {
 	enpu_rt_options *o = NULL;
 	enpu_rt_session *s = NULL;
@@ -134,6 +138,7 @@ static enpu_rt_session *load_with(const char *model, int device_time)
 	if (enpu_rt_options_create(&o) ||
 	    enpu_rt_options_set_backends(o, "npu,cpu") ||
 	    enpu_rt_options_set_device_time(o, device_time) ||
+	    rt_options_set_stream_copies(o, stream_copies) ||
 	    enpu_rt_options_set_cost_placement(o, 0) ||
 	    enpu_rt_session_create_from_file(model, o, &s))
 		fprintf(stderr, "e2e-npu-bench: %s: %s\n", model,
@@ -144,7 +149,7 @@ static enpu_rt_session *load_with(const char *model, int device_time)
 
 static enpu_rt_session *load(const char *model)
 {
-	return load_with(model, 0);
+	return load_with(model, 0, 0);
 }
 
 static size_t input_bytes(enpu_rt_session *s, struct run_input *in)
@@ -478,11 +483,14 @@ static int latency(enpu_rt_session *s, int runs,
 
 /*
  * Alternating frames of the two sessions @s (both loaded), input 0
- * bound in the caller's memory in s[0] and, with @in_place, in s[1]'s
- * input memory (else the caller's too), after one warm-up run each:
+ * bound in the caller's memory in s[0] and, with IN_PLACE_1, in s[1]'s
+ * input memory (else the caller's too); with IN_PLACE_0 in s[0]'s input
+ * memory as well. After one warm-up run each:
  * @med gets the median latency and process CPU of s[0], then of s[1];
  * @copied the bytes each copied at its seams. 0, or -1 if a run failed.
  */
+enum { IN_PLACE_1 = 1, IN_PLACE_0 = 2 };
+
 static int alternate(enpu_rt_session *const s[2], int in_place, int runs,
 		     double med[4], uint64_t copied[2])
 {
@@ -493,9 +501,10 @@ static int alternate(enpu_rt_session *const s[2], int in_place, int runs,
 
 	if (ok) {
 		input_bytes(s[0], &in);
-		ok = !bind_host(s[0], &in) &&
-		     !(in_place ? bind_in_place(s[1], &in) :
-				  bind_host(s[1], &in)) &&
+		ok = !(in_place & IN_PLACE_0 ? bind_in_place(s[0], &in) :
+					       bind_host(s[0], &in)) &&
+		     !(in_place & IN_PLACE_1 ? bind_in_place(s[1], &in) :
+					       bind_host(s[1], &in)) &&
 		     !enpu_rt_session_run(s[0]) && !enpu_rt_session_run(s[1]);
 	}
 	for (int i = 0; ok && i < 2 * runs; i++) {
@@ -529,7 +538,8 @@ static int alternate(enpu_rt_session *const s[2], int in_place, int runs,
  */
 static void device_time_ab(const char *model, int runs)
 {
-	enpu_rt_session *s[2] = { load_with(model, 1), load_with(model, 0) };
+	enpu_rt_session *s[2] = { load_with(model, 1, 0),
+				  load_with(model, 0, 0) };
 	uint64_t copied[2];
 	double m[4];
 
@@ -555,7 +565,7 @@ static void input_copy_ab(const char *model, int runs)
 	uint64_t copied[2];
 	double m[4];
 
-	if (!alternate(s, 1, runs, m, copied))
+	if (!alternate(s, IN_PLACE_1, runs, m, copied))
 		printf("  before/after, alternating frames (%d each): input in "
 		       "the caller's memory, staged (%llu bytes copied per "
 		       "frame; before) %.3f ms latency, %.3f ms process CPU; "
@@ -564,6 +574,28 @@ static void input_copy_ab(const char *model, int runs)
 		       m[0], m[1], (unsigned long long)copied[1], m[2], m[3]);
 	else
 		printf("  before/after input staging: run failed\n");
+}
+
+/*
+ * Before/after, alternately in one run: the stream copied by every SUBMIT
+ * and validated every time (before stream objects) and a stream object
+ * (driver uapi 1.2: no copy, validation skipped for the same BOs); input
+ * in place in both; median latency and process CPU of @runs frames each.
+ */
+static void stream_object_ab(const char *model, int runs)
+{
+	enpu_rt_session *s[2] = { load_with(model, 0, 1),
+				  load_with(model, 0, 0) };
+	uint64_t copied[2];
+	double m[4];
+
+	if (!alternate(s, IN_PLACE_0 | IN_PLACE_1, runs, m, copied))
+		printf("  before/after, alternating frames (%d each): stream "
+		       "copied and validated by every SUBMIT (before) %.3f ms "
+		       "latency, %.3f ms process CPU; a stream object (now) "
+		       "%.3f ms, %.3f ms\n", runs, m[0], m[1], m[2], m[3]);
+	else
+		printf("  before/after stream objects: run failed\n");
 }
 
 /* ONNX Runtime's lines of the CPU half: "ort_e2e THREADS MEDIAN [BEST]". */
@@ -766,6 +798,7 @@ int main(int argc, char **argv)
 			return 1;
 		mac_share(s);
 		input_copy_ab(m, runs);
+		stream_object_ab(m, runs);
 		if (v)
 			device_time_ab(m, runs);
 		enpu_rt_session_destroy(s);

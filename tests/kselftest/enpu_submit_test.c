@@ -3,7 +3,7 @@
  * DRM_IOCTL_ENPU_SUBMIT: every validation rule of uapi/enpu_accel.h and
  * uapi/enpu_cmd.h gets its errno and leaves the target BO untouched (the
  * rejected job would have filled it); DMA_FILL and DMA_COPY really move
- * the bytes; the out-syncobj signals.
+ * the bytes; the out-syncobj signals; stream objects (uapi 1.2).
  */
 #include <errno.h>
 #include <poll.h>
@@ -332,17 +332,24 @@ TEST_F(submit, reserved_context_and_flags_are_checked)
 	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
 	struct drm_enpu_submit submit = base_submit(self, &fill, sizeof(fill));
 
-	submit.reserved[0] = 1;
+	/* A stream handle without DRM_ENPU_SUBMIT_STREAM. */
+	submit.stream = 1;
 	EXPECT_REJECTED(EINVAL, submit);
-	submit.reserved[0] = 0;
-	submit.reserved[1] = 1ull << 63;
+	submit.stream = 0;
+	submit.pad = 1;
 	EXPECT_REJECTED(EINVAL, submit);
-	submit.reserved[1] = 0;
+	submit.pad = 0;
+	submit.reserved = 1ull << 63;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.reserved = 0;
 	/* A context this file never created. */
 	submit.context = 1;
 	EXPECT_REJECTED(ENOENT, submit);
 	submit.context = 0;
-	submit.flags = 1u << 1;
+	/* A stream object and a stream in @commands at once. */
+	submit.flags = DRM_ENPU_SUBMIT_STREAM;
+	EXPECT_REJECTED(EINVAL, submit);
+	submit.flags = 1u << 2;
 	EXPECT_REJECTED(EINVAL, submit);
 	submit.flags = 1u << 31;
 	EXPECT_REJECTED(EINVAL, submit);
@@ -1017,6 +1024,319 @@ TEST_F(submit, library_reports_kernel_rejections)
 	ASSERT_EQ(0, enpu_device_last_error(self->device, &message));
 	EXPECT_NE(NULL, strstr(message, "SUBMIT")) TH_LOG("%s", message);
 	EXPECT_EQ(0ULL, seqno);
+}
+
+/*
+ * Stream objects (driver uapi 1.2): STREAM_CREATE and _DESTROY, SUBMIT
+ * with DRM_ENPU_SUBMIT_STREAM. A job of a stream object moves the same
+ * bytes as a job of the same commands; the stream is the copy made at
+ * create; the validation remembered for one BO list never passes a job
+ * with another (a smaller BO, a BO without the access, fewer BOs); a
+ * stream that failed is validated, and refused, again; arguments,
+ * handles of another file and the per-file limit; a stream destroyed
+ * with its job in flight; libenpu's enpu_submit_stream().
+ */
+#define SMALL_SIZE 4096
+
+static int stream_create(int fd, const void *commands, uint32_t size,
+			 uint32_t *handle)
+{
+	struct drm_enpu_stream_create create = {
+		.commands = (uintptr_t)commands,
+		.commands_size = size,
+	};
+
+	if (ioctl(fd, DRM_IOCTL_ENPU_STREAM_CREATE, &create))
+		return -errno;
+	*handle = create.handle;
+	return 0;
+}
+
+static int stream_destroy(int fd, uint32_t handle)
+{
+	struct drm_enpu_stream_destroy destroy = { .handle = handle };
+
+	return ioctl(fd, DRM_IOCTL_ENPU_STREAM_DESTROY, &destroy) ? -errno : 0;
+}
+
+/* A job of stream @handle with the first @bo_count entries of @bos. */
+static int submit_stream(int fd, uint32_t handle,
+			 const struct drm_enpu_submit_bo *bos,
+			 uint32_t bo_count)
+{
+	struct drm_enpu_submit submit = {
+		.bos = (uintptr_t)bos,
+		.bo_count = bo_count,
+		.bo_stride = sizeof(*bos),
+		.flags = DRM_ENPU_SUBMIT_STREAM,
+		.stream = handle,
+	};
+
+	return enpu_raw_submit(fd, &submit);
+}
+
+static int all_bytes(const unsigned char *map, size_t size, unsigned char v)
+{
+	for (size_t i = 0; i < size; i++)
+		if (map[i] != v)
+			return 0;
+	return 1;
+}
+
+TEST_F(submit, stream_a_stream_job_moves_what_a_copied_job_does)
+{
+	struct enpu_cmd_dma_copy copy = copy_command(0, 0, 1, 0, BO_SIZE);
+	uint32_t handle = 0;
+
+	ASSERT_EQ(0, stream_create(self->fd, &copy, sizeof(copy), &handle));
+	ASSERT_NE(0u, handle);
+	/* The second job is the one whose validation was remembered. */
+	for (int round = 0; round < 2; round++) {
+		memset(self->dst_map, UNTOUCHED, BO_SIZE);
+		ASSERT_EQ(0, submit_stream(self->fd, handle, self->bos, 2));
+		ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0,
+					      5 * SECOND));
+		ASSERT_EQ(0, memcmp(self->src_map, self->dst_map, BO_SIZE))
+			TH_LOG("round %d", round);
+	}
+	EXPECT_EQ(0, stream_destroy(self->fd, handle));
+}
+
+TEST_F(submit, stream_the_stream_is_the_copy_made_at_create)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	uint32_t handle = 0;
+
+	ASSERT_EQ(0, stream_create(self->fd, &fill, sizeof(fill), &handle));
+	/* An invalid command now in the caller's memory is not the job's. */
+	fill.dst.bo_index = 7;
+	ASSERT_EQ(0, submit_stream(self->fd, handle, self->bos, 2));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
+	EXPECT_TRUE(all_bytes(self->dst_map, BO_SIZE, POISON));
+	EXPECT_EQ(0, stream_destroy(self->fd, handle));
+}
+
+/*
+ * The remembered validation is for one list of BO sizes and access flags:
+ * a 64 KiB fill that passed with a 64 KiB BO must be refused with a 4 KiB
+ * BO in its place or with the BO marked READ, every time, and pass again
+ * with the list it passed with.
+ */
+TEST_F(submit, stream_a_remembered_validation_passes_no_other_bo_list)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit_bo small[2] = { self->bos[0] };
+	struct drm_enpu_submit_bo read_only[2] = {
+		self->bos[0], { self->dst, DRM_ENPU_SUBMIT_BO_READ },
+	};
+	unsigned char *small_map;
+	uint32_t handle = 0;
+
+	ASSERT_EQ(0, enpu_raw_bo_create(self->fd, SMALL_SIZE, 0,
+					&small[1].handle, NULL));
+	small[1].flags = DRM_ENPU_SUBMIT_BO_WRITE;
+	small_map = enpu_raw_bo_map(self->fd, small[1].handle, SMALL_SIZE);
+	ASSERT_NE(NULL, small_map);
+	memset(small_map, UNTOUCHED, SMALL_SIZE);
+	ASSERT_EQ(0, stream_create(self->fd, &fill, sizeof(fill), &handle));
+	for (int round = 0; round < 2; round++) {
+		memset(self->dst_map, UNTOUCHED, BO_SIZE);
+		ASSERT_EQ(0, submit_stream(self->fd, handle, self->bos, 2));
+		ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0,
+					      5 * SECOND));
+		EXPECT_TRUE(all_bytes(self->dst_map, BO_SIZE, POISON));
+		memset(self->dst_map, UNTOUCHED, BO_SIZE);
+		EXPECT_EQ(-EINVAL, submit_stream(self->fd, handle, small, 2))
+			TH_LOG("round %d: a 64 KiB fill of a 4 KiB BO", round);
+		EXPECT_EQ(-EINVAL, submit_stream(self->fd, handle, read_only,
+						 2))
+			TH_LOG("round %d: a fill of a READ BO", round);
+		/* One BO fewer: the fill's index is past the list. */
+		EXPECT_EQ(-EINVAL, submit_stream(self->fd, handle, self->bos,
+						 1));
+		ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, small[1].handle, 0,
+					      5 * SECOND));
+		EXPECT_TRUE(all_bytes(small_map, SMALL_SIZE, UNTOUCHED));
+		EXPECT_TRUE(all_bytes(self->dst_map, BO_SIZE, UNTOUCHED));
+	}
+	munmap(small_map, SMALL_SIZE);
+	EXPECT_EQ(0, stream_destroy(self->fd, handle));
+}
+
+TEST_F(submit, stream_a_failing_stream_is_refused_every_time)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(5, 0, BO_SIZE);
+	uint32_t handle = 0;
+
+	ASSERT_EQ(0, stream_create(self->fd, &fill, sizeof(fill), &handle));
+	for (int round = 0; round < 3; round++)
+		EXPECT_EQ(-EINVAL, submit_stream(self->fd, handle, self->bos,
+						 2));
+	EXPECT_EQ(0, stream_destroy(self->fd, handle));
+}
+
+TEST_F(submit, stream_create_and_destroy_check_their_arguments)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_stream_create create = {
+		.commands = (uintptr_t)&fill,
+		.commands_size = sizeof(fill),
+	};
+	struct drm_enpu_stream_destroy destroy = { 0 };
+	uint32_t handle = 0;
+
+	EXPECT_EQ(-EINVAL, stream_create(self->fd, &fill, 0, &handle));
+	EXPECT_EQ(-EINVAL, stream_create(self->fd, &fill, 12, &handle));
+	EXPECT_EQ(-EINVAL, stream_create(self->fd, &fill,
+					 ENPU_CMD_MAX_STREAM + 8, &handle));
+	EXPECT_EQ(-EFAULT, stream_create(self->fd, (void *)8, sizeof(fill),
+					 &handle));
+	create.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_ENPU_STREAM_CREATE, &create));
+	EXPECT_EQ(EINVAL, errno);
+	create.flags = 0;
+	create.reserved = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_ENPU_STREAM_CREATE, &create));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0u, handle);
+
+	ASSERT_EQ(0, stream_create(self->fd, &fill, sizeof(fill), &handle));
+	destroy.handle = handle;
+	destroy.reserved = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_ENPU_STREAM_DESTROY,
+			    &destroy));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, stream_destroy(self->fd, handle));
+	EXPECT_EQ(-ENOENT, stream_destroy(self->fd, handle));
+	EXPECT_EQ(-ENOENT, stream_destroy(self->fd, 0));
+	/* Destroyed: its handle no longer submits. */
+	EXPECT_EQ(-ENOENT, submit_stream(self->fd, handle, self->bos, 2));
+}
+
+TEST_F(submit, stream_submit_checks_the_stream_fields)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct drm_enpu_submit submit = {
+		.bos = (uintptr_t)self->bos,
+		.bo_count = 2,
+		.bo_stride = sizeof(self->bos[0]),
+		.flags = DRM_ENPU_SUBMIT_STREAM,
+	};
+	enpu_device *other = NULL;
+	uint32_t handle = 0;
+	char why[256];
+	int other_fd;
+
+	ASSERT_EQ(0, stream_create(self->fd, &fill, sizeof(fill), &handle));
+	submit.stream = handle + 1;
+	EXPECT_EQ(-ENOENT, enpu_raw_submit(self->fd, &submit));
+	submit.stream = handle;
+	submit.commands = (uintptr_t)&fill;
+	EXPECT_EQ(-EINVAL, enpu_raw_submit(self->fd, &submit));
+	submit.commands = 0;
+	submit.commands_size = sizeof(fill);
+	EXPECT_EQ(-EINVAL, enpu_raw_submit(self->fd, &submit));
+	submit.commands_size = 0;
+	/* A handle is the file's: another open file does not have it. */
+	ASSERT_EQ(0, enpu_selftest_open(&other, sizeof(why), why))
+		TH_LOG("%s", why);
+	ASSERT_EQ(0, enpu_device_fd(other, &other_fd));
+	EXPECT_EQ(-ENOENT, stream_destroy(other_fd, handle));
+	enpu_device_close(other);
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
+	EXPECT_TRUE(all_bytes(self->dst_map, BO_SIZE, UNTOUCHED));
+	EXPECT_EQ(0, enpu_raw_submit(self->fd, &submit));
+	ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0, 5 * SECOND));
+	EXPECT_TRUE(all_bytes(self->dst_map, BO_SIZE, POISON));
+	EXPECT_EQ(0, stream_destroy(self->fd, handle));
+}
+
+TEST_F(submit, stream_a_file_holds_at_most_the_limit)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	static uint32_t handles[DRM_ENPU_MAX_STREAMS_PER_FILE];
+	uint32_t extra = 0;
+	unsigned int i;
+
+	for (i = 0; i < DRM_ENPU_MAX_STREAMS_PER_FILE; i++) {
+		int status = stream_create(self->fd, &fill, sizeof(fill),
+					   &handles[i]);
+
+		ASSERT_EQ(0, status)
+			TH_LOG("stream %u", i);
+	}
+	EXPECT_EQ(-EMFILE, stream_create(self->fd, &fill, sizeof(fill),
+					 &extra));
+	EXPECT_EQ(0, stream_destroy(self->fd, handles[17]));
+	EXPECT_EQ(0, stream_create(self->fd, &fill, sizeof(fill), &extra));
+	EXPECT_EQ(handles[17], extra);
+	/* The rest go with the file (the fixture's teardown closes it). */
+}
+
+TEST_F(submit, stream_destroyed_with_its_job_in_flight_the_job_still_runs)
+{
+	struct enpu_cmd_dma_copy copy = copy_command(0, 0, 1, 0, BO_SIZE);
+	uint32_t handle = 0, syncobj = 0;
+	struct drm_enpu_submit submit = {
+		.bos = (uintptr_t)self->bos,
+		.bo_count = 2,
+		.bo_stride = sizeof(self->bos[0]),
+		.flags = DRM_ENPU_SUBMIT_STREAM,
+	};
+	int job_status = 1;
+
+	ASSERT_EQ(0, drmSyncobjCreate(self->fd, 0, &syncobj));
+	ASSERT_EQ(0, stream_create(self->fd, &copy, sizeof(copy), &handle));
+	submit.stream = handle;
+	submit.out_syncobj = syncobj;
+	ASSERT_EQ(0, enpu_raw_submit(self->fd, &submit));
+	ASSERT_EQ(0, stream_destroy(self->fd, handle));
+	ASSERT_EQ(0, enpu_job_wait(self->device, syncobj, 5 * SECOND, 0,
+				   &job_status));
+	EXPECT_EQ(0, job_status);
+	EXPECT_EQ(0, memcmp(self->src_map, self->dst_map, BO_SIZE));
+	drmSyncobjDestroy(self->fd, syncobj);
+}
+
+/* libenpu: the object, its handle, enpu_submit_stream()'s own checks. */
+TEST_F(submit, stream_libenpu_submits_a_stream_object)
+{
+	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
+	struct enpu_submit_desc desc;
+	struct enpu_submit_bo list[2];
+	enpu_bo *src = NULL, *dst = NULL;
+	enpu_stream *stream = NULL;
+	uint32_t handle = 0;
+	uint64_t seqno = 0;
+	void *map = NULL;
+
+	ASSERT_EQ(0, enpu_bo_create(self->device, BO_SIZE, 0, &src));
+	ASSERT_EQ(0, enpu_bo_create(self->device, BO_SIZE, 0, &dst));
+	ASSERT_EQ(0, enpu_stream_create(self->device, &fill, sizeof(fill),
+					&stream));
+	ASSERT_EQ(0, enpu_stream_handle(stream, &handle));
+	EXPECT_NE(0u, handle);
+	list[0] = (struct enpu_submit_bo){ src, DRM_ENPU_SUBMIT_BO_READ, 0 };
+	list[1] = (struct enpu_submit_bo){ dst, DRM_ENPU_SUBMIT_BO_WRITE, 0 };
+	memset(&desc, 0, sizeof(desc));
+	desc.bos = list;
+	desc.bo_count = 2;
+	/* A desc naming commands too is the caller's mistake. */
+	desc.commands = &fill;
+	desc.commands_size = sizeof(fill);
+	EXPECT_EQ(-EINVAL, enpu_submit_stream(self->device, &desc, stream,
+					      &seqno));
+	desc.commands = NULL;
+	desc.commands_size = 0;
+	ASSERT_EQ(0, enpu_submit_stream(self->device, &desc, stream, &seqno));
+	EXPECT_NE(0ull, (unsigned long long)seqno);
+	ASSERT_EQ(0, enpu_bo_wait(dst, 5 * SECOND, 0));
+	ASSERT_EQ(0, enpu_bo_map(dst, &map));
+	EXPECT_TRUE(all_bytes(map, BO_SIZE, POISON));
+	enpu_bo_unmap(dst);
+	EXPECT_EQ(0, enpu_stream_destroy(stream));
+	enpu_bo_destroy(src);
+	enpu_bo_destroy(dst);
 }
 
 TEST_HARNESS_MAIN

@@ -575,7 +575,7 @@ static void op_submit(struct worker *w, int fd)
 	s.flags = rnd(w, 4) ? 0 : random_flags(w, DRM_ENPU_SUBMIT_FLAGS);
 	s.context = rnd(w, 2) ? 0 : w->contexts[rnd(w, CONTEXTS)];
 	s.out_syncobj = rnd(w, 2) ? pick_live(w, w->syncobjs, SYNCOBJS) : 0;
-	s.reserved[0] = rnd(w, 32) ? 0 : 1;
+	s.reserved = rnd(w, 32) ? 0 : 1;
 	if (do_ioctl(w, fd, DRM_IOCTL_ENPU_SUBMIT, &s) == 0) {
 		atomic_fetch_add(&w->stats->jobs, 1);
 		return;

@@ -39,6 +39,25 @@ static int job_calls_refuse_null(void)
 	return 0;
 }
 
+static int stream_calls_refuse_null(void)
+{
+	static const uint64_t nop[2];
+	struct enpu_submit_desc desc;
+	enpu_stream *stream = NULL;
+	uint32_t handle = 7;
+	uint64_t seqno = 9;
+
+	memset(&desc, 0, sizeof(desc));
+	CHECK(enpu_stream_create(NULL, nop, sizeof(nop), &stream) == -EINVAL);
+	CHECK(stream == NULL);
+	CHECK(enpu_stream_destroy(NULL) == 0);
+	CHECK(enpu_stream_handle(NULL, &handle) == -EINVAL);
+	CHECK(handle == 7);
+	CHECK(enpu_submit_stream(NULL, &desc, NULL, &seqno) == -EINVAL);
+	CHECK(seqno == 9);
+	return 0;
+}
+
 static int sync_file_status_of_a_closed_fd_names_it(void)
 {
 	struct enpu_error error = { "" };
@@ -68,5 +87,6 @@ static int sync_file_status_of_a_pipe_is_refused(void)
 UNIT_TEST_SUITE(job_arguments,
 	UNIT_TEST(context_calls_refuse_null),
 	UNIT_TEST(job_calls_refuse_null),
+	UNIT_TEST(stream_calls_refuse_null),
 	UNIT_TEST(sync_file_status_of_a_closed_fd_names_it),
 	UNIT_TEST(sync_file_status_of_a_pipe_is_refused));

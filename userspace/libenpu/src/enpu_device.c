@@ -80,6 +80,7 @@ int enpu_device_close(enpu_device *device)
 		return 0;
 	enpu_bo_forget_all(device);
 	enpu_context_forget_all(device);
+	enpu_stream_forget_all(device);
 	/*
 	 * close() of a DRM fd cannot fail in a way the caller could handle;
 	 * it also releases the GEM handles and syncobjs of the file.

@@ -23,7 +23,31 @@ struct enpu_device {
 	struct enpu_bo *bos;
 	/* Every live enpu_context, freed by enpu_device_close(). */
 	struct enpu_context *contexts;
+	/* Every live enpu_stream, freed by enpu_device_close(). */
+	struct enpu_stream *streams;
 };
+
+/*
+ * A stream object (enpu_stream.c): a kernel handle, or 0 on a driver
+ * without stream objects, where @copy holds the stream to submit.
+ */
+struct enpu_stream {
+	enpu_device *device;
+	struct enpu_stream *next;
+	uint32_t handle;
+	uint32_t size;
+	void *copy;
+};
+
+/* Frees every stream object of the device without the destroy ioctl. */
+void enpu_stream_forget_all(enpu_device *device);
+
+/*
+ * enpu_submit() with stream object @stream (its kernel handle; the desc
+ * names no commands) or 0 (the desc's commands).
+ */
+int enpu_submit_with(enpu_device *device, const struct enpu_submit_desc *desc,
+		     uint32_t stream, uint64_t *seqno);
 
 /* One context of the device's file (kernel id, never 0). */
 struct enpu_context {

@@ -59,6 +59,13 @@ static int check_desc(enpu_device *device,
 int enpu_submit(enpu_device *device, const struct enpu_submit_desc *desc,
 		uint64_t *seqno)
 {
+	return enpu_submit_with(device, desc, 0, seqno);
+}
+
+/* enpu_submit(), with the stream object @stream (a kernel handle) or 0. */
+int enpu_submit_with(enpu_device *device, const struct enpu_submit_desc *desc,
+		     uint32_t stream, uint64_t *seqno)
+{
 	struct drm_enpu_submit argument;
 	struct drm_enpu_submit_bo *bos = NULL;
 	struct drm_enpu_fence *fences = NULL;
@@ -107,14 +114,15 @@ int enpu_submit(enpu_device *device, const struct enpu_submit_desc *desc,
 		.in_fence_count = desc->in_fence_count,
 		.in_fence_stride = sizeof(*fences),
 		.out_syncobj = desc->out_syncobj,
-		.flags = desc->flags,
+		.flags = desc->flags | (stream ? DRM_ENPU_SUBMIT_STREAM : 0),
 		.context = desc->context,
+		.stream = stream,
 	};
 	if (drmIoctl(device->fd, DRM_IOCTL_ENPU_SUBMIT, &argument)) {
 		status = -errno;
 		enpu_device_fail(device, status,
-				 "%s: SUBMIT of %u command bytes with %u BOs and %u in-fences on context %u failed: %s",
-				 device->path, desc->commands_size,
+				 "%s: SUBMIT of %u command bytes (stream object %u) with %u BOs and %u in-fences on context %u failed: %s",
+				 device->path, desc->commands_size, stream,
 				 desc->bo_count, desc->in_fence_count,
 				 desc->context, strerror(-status));
 	} else {

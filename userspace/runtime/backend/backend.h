@@ -69,6 +69,7 @@ struct rt_backend_env {
 	const char *device_path;	/* NPU node to use, or NULL: first */
 	uint64_t model_hash;		/* for cache keys */
 	int device_time;		/* measure each job's device time */
+	int stream_copies;		/* NPU: no stream objects (benchmark) */
 };
 
 /* A set of nodes one backend runs as a unit. */

@@ -25,6 +25,14 @@ int rt_options_add_backend(struct enpu_rt_options *options,
 	return 0;
 }
 
+int rt_options_set_stream_copies(struct enpu_rt_options *options, int on)
+{
+	if (!options)
+		return ENPU_RT_INVALID_ARGUMENT;
+	options->stream_copies = on != 0;
+	return 0;
+}
+
 const struct rt_backend_ops *rt_engine_backend(
 	const struct enpu_rt_session *s, const char *name)
 {
@@ -57,6 +65,7 @@ int rt_engine_open_backends(struct enpu_rt_session *s, const char *list)
 		.device_path = s->device_path[0] ? s->device_path : NULL,
 		.model_hash = s->model_hash,
 		.device_time = s->device_time,
+		.stream_copies = s->stream_copies,
 	};
 	char names[RT_BACKEND_LIST_MAX], all[128];
 	char *save = NULL;

@@ -24,6 +24,7 @@ struct enpu_rt_options {
 	char cache_dir[RT_PATH_MAX];	/* "" : no cache */
 	int cache_set;			/* else the default (session.c) */
 	int device_time;		/* NPU: read PERF_BUSY_NS per job */
+	int stream_copies;		/* NPU: no stream objects (bench) */
 	/* rt_options_add_backend(): found by name before the built-ins. */
 	const struct rt_backend_ops *extra[2];
 	size_t extra_count;
@@ -104,6 +105,7 @@ struct enpu_rt_session {
 	char device_path[RT_PATH_MAX];
 	char cache_dir[RT_PATH_MAX];
 	int device_time;
+	int stream_copies;
 };
 
 /* engine/bind.c: attach op defs. @strict: "unsupported op" if none. */
@@ -138,6 +140,12 @@ const struct rt_backend_ops *rt_engine_backend(
  */
 int rt_options_add_backend(struct enpu_rt_options *options,
 			   const struct rt_backend_ops *ops);
+/*
+ * For benchmarks (e2e-npu-bench): @on makes the npu backend submit its
+ * streams the way it did before stream objects, copied by every SUBMIT
+ * and validated every time, so that both ways run in one VM.
+ */
+int rt_options_set_stream_copies(struct enpu_rt_options *options, int on);
 /* Opens the backends of @list ("npu,cpu"); notes say why one did not. */
 int rt_engine_open_backends(struct enpu_rt_session *session,
 			    const char *list);

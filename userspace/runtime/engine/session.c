@@ -245,6 +245,7 @@ static enum enpu_rt_status create(const void *data, size_t size,
 		memcpy(s->extra, options->extra, sizeof(s->extra));
 		s->extra_count = options->extra_count;
 		s->device_time = options->device_time;
+		s->stream_copies = options->stream_copies;
 	}
 	if (options && options->cache_set)
 		snprintf(s->cache_dir, sizeof(s->cache_dir), "%s",

@@ -41,6 +41,7 @@ typedef struct enpu_device_list enpu_device_list;
 typedef struct enpu_bo enpu_bo;
 typedef struct enpu_cmdbuf enpu_cmdbuf;
 typedef struct enpu_context enpu_context;
+typedef struct enpu_stream enpu_stream;
 
 /* Enough for a path and an errno string; longer messages are truncated. */
 #define ENPU_ERROR_MESSAGE_SIZE 256
@@ -295,6 +296,28 @@ struct enpu_submit_desc {
 ENPU_PUBLIC int enpu_submit(enpu_device *device,
 			    const struct enpu_submit_desc *desc,
 			    uint64_t *seqno);
+
+/*
+ * Stream objects (since 0.6): a command stream handed to the kernel once
+ * (driver uapi 1.2, DRM_IOCTL_ENPU_STREAM_CREATE) for jobs that run it
+ * again and again. enpu_submit_stream() queues a job of it: desc as for
+ * enpu_submit() with commands NULL and commands_size 0; the kernel copies
+ * no stream and, for BOs of the same sizes and access as the last job
+ * that passed validation, validates none. On an older driver the object
+ * holds a copy that is submitted the ordinary way. The commands are
+ * copied by enpu_stream_create(); the caller's buffer is free after it.
+ * enpu_stream_handle() gives the kernel handle, 0 on an older driver.
+ * Destroying a stream with jobs in flight is safe; closing the device
+ * destroys the streams left.
+ */
+ENPU_PUBLIC int enpu_stream_create(enpu_device *device, const void *commands,
+				   uint32_t size, enpu_stream **stream);
+ENPU_PUBLIC int enpu_stream_destroy(enpu_stream *stream);
+ENPU_PUBLIC int enpu_stream_handle(const enpu_stream *stream,
+				   uint32_t *handle);
+ENPU_PUBLIC int enpu_submit_stream(enpu_device *device,
+				   const struct enpu_submit_desc *desc,
+				   const enpu_stream *stream, uint64_t *seqno);
 
 /*
  * Syncobjs of the device's file (libdrm drmSyncobj*). The handle belongs

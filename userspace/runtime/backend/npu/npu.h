@@ -64,6 +64,7 @@ struct npu_backend {
 	char counters[600];		/* debugfs regs, "" if unreadable */
 	uint32_t bound_ns;		/* per command; NPU_COMMAND_BOUND_NS */
 	uint32_t context_id;
+	int stream_copies;		/* rt_options_set_stream_copies() */
 };
 
 /* Where a tensor is: a BO of the job's list and an NHWC description. */
@@ -108,6 +109,9 @@ struct npu_compiled {
 
 	struct npu_backend *backend;
 	struct rt_graph *graph;
+	/* The stream handed to the kernel once (instantiate()); NULL for
+	 * an empty stream. */
+	enpu_stream *stream_obj;
 	enpu_bo *arena, *consts_bo;
 	/* Held for the form's life: a CPU mapping keeps a shmem BO's pages
 	 * (npu_backend.c, instantiate()). */

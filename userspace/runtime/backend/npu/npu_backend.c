@@ -152,6 +152,7 @@ static int npu_open(const struct rt_backend_env *env, void **self,
 	snprintf(b->driver_version, sizeof(b->driver_version), "%s", version);
 	snprintf(b->cache_dir, sizeof(b->cache_dir), "%s",
 		 env->cache_dir ? env->cache_dir : "");
+	b->stream_copies = env->stream_copies;
 	/* Profiling only (enpu_rt_options_set_device_time()). */
 	if (!env->device_time ||
 	    npu_counters_find(b->counters, sizeof(b->counters)) ||
@@ -266,6 +267,7 @@ static void npu_release(void *self, void *compiled)
 	enpu_bo_destroy(c->consts_bo);
 	if (c->syncobj)
 		enpu_syncobj_destroy(b->device, c->syncobj);
+	enpu_stream_destroy(c->stream_obj);
 	npu_compiled_free_form(c);
 	free(c);
 }
@@ -299,6 +301,18 @@ static int instantiate(struct npu_backend *b, struct npu_compiled *c,
 	status = enpu_syncobj_create(b->device, &c->syncobj);
 	if (status)
 		return device_error(b, why, status, "syncobj");
+	/*
+	 * The stream is the same on every run: handed to the kernel once,
+	 * each SUBMIT copies none of it and, with the same BOs, validates
+	 * none of it (a 17 KB MobileNetV2 stream cost a TCG guest about
+	 * 150 us of every SUBMIT: copy, buffer tail, validator).
+	 */
+	if (c->stream_size && !b->stream_copies) {
+		status = enpu_stream_create(b->device, c->stream,
+					    c->stream_size, &c->stream_obj);
+		if (status)
+			return device_error(b, why, status, "stream object");
+	}
 	c->staging = calloc(c->boundary_count + 1, sizeof(*c->staging));
 	c->staging_map = calloc(c->boundary_count + 1,
 				sizeof(*c->staging_map));
@@ -408,8 +422,10 @@ static int npu_run(void *self, void *compiled, const struct rt_exec_host *host,
 					 DRM_ENPU_SUBMIT_BO_WRITE :
 					 DRM_ENPU_SUBMIT_BO_READ, 0 };
 	}
-	desc.commands = c->stream;
-	desc.commands_size = c->stream_size;
+	if (!c->stream_obj) {
+		desc.commands = c->stream;
+		desc.commands_size = c->stream_size;
+	}
 	desc.bos = c->list;
 	desc.bo_count = NPU_BO_SEAMS + c->boundary_count;
 	desc.out_syncobj = c->syncobj;
@@ -417,7 +433,9 @@ static int npu_run(void *self, void *compiled, const struct rt_exec_host *host,
 	if (b->counters[0] &&
 	    npu_counters_busy_ns(b->counters, &c->busy_before))
 		b->counters[0] = 0;
-	status = enpu_submit(b->device, &desc, &seqno);
+	status = c->stream_obj ?
+		 enpu_submit_stream(b->device, &desc, c->stream_obj, &seqno) :
+		 enpu_submit(b->device, &desc, &seqno);
 	if (status)
 		return device_error(b, b->errors, status, "submit");
 	c->busy = 1;
