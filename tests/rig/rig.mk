@@ -22,3 +22,9 @@ HOST_TESTS += test-debug-reports
 test-deps-pick:
 	bash tests/rig/deps-pick-test.sh
 HOST_TESTS += test-deps-pick
+
+# How debug-kernel.sh applies tools/vm/debug-patches (host tier, no build).
+.PHONY: test-debug-patch
+test-debug-patch:
+	bash tests/rig/debug-patch-test.sh
+HOST_TESTS += test-debug-patch
