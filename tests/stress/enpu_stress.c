@@ -15,7 +15,8 @@
  * may name a new file by the time another thread uses it), and contexts
  * are created and destroyed concurrently. Submits are valid jobs (NOPs,
  * fills and copies of the BOs listed, in-fences from earlier jobs) or
- * random streams. With --faults the first process also injects vnpu
+ * random streams, sent with the submit or as stream objects (created and
+ * destroyed concurrently too, one submit in three names one). With --faults the first process also injects vnpu
  * faults through the rig's relay (hang, error interrupt, lost interrupt,
  * corrupted completion, thermal spike, failing firmware boots) and, on a
  * kernel with failslab and fail_page_alloc (the debug kernel), makes the
@@ -64,6 +65,7 @@
 #define HANDLES 32
 #define CONTEXTS 16
 #define SYNCOBJS 16
+#define STREAMS 8
 #define MAX_THREADS 16
 
 /* Counters shared by every process (MAP_SHARED). */
@@ -74,6 +76,7 @@ struct stats {
 	atomic_ullong alloc_faults;	/* fault points made to fail */
 	atomic_ullong unexpected;
 	atomic_ullong submit_errno[160];	/* refused submits by errno */
+	atomic_ullong streams_created, streams_destroyed, stream_jobs;
 	char first_unexpected[256];
 	atomic_int first_taken;
 };
@@ -98,6 +101,7 @@ struct worker {
 	uint32_t handles[HANDLES];	/* made on @fd (mostly) */
 	uint32_t contexts[CONTEXTS];
 	uint32_t syncobjs[SYNCOBJS];
+	uint32_t streams[STREAMS];
 	int vgem;
 	uint32_t vgem_handle;
 };
@@ -136,6 +140,7 @@ static const int allowed_prime[] = { COMMON, EINVAL, ENOENT, EMFILE, ENFILE,
 				     EPERM, 0 };
 static const int allowed_syncobj[] = { COMMON, EINVAL, ENOENT, ETIME,
 				       EMFILE, ENFILE, 0 };
+static const int allowed_stream[] = { COMMON, EINVAL, ENOENT, EMFILE, 0 };
 
 static bool errno_allowed(const int *allowed, int err)
 {
@@ -573,17 +578,75 @@ static void op_submit(struct worker *w, int fd)
 	if (rnd(w, 32) == 0)
 		s.commands_size = (uint32_t)rnd(w, 2) ? 7 : ENPU_CMD_MAX_STREAM + 8;
 	s.flags = rnd(w, 4) ? 0 : random_flags(w, DRM_ENPU_SUBMIT_FLAGS);
+	if (rnd(w, 3) == 0) {
+		/* A stream object instead (sometimes with commands too). */
+		s.flags |= DRM_ENPU_SUBMIT_STREAM;
+		s.stream = rnd(w, 8) ? pick_live(w, w->streams, STREAMS) :
+				      (uint32_t)rnd(w, 300);
+		if (rnd(w, 16)) {
+			s.commands = 0;
+			s.commands_size = 0;
+		}
+	} else if (rnd(w, 32) == 0) {
+		s.stream = pick_live(w, w->streams, STREAMS);
+	}
 	s.context = rnd(w, 2) ? 0 : w->contexts[rnd(w, CONTEXTS)];
 	s.out_syncobj = rnd(w, 2) ? pick_live(w, w->syncobjs, SYNCOBJS) : 0;
 	s.reserved = rnd(w, 32) ? 0 : 1;
 	if (do_ioctl(w, fd, DRM_IOCTL_ENPU_SUBMIT, &s) == 0) {
 		atomic_fetch_add(&w->stats->jobs, 1);
+		if (s.flags & DRM_ENPU_SUBMIT_STREAM)
+			atomic_fetch_add(&w->stats->stream_jobs, 1);
 		return;
 	}
 	if (errno > 0 && errno < 160)
 		atomic_fetch_add(&w->stats->submit_errno[errno], 1);
 	if (!errno_allowed(allowed_submit, errno))
 		unexpected(w, "SUBMIT", errno);
+}
+
+/*
+ * Stream objects: created from the streams a submit would send (or at and
+ * past the size limits, with stray flags), destroyed while jobs may still
+ * use them, by handles live, closed or made up.
+ */
+static void op_stream(struct worker *w, int fd)
+{
+	uint8_t stream[1024];
+	struct drm_enpu_stream_create c = {
+		.commands = (uintptr_t)stream,
+		.flags = rnd(w, 32) ? 0 : 1u << rnd(w, 32),
+		.reserved = rnd(w, 32) ? 0 : 1,
+	};
+	struct drm_enpu_stream_destroy d = {
+		.handle = rnd(w, 8) ? pick_live(w, w->streams, STREAMS) :
+				     w->streams[rnd(w, STREAMS)],
+		.reserved = rnd(w, 32) ? 0 : 1,
+	};
+	unsigned int slot = (unsigned int)rnd(w, STREAMS);
+
+	if (rnd(w, 3)) {
+		c.commands_size = build_stream(w, stream, sizeof(stream),
+					       1 + (uint32_t)rnd(w, 3), 4096);
+		if (rnd(w, 16) == 0)
+			c.commands_size = (uint32_t)rnd(w, 3) == 0 ? 0 :
+					  rnd(w, 2) ? 7 : ENPU_CMD_MAX_STREAM + 8;
+		call(w, fd, DRM_IOCTL_ENPU_STREAM_CREATE, &c, allowed_stream,
+		     "STREAM_CREATE");
+		if (c.handle) {
+			w->streams[slot] = c.handle;
+			atomic_fetch_add(&w->stats->streams_created, 1);
+		}
+		return;
+	}
+	if (do_ioctl(w, fd, DRM_IOCTL_ENPU_STREAM_DESTROY, &d) == 0) {
+		atomic_fetch_add(&w->stats->streams_destroyed, 1);
+		for (unsigned int i = 0; i < STREAMS; i++)
+			if (w->streams[i] == d.handle)
+				w->streams[i] = 0;
+	} else if (!errno_allowed(allowed_stream, errno)) {
+		unexpected(w, "STREAM_DESTROY", errno);
+	}
 }
 
 static const char *const faults[] = {
@@ -643,6 +706,7 @@ static int session_fd(struct worker *w)
 		memset(w->handles, 0, sizeof(w->handles));
 		memset(w->contexts, 0, sizeof(w->contexts));
 		memset(w->syncobjs, 0, sizeof(w->syncobjs));
+		memset(w->streams, 0, sizeof(w->streams));
 	}
 	return rnd(w, 10) ? w->fd : pick_fd(w);
 }
@@ -682,6 +746,8 @@ static void *worker_run(void *arg)
 			op_syncobj(w, fd);
 		else if (what < 68)
 			op_prime(w, fd);
+		else if (what < 74)
+			op_stream(w, fd);
 		else
 			op_submit(w, fd);
 		w->arm = 0;
@@ -883,6 +949,10 @@ int main(int argc, char **argv)
 	       (unsigned long long)atomic_load(&stats->alloc_faults),
 	       (unsigned long long)atomic_load(&stats->unexpected), reports,
 	       dmabufs_after - dmabufs_before, usable ? "ok" : "BROKEN");
+	printf("enpu-stress: stream objects: created=%llu destroyed=%llu jobs=%llu\n",
+	       (unsigned long long)atomic_load(&stats->streams_created),
+	       (unsigned long long)atomic_load(&stats->streams_destroyed),
+	       (unsigned long long)atomic_load(&stats->stream_jobs));
 	printf("enpu-stress: refused submits:");
 	for (int e = 1; e < 160; e++)
 		if (atomic_load(&stats->submit_errno[e]))
