@@ -23,6 +23,7 @@
 
 #include "enpu_cpu_float.h"
 #include "fmath_internal.h"
+#include "kernels.h"
 
 static const unsigned int thread_counts[] = { 1, 2 };
 
@@ -251,6 +252,84 @@ static void test_sgemm_thin_columns(struct test_state *s)
 		}
 	}
 	enpu_cpu_context_destroy(ctx);
+}
+
+/*
+ * The tall kernel (where the ISA has one) against the indirect
+ * microkernel on the same rows, bit for bit: 12 rows of A packed k-major
+ * against rows 0-7 and 8-11 of A row-major, B rows by offset into a band
+ * (taps of a 3x3 window over a padded input, k = 9 per channel, and an
+ * odd k), full and partial panels, bias per row or none, the clamp.
+ */
+static void test_sgemm_tall_same_bits(struct test_state *s)
+{
+	static const size_t ks[] = { 1, 9, 37, 288 }, nrs[] = { 32, 20, 16, 5 };
+	const float clamp[2] = { -0.25f, 0.5f };
+	uint64_t rng = 0x2545f491u;
+	int ran = 0;
+
+	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
+		struct enpu_cpu_kernels kernels;
+		const struct enpu_sgemm_kernel_info *kn;
+
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+			continue;
+		enpu_cpu_kernels_select((enum enpu_cpu_isa)isa, &kernels);
+		kn = kernels.sgemm;
+		if (!kn->tall)
+			continue;
+		for (size_t i = 0; i < 16; i++) {
+			size_t k = ks[i % 4], nr = nrs[i / 4], mr = kn->tall_mr;
+			size_t wp = 40, band_len = (k + 2) * wp + kn->nr, ldc = 48;
+			float *a = malloc(mr * k * sizeof(float));
+			float *packed = malloc(mr * k * sizeof(float));
+			float *band = malloc(band_len * sizeof(float));
+			float *bias = malloc(mr * sizeof(float));
+			float *one = calloc(mr * ldc, sizeof(float));
+			float *two = calloc(mr * ldc, sizeof(float));
+			ptrdiff_t *offsets = malloc(k * sizeof(*offsets));
+			const float *cl = i % 3 ? clamp : NULL;
+			const float *b = i & 1 ? bias : NULL;
+
+			if (!a || !packed || !band || !bias || !one || !two ||
+			    !offsets) {
+				CHECK(s, 0, "out of memory");
+			} else {
+				fill(a, mr * k, &rng);
+				fill(band, band_len, &rng);
+				fill(bias, mr, &rng);
+				for (size_t kk = 0; kk < k; kk++) {
+					offsets[kk] = (ptrdiff_t)(kk / 3 * wp +
+								  kk % 3);
+					for (size_t r = 0; r < mr; r++)
+						packed[kk * mr + r] = a[r * k + kk];
+				}
+				kn->tall(nr, k, packed, band + 1, offsets, one,
+					 ldc, b, cl);
+				for (size_t m0 = 0; m0 < mr; m0 += kn->mr)
+					kn->indirect(mr - m0 < kn->mr ? mr - m0 :
+						     kn->mr, nr, k, a + m0 * k, k,
+						     band + 1, offsets,
+						     two + m0 * ldc, ldc,
+						     b ? b + m0 : NULL, 1, cl);
+				CHECK(s, !memcmp(one, two,
+						 mr * ldc * sizeof(float)),
+				      "%s: k %zu nr %zu bias %d clamp %d: the tall kernel's bits differ",
+				      enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
+				      k, nr, !!b, !!cl);
+				ran++;
+			}
+			free(a);
+			free(packed);
+			free(band);
+			free(bias);
+			free(one);
+			free(two);
+			free(offsets);
+		}
+	}
+	CHECK(s, ran || !enpu_cpu_isa_supported(ENPU_CPU_ISA_AVX512_VNNI),
+	      "AVX-512 runs here but has no tall kernel");
 }
 
 /*
@@ -1323,6 +1402,7 @@ const struct test_case float_tests[] = {
 	{ "fconv_few_taps_stride2", test_fconv_few_taps_stride2 },
 	{ "sgemm_thin_columns", test_sgemm_thin_columns },
 	{ "sgemm_wide_tail_same_bits", test_sgemm_wide_tail_same_bits },
+	{ "sgemm_tall_same_bits", test_sgemm_tall_same_bits },
 	{ "max_pool_matches_loops", test_max_pool_matches_loops },
 	{ "max_pool_2x2_stride2_edges", test_max_pool_2x2_stride2_edges },
 	{ "fconv_shape_bounds_field_by_field",

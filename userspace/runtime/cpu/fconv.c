@@ -11,7 +11,9 @@
  * each task (a band of output rows) copies the input rows it reads, with
  * their padding, into scratch and hands the microkernel one offset per
  * (channel, ky, kx) into it, the K rows of B in place (the indirect
- * microkernel). Bias is per row, the
+ * microkernel; where the ISA has a tall twin, blocks of its rows of
+ * output channels run on it over weights packed per call). Bias is per
+ * row, the
  * clamp fused. Depthwise: the context's depthwise kernel per (image,
  * channel, band of rows). Dense at stride 2 with at most
  * ENPU_FCONV_FEW_TAPS taps: the context's few-taps kernel where the ISA
@@ -180,6 +182,9 @@ struct direct_job {
 	const float *w, *bias, *clamp;
 	float *y;			/* the group's first output channel */
 	const ptrdiff_t *offsets;	/* k of them */
+	/* The first tall x tall_mr output channels' weights, packed. */
+	const float *packed;
+	size_t tall;
 	size_t wp, oh, ow, mg, cg, k, panels;
 	size_t band, rows_in;		/* output rows, input rows read */
 	atomic_int failed;
@@ -234,17 +239,24 @@ static void direct_task(void *argument, size_t task)
 		size_t ox0 = p * kn->nr;
 		size_t nr = job->ow - ox0 < kn->nr ? job->ow - ox0 : kn->nr;
 		const float *b = band + (oy - row0) * job->wp + ox0;
+		size_t plane = job->oh * job->ow;
+		float *y = job->y + oy * job->ow + ox0;
 
-		for (size_t m0 = 0; m0 < job->mg; m0 += kn->mr) {
+		for (size_t t = 0; t < job->tall; t++)
+			kn->tall(nr, job->k, job->packed + t * kn->tall_mr *
+				 job->k, b, job->offsets,
+				 y + t * kn->tall_mr * plane, plane,
+				 job->bias ? job->bias + t * kn->tall_mr : NULL,
+				 job->clamp);
+		for (size_t m0 = job->tall * kn->tall_mr; m0 < job->mg;
+		     m0 += kn->mr) {
 			size_t mr = job->mg - m0 < kn->mr ? job->mg - m0 :
 				    kn->mr;
 
 			kn->indirect(mr, nr, job->k, job->w + m0 * job->k,
-				     job->k, b, job->offsets,
-				     job->y + m0 * job->oh * job->ow +
-				     oy * job->ow + ox0, job->oh * job->ow,
-				     job->bias ? job->bias + m0 : NULL, 1,
-				     job->clamp);
+				     job->k, b, job->offsets, y + m0 * plane,
+				     plane, job->bias ? job->bias + m0 : NULL,
+				     1, job->clamp);
 		}
 	}
 	free(band);
@@ -265,6 +277,34 @@ static size_t band_rows(size_t row_bytes, size_t span_h, size_t oh,
 	return fit < most ? fit : most;
 }
 
+/*
+ * How many blocks of the tall kernel's rows (sgemm_internal.h) the mg
+ * output channels run as; the 8-row kernel takes the rest. The most
+ * blocks that leave a multiple of mr (64 = 4 x 12 + 2 x 8), else as
+ * many as fit: the 8-row kernel's partial block computes rows it drops.
+ */
+static size_t tall_blocks(const struct enpu_sgemm_kernel_info *kn,
+			  size_t mg)
+{
+	if (!kn->tall)
+		return 0;
+	for (size_t t = mg / kn->tall_mr + 1; t-- > 0;)
+		if ((mg - t * kn->tall_mr) % kn->mr == 0)
+			return t;
+	return mg / kn->tall_mr;
+}
+
+/* One group's first tall blocks of weights, k-major per block. */
+static void pack_tall(const struct direct_job *job, size_t tall_mr,
+		      const float *w, float *packed)
+{
+	for (size_t t = 0; t < job->tall; t++)
+		for (size_t kk = 0; kk < job->k; kk++)
+			for (size_t r = 0; r < tall_mr; r++)
+				packed[(t * job->k + kk) * tall_mr + r] =
+					w[(t * tall_mr + r) * job->k + kk];
+}
+
 /* One image: every group, band by band. */
 static int direct_conv(enpu_cpu_context *context,
 		       const struct enpu_cpu_fconv_shape *s, size_t oh,
@@ -277,6 +317,7 @@ static int direct_conv(enpu_cpu_context *context,
 	size_t cg = s->in_channels / s->group, mg = s->out_channels / s->group;
 	struct direct_job job;
 	ptrdiff_t *offsets;
+	float *packed = NULL;
 
 	memset(&job, 0, sizeof(job));
 	job.s = s;
@@ -292,9 +333,17 @@ static int direct_conv(enpu_cpu_context *context,
 			     enpu_thread_pool_thread_count(context->pool));
 	job.rows_in = job.band + span_h - 1;
 	job.clamp = clamp;
+	job.tall = tall_blocks(kn, mg);
 	offsets = malloc(job.k * sizeof(*offsets));
-	if (!offsets)
+	if (job.tall)
+		packed = malloc(job.tall * kn->tall_mr * job.k *
+				sizeof(*packed));
+	if (!offsets || (job.tall && !packed)) {
+		free(offsets);
+		free(packed);
 		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
+	}
+	job.packed = packed;
 	for (size_t c = 0; c < cg; c++)
 	for (size_t ky = 0; ky < kh; ky++)
 	for (size_t kx = 0; kx < kw; kx++)
@@ -306,6 +355,7 @@ static int direct_conv(enpu_cpu_context *context,
 	for (size_t g = 0; g < s->group; g++) {
 		job.x = x + g * cg * s->height * s->width;
 		job.w = w + g * mg * job.k;
+		pack_tall(&job, kn->tall_mr, job.w, packed);
 		job.bias = bias ? bias + g * mg : NULL;
 		job.y = y + g * mg * oh * ow;
 		enpu_thread_pool_parallel_for(context->pool,
@@ -313,6 +363,7 @@ static int direct_conv(enpu_cpu_context *context,
 					      direct_task, &job);
 	}
 	free(offsets);
+	free(packed);
 	if (atomic_load(&job.failed))
 		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
 	return 0;

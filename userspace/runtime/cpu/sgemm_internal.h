@@ -69,6 +69,21 @@ typedef void (*enpu_sgemm_ukernel_wide)(size_t mr, size_t nr, size_t k,
 					const float *bias, int bias_rows,
 					const float *clamp);
 
+/*
+ * tall_mr rows at once over B rows by offset (the indirect case): A
+ * packed k-major, a[kk * tall_mr + r], so each k reads one contiguous
+ * group of broadcasts; bias per row (NULL: none); nr <= NR columns. The
+ * same sum in the same order as the indirect microkernel, so the same
+ * bits row by row.
+ */
+typedef void (*enpu_sgemm_ukernel_tall)(size_t nr, size_t k,
+					const float *a_packed,
+					const float *b,
+					const ptrdiff_t *b_offsets,
+					float *c, size_t ldc,
+					const float *bias,
+					const float *clamp);
+
 struct enpu_sgemm_kernel_info {
 	enpu_sgemm_ukernel kernel;
 	enpu_sgemm_ukernel_indirect indirect;
@@ -84,6 +99,9 @@ struct enpu_sgemm_kernel_info {
 	size_t lanes, thin_columns;
 	/* NULL, or the panel-and-tail kernel above. */
 	enpu_sgemm_ukernel_wide wide;
+	/* NULL, or the tall indirect kernel above and its rows. */
+	enpu_sgemm_ukernel_tall tall;
+	size_t tall_mr;
 };
 
 extern const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_scalar;
