@@ -72,10 +72,15 @@ VM_TESTS += vm-test-kselftest
 ENPU_SLAB_POISON_ARG = $(if $(filter debug,$(KERNEL)),,\
 	--kernel-arg slub_debug=FZPU,enpu_context)
 KSELFTEST_VM_ARGS = --timeout 900 --fault-relay $(ENPU_SLAB_POISON_ARG)
+# The second configuration runs even when the first failed, so that one
+# finding (a report on the debug kernel fails the whole VM run) does not
+# hide the other run's results; the recipe fails if either did.
 vm-test-kselftest: all
+	status=0; \
 	tools/vm/run $(KSELFTEST_VM_ARGS) -- \
-		$(CURDIR)/$(KSELFTEST_DIR)/run.sh
+		$(CURDIR)/$(KSELFTEST_DIR)/run.sh || status=$$?; \
 	tools/vm/run $(KSELFTEST_VM_ARGS) \
 		--vnpu-arg --device-id --vnpu-arg 4660 \
 		--vnpu-arg --queues --vnpu-arg 2 \
-		-- $(CURDIR)/$(KSELFTEST_DIR)/run.sh
+		-- $(CURDIR)/$(KSELFTEST_DIR)/run.sh || status=$$?; \
+	exit $$status
