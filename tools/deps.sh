@@ -47,7 +47,7 @@ CACHE=${ENPU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/enpu}
 mkdir -p "$CACHE"
 
 PACKAGES=(
-	build-essential bc flex bison libelf-dev libssl-dev pkg-config
+	build-essential bc flex bison patch libelf-dev libssl-dev pkg-config
 	kmod cpio xz-utils zstd busybox-static qemu-system-x86
 	libdrm-dev sparse linux-source-6.1 shellcheck seabios
 	libonnx-dev libonnx-testdata protobuf-c-compiler libprotobuf-c-dev
