@@ -7,7 +7,7 @@ VM_HOST_SCRIPTS := tools/vm/run tools/vm/initramfs.sh tools/vm/kernel-image.sh \
 	tools/vm/kernel.sh tools/vm/build-module.sh tools/vm/debug-kernel.sh \
 	tools/vm/debug-reports.sh tests/rig/debug-reports-test.sh \
 	tests/install/install-test.sh tests/install/man-test.sh \
-	tests/rig/deps-pick-test.sh
+	tests/rig/deps-pick-test.sh tests/rig/debug-patch-test.sh
 VM_GUEST_SCRIPTS := tools/vm/guest-init tools/vm/demo.sh \
 	tests/install/vm-install-test.sh
 
