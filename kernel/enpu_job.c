@@ -350,8 +350,7 @@ static int enpu_job_check_args(struct drm_device *drm,
 			DRM_ENPU_SUBMIT_MAX_STRIDE);
 		return -EINVAL;
 	}
-	if (args->commands_size % ENPU_CMD_ALIGN ||
-	    args->commands_size > ENPU_CMD_MAX_STREAM) {
+	if (!enpu_validate_stream_size(args->commands_size)) {
 		drm_dbg(drm, "SUBMIT: commands_size %u not a multiple of %u up to %u\n",
 			args->commands_size, ENPU_CMD_ALIGN,
 			ENPU_CMD_MAX_STREAM);
@@ -581,9 +580,9 @@ static int enpu_job_map_bo(struct enpu_job *job, u32 index)
 }
 
 /* The job's command stream: its stream object's, or its own copy. */
-static const void *enpu_job_commands(const struct enpu_job *job)
+static const struct enpu_job_buf *enpu_job_cmd_buf(const struct enpu_job *job)
 {
-	return job->stream ? job->stream->buf.vaddr : job->buf.vaddr;
+	return job->stream ? &job->stream->buf : &job->buf;
 }
 
 /*
@@ -916,7 +915,7 @@ static bool enpu_job_rerun_safe(struct enpu_sched_job *sjob)
 		vbos[i].size = job->bos[i].size;
 		vbos[i].access = job->bos[i].access;
 	}
-	safe = enpu_rerun_safe(enpu_job_commands(job), job->cmd_size, vbos,
+	safe = enpu_rerun_safe(enpu_job_cmd_buf(job)->vaddr, job->cmd_size, vbos,
 			       job->bo_count);
 	kvfree(vbos);
 	return safe;
@@ -976,8 +975,7 @@ static void enpu_job_fill_desc(struct enpu_job *job)
 
 	memset(desc, 0, sizeof(*desc));
 	if (job->cmd_size) {
-		desc->cmd_addr = job->stream ? job->stream->buf.dma :
-				 job->buf.dma;
+		desc->cmd_addr = enpu_job_cmd_buf(job)->dma;
 		desc->cmd_size = job->cmd_size;
 	}
 	if (job->bo_count) {
