@@ -3,7 +3,10 @@
  * Firmware boot: request_firmware(), check the image, copy it into a
  * DMA-coherent buffer, send BOOT through the mailbox and wait for READY.
  * The device copies what it needs during BOOT, so the buffer is freed
- * afterwards. Runs before interrupts are installed: the mailbox polls.
+ * afterwards: once BOOT was answered, once a RESET after an unanswered
+ * BOOT was, or once bus mastering is off when not even RESET was (a bus
+ * without that switch leaks the buffer instead). Runs before interrupts
+ * are installed: the mailbox polls.
  */
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -108,16 +111,25 @@ int enpu_fw_boot(struct enpu_device *edev)
 	}
 	memcpy(buf, fw->data, fw->size);
 
+	/* An earlier boot that went unanswered may have switched it off. */
+	if (edev->set_bus_master)
+		edev->set_bus_master(edev->dev, true);
 	start = ktime_get();
 	ret = enpu_fw_send_boot(edev, dma, fw->size);
 	if (ret == -ETIMEDOUT && enpu_mailbox_reset(edev)) {
 		/*
 		 * The device may still be reading the image; handing the
 		 * memory back could let it DMA from someone else's page.
+		 * Without bus mastering it issues no memory request at all.
 		 */
-		dev_err(edev->dev, "device unresponsive, leaking %zu-byte firmware buffer\n",
+		if (!edev->set_bus_master) {
+			dev_err(edev->dev, "device unresponsive, leaking %zu-byte firmware buffer\n",
+				fw->size);
+			goto out_release;
+		}
+		edev->set_bus_master(edev->dev, false);
+		dev_err(edev->dev, "device unresponsive: bus mastering off, %zu-byte firmware buffer freed\n",
 			fw->size);
-		goto out_release;
 	}
 	dma_free_coherent(edev->dev, fw->size, buf, dma);
 	if (ret)

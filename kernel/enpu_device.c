@@ -80,6 +80,7 @@ struct enpu_device *enpu_device_probe(const struct enpu_bus_resources *res)
 	edev->dev = res->dev;
 	edev->regs = res->regs;
 	edev->doorbell = res->doorbell;
+	edev->set_bus_master = res->set_bus_master;
 	for (vec = 0; vec < ENPU_NUM_VECTORS; vec++)
 		edev->irqs[vec] = res->irqs[vec];
 	ret = enpu_mailbox_init(edev);

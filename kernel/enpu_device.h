@@ -40,12 +40,16 @@ struct device;
  * @doorbell: the ivshmem BAR0 doorbell register, or NULL when the doorbell
  *	is ENPU_REG_DOORBELL inside @regs (SoC integration).
  * @irqs: Linux IRQ numbers of the ENPU_VEC_* causes, in vector order.
+ * @set_bus_master: lets the device reach memory (true) or stops it from
+ *	issuing any memory request (false; PCI: Bus Master Enable), or NULL
+ *	where the bus has no such switch. Sleeps.
  */
 struct enpu_bus_resources {
 	struct device *dev;
 	void __iomem *regs;
 	void __iomem *doorbell;
 	int irqs[ENPU_NUM_VECTORS];
+	void (*set_bus_master)(struct device *dev, bool on);
 };
 
 /**
@@ -83,6 +87,7 @@ struct enpu_identity {
  * @regs: register window.
  * @doorbell: where doorbells are written (see struct enpu_bus_resources).
  * @irqs: Linux IRQ numbers per ENPU_VEC_* cause.
+ * @set_bus_master: see struct enpu_bus_resources.
  * @id: identification registers.
  * @fw_version: version of the running firmware.
  * @fw_api_version: API version of the running firmware.
@@ -107,6 +112,7 @@ struct enpu_device {
 	void __iomem *regs;
 	void __iomem *doorbell;
 	int irqs[ENPU_NUM_VECTORS];
+	void (*set_bus_master)(struct device *dev, bool on);
 
 	struct enpu_identity id;
 	u32 fw_version;

@@ -18,9 +18,20 @@
 #define ENPU_PCI_BAR_DOORBELL		0
 #define ENPU_PCI_BAR_REGS		2
 
+static void enpu_pci_set_bus_master(struct device *dev, bool on)
+{
+	if (on)
+		pci_set_master(to_pci_dev(dev));
+	else
+		pci_clear_master(to_pci_dev(dev));
+}
+
 static int enpu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 {
-	struct enpu_bus_resources res = { .dev = &pdev->dev };
+	struct enpu_bus_resources res = {
+		.dev = &pdev->dev,
+		.set_bus_master = enpu_pci_set_bus_master,
+	};
 	void __iomem *const *bars;
 	struct enpu_device *edev;
 	unsigned int vec;

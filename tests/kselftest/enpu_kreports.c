@@ -54,21 +54,19 @@ bool enpu_kreport_line(const char *text)
 	return false;
 }
 
-int enpu_kreports_collect(struct enpu_kreports *reports, size_t size,
-			  char *first)
+/* Hands each line logged since the last read to line(); -errno or 0. */
+static int read_lines(struct enpu_kreports *reports,
+		      void (*line)(const char *text, void *arg), void *arg)
 {
 	char record[8192];
-	int found = 0;
 
-	if (first && size)
-		first[0] = '\0';
 	for (;;) {
 		ssize_t got = read(reports->fd, record, sizeof(record) - 1);
 		char *text;
 
 		if (got < 0) {
 			if (errno == EAGAIN)
-				break;
+				return 0;
 			if (errno == EPIPE)	/* overwritten meanwhile */
 				continue;
 			return -errno;
@@ -80,13 +78,64 @@ int enpu_kreports_collect(struct enpu_kreports *reports, size_t size,
 			continue;
 		text++;
 		text[strcspn(text, "\n")] = '\0';
-		if (!enpu_kreport_line(text))
-			continue;
-		if (!found && first && size)
-			snprintf(first, size, "%s", text);
-		found++;
+		line(text, arg);
 	}
-	return found;
+}
+
+struct report_scan {
+	int found;
+	size_t size;
+	char *first;
+};
+
+static void scan_report(const char *text, void *arg)
+{
+	struct report_scan *scan = arg;
+
+	if (!enpu_kreport_line(text))
+		return;
+	if (!scan->found && scan->first && scan->size)
+		snprintf(scan->first, scan->size, "%s", text);
+	scan->found++;
+}
+
+int enpu_kreports_collect(struct enpu_kreports *reports, size_t size,
+			  char *first)
+{
+	struct report_scan scan = { 0, size, first };
+	int ret;
+
+	if (first && size)
+		first[0] = '\0';
+	ret = read_lines(reports, scan_report, &scan);
+	return ret ? ret : scan.found;
+}
+
+struct log_text {
+	size_t used;
+	size_t size;
+	char *text;
+};
+
+static void append_line(const char *line, void *arg)
+{
+	struct log_text *log = arg;
+	int n = snprintf(log->text + log->used, log->size - log->used, "%s\n",
+			 line);
+
+	if (n > 0)
+		log->used += (size_t)n < log->size - log->used ?
+			     (size_t)n : log->size - log->used - 1;
+}
+
+int enpu_kmsg_read(struct enpu_kreports *log, size_t size, char *text)
+{
+	struct log_text all = { 0, size, text };
+
+	if (!size)
+		return -EINVAL;
+	text[0] = '\0';
+	return read_lines(log, append_line, &all);
 }
 
 void enpu_kreports_stop(struct enpu_kreports *reports)

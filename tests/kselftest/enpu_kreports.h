@@ -27,6 +27,11 @@ int enpu_kreports_start(struct enpu_kreports *reports);
 int enpu_kreports_collect(struct enpu_kreports *reports, size_t size,
 			  char *first);
 void enpu_kreports_stop(struct enpu_kreports *reports);
+/*
+ * Every line logged since start (or the last read), one per line, as much
+ * as fits in text. Use a watcher of its own: reading consumes the lines.
+ */
+int enpu_kmsg_read(struct enpu_kreports *log, size_t size, char *text);
 
 /* Is this kernel log line the start of a report? */
 bool enpu_kreport_line(const char *text);

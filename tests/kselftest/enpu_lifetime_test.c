@@ -51,27 +51,6 @@ static int module_loaded(void)
 	return access("/sys/module/enpu", F_OK) == 0;
 }
 
-static int wait_for_device_count(int wanted)
-{
-	for (int waited = 0; waited <= NODE_WAIT_MS; waited += 50) {
-		if (enpu_selftest_count_devices() == wanted)
-			return waited;
-		enpu_sleep_ms(50);
-	}
-	return -1;
-}
-
-/* rmmod until it works: fences are freed an RCU grace period late. */
-static int unload_within(int ms)
-{
-	for (int waited = 0; waited <= ms; waited += 50) {
-		if (enpu_run("rmmod enpu 2>/dev/null") == 0)
-			return 0;
-		enpu_sleep_ms(50);
-	}
-	return -EBUSY;
-}
-
 FIXTURE(lifetime)
 {
 	enpu_device *device;
@@ -105,7 +84,7 @@ FIXTURE_TEARDOWN(lifetime)
 	enpu_fault("fail-boot 0", 0, NULL);
 	if (!module_loaded()) {
 		enpu_run("modprobe enpu");
-		wait_for_device_count(1);
+		enpu_selftest_wait_devices(1, NODE_WAIT_MS);
 	}
 }
 
@@ -160,11 +139,11 @@ static void kept_alive(struct __test_metadata *_metadata,
 	if (self->ref.vgem >= 0)
 		close(self->ref.vgem);
 	self->ref = (struct reference){ .fd = -1, .vgem = -1 };
-	ASSERT_EQ(0, unload_within(UNLOAD_WAIT_MS))
+	ASSERT_EQ(0, enpu_selftest_unload(UNLOAD_WAIT_MS))
 		TH_LOG("rmmod still refused once the reference was gone");
 	EXPECT_FALSE(module_loaded());
 	ASSERT_EQ(0, enpu_run("modprobe enpu"));
-	ASSERT_LE(0, wait_for_device_count(1));
+	ASSERT_LE(0, enpu_selftest_wait_devices(1, NODE_WAIT_MS));
 }
 
 TEST_F_TIMEOUT(lifetime, an_open_file, 60)
@@ -316,12 +295,12 @@ TEST_F_TIMEOUT(lifetime, rmmod_while_recovery_retries, 120)
 	EXPECT_TRUE(down) TH_LOG("the device never went down");
 	enpu_device_close(self->device);
 	self->device = NULL;
-	EXPECT_EQ(0, unload_within(UNLOAD_WAIT_MS))
+	EXPECT_EQ(0, enpu_selftest_unload(UNLOAD_WAIT_MS))
 		TH_LOG("rmmod refused after the hold time");
 	EXPECT_FALSE(module_loaded());
 	ASSERT_EQ(0, enpu_fault("fail-boot 0", 0, NULL));
 	ASSERT_EQ(0, enpu_run("modprobe enpu"));
-	ASSERT_LE(0, wait_for_device_count(1));
+	ASSERT_LE(0, enpu_selftest_wait_devices(1, NODE_WAIT_MS));
 }
 
 TEST_HARNESS_MAIN

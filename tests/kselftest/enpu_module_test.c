@@ -15,24 +15,6 @@
 #define RELOAD_CYCLES 3
 #define NODE_WAIT_MS 10000
 
-static void sleep_ms(int ms)
-{
-	struct timespec delay = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&delay, NULL);
-}
-
-/* Polls until the number of ENPU nodes is wanted; returns ms waited or -1. */
-static int wait_for_device_count(int wanted)
-{
-	for (int waited = 0; waited <= NODE_WAIT_MS; waited += 50) {
-		if (enpu_selftest_count_devices() == wanted)
-			return waited;
-		sleep_ms(50);
-	}
-	return -1;
-}
-
 FIXTURE(module)
 {
 };
@@ -72,7 +54,7 @@ TEST_F_TIMEOUT(module, reload_removes_and_restores_the_device, 300)
 
 		ASSERT_EQ(0, enpu_run("modprobe -r enpu"))
 			TH_LOG("cycle %d: modprobe -r enpu failed", cycle);
-		ASSERT_LE(0, wait_for_device_count(0))
+		ASSERT_LE(0, enpu_selftest_wait_devices(0, NODE_WAIT_MS))
 			TH_LOG("cycle %d: ENPU still listed after unload",
 			       cycle);
 		EXPECT_NE(0, access(old_path, F_OK))
@@ -81,7 +63,7 @@ TEST_F_TIMEOUT(module, reload_removes_and_restores_the_device, 300)
 
 		ASSERT_EQ(0, enpu_run("modprobe enpu"))
 			TH_LOG("cycle %d: modprobe enpu failed", cycle);
-		ASSERT_LE(0, wait_for_device_count(1))
+		ASSERT_LE(0, enpu_selftest_wait_devices(1, NODE_WAIT_MS))
 			TH_LOG("cycle %d: no ENPU after load", cycle);
 
 		ASSERT_EQ(0, enpu_selftest_open(&device, sizeof(why), why))

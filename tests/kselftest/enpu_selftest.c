@@ -29,6 +29,30 @@ int enpu_selftest_count_devices(void)
 	return (int)count;
 }
 
+int enpu_selftest_wait_devices(int wanted, int timeout_ms)
+{
+	const struct timespec step = { 0, 50 * 1000000L };
+
+	for (int waited = 0; waited <= timeout_ms; waited += 50) {
+		if (enpu_selftest_count_devices() == wanted)
+			return waited;
+		nanosleep(&step, NULL);
+	}
+	return -1;
+}
+
+int enpu_selftest_unload(int timeout_ms)
+{
+	const struct timespec step = { 0, 50 * 1000000L };
+
+	for (int waited = 0; waited <= timeout_ms; waited += 50) {
+		if (enpu_run("rmmod enpu 2>/dev/null") == 0)
+			return 0;
+		nanosleep(&step, NULL);
+	}
+	return -EBUSY;
+}
+
 int enpu_selftest_open(enpu_device **device, size_t why_size, char *why)
 {
 	struct enpu_error error = { "" };

@@ -30,6 +30,18 @@ int enpu_selftest_open(enpu_device **device, size_t why_size, char *why);
 int enpu_selftest_count_devices(void);
 
 /*
+ * Polls until the number of ENPU nodes is wanted; returns the ms waited,
+ * or -1 after timeout_ms.
+ */
+int enpu_selftest_wait_devices(int wanted, int timeout_ms);
+
+/*
+ * rmmod enpu until it works (fences are freed an RCU grace period late);
+ * 0, or -EBUSY after timeout_ms.
+ */
+int enpu_selftest_unload(int timeout_ms);
+
+/*
  * Loads $ENPU_VNPU_FACTS. If require_key is not NULL, waits up to
  * timeout_ms for it to appear (vnpu rewrites the file after firmware boot).
  */

@@ -11,7 +11,7 @@ KSELFTEST_NAMES := enpu_device_test enpu_param_test enpu_debugfs_test \
 	enpu_completion_test enpu_recovery_test enpu_faults_test enpu_failslab_test \
 	enpu_watchdog_test \
 	enpu_fdinfo_test enpu_lifetime_test enpu_sched_test enpu_thermal_test \
-	enpu_node_test \
+	enpu_node_test enpu_fw_boot_test \
 	enpu_module_test
 # Shared by every test binary.
 KSELFTEST_HELPERS := enpu_selftest enpu_buffers enpu_jobs enpu_kreports

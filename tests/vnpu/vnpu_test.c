@@ -754,6 +754,54 @@ static void hang_stops_heartbeat_until_reset(struct rig *r)
 	CHECK(rd(r, ENPU_REG_HEARTBEAT) > hb1, "heartbeat did not restart");
 }
 
+/*
+ * A muted mailbox answers nothing, RESET included, while the device clock
+ * runs; the last command rung is answered when the mute ends. A stalled
+ * device (the host did not run it) answers nothing and its clock stands
+ * still. The driver tells the two apart by the clock.
+ */
+static void muted_mailbox_and_stalled_device(struct rig *r)
+{
+	uint64_t t0, before, after;
+	char reply[256];
+
+	CHECK(ctl(r, "mute-mailbox 0", reply, sizeof(reply)) == 0 &&
+	      !strncmp(reply, "error mute-mailbox needs", 24), "reply %s", reply);
+	CHECK(ctl(r, "stall 60001", reply, sizeof(reply)) == 0 &&
+	      !strncmp(reply, "error stall needs", 17), "reply %s", reply);
+
+	CHECK(ctl(r, "mute-mailbox 1000", reply, sizeof(reply)) == 0 &&
+	      !strcmp(reply, "ok mute-mailbox=1000"), "reply %s", reply);
+	before = rd64(r, ENPU_REG_PERF_DEVICE_NS_LO);
+	CHECK(mbox(r, ENPU_MBOX_RESET, 0, 0, 0, NULL, 150) == -1,
+	      "a muted device answered RESET");
+	after = rd64(r, ENPU_REG_PERF_DEVICE_NS_LO);
+	CHECK(after - before >= 100000000u,
+	      "device clock moved %llu ns in 150 ms of mute",
+	      (unsigned long long)(after - before));
+	t0 = now_ms();
+	CHECK(mbox(r, ENPU_MBOX_PING, 0, 0, 0, NULL, 2000) == 0,
+	      "no answer after the mute");
+	CHECK(now_ms() - t0 >= 500, "answered %llu ms after, inside the mute",
+	      (unsigned long long)(now_ms() - t0));
+
+	CHECK(ctl(r, "stall 400", reply, sizeof(reply)) == 0 &&
+	      !strcmp(reply, "ok stall=400"), "reply %s", reply);
+	sleep_ms(20);
+	before = rd64(r, ENPU_REG_PERF_DEVICE_NS_LO);
+	t0 = now_ms();
+	CHECK(mbox(r, ENPU_MBOX_PING, 0, 0, 0, NULL, 150) == -1,
+	      "a stalled device answered PING");
+	CHECK(rd64(r, ENPU_REG_PERF_DEVICE_NS_LO) == before,
+	      "device clock moved while stalled");
+	CHECK(mbox(r, ENPU_MBOX_PING, 0, 0, 0, NULL, 2000) == 0,
+	      "no answer after the stall");
+	CHECK(now_ms() - t0 >= 300, "answered %llu ms after, inside the stall",
+	      (unsigned long long)(now_ms() - t0));
+	CHECK(rd64(r, ENPU_REG_PERF_DEVICE_NS_LO) > before,
+	      "device clock did not catch up");
+}
+
 static void thermal_spike_crosses_trips_and_critical_halts(struct rig *r)
 {
 	uint64_t deadline;
@@ -842,6 +890,7 @@ static const struct test tests[] = {
 	T(corrupt_completion_carries_an_unknown_tag),
 	T(injected_error_raises_vector_and_reset_recovers),
 	T(hang_stops_heartbeat_until_reset),
+	T(muted_mailbox_and_stalled_device),
 	T(thermal_spike_crosses_trips_and_critical_halts),
 	T(ring_overflow_is_an_error),
 };

@@ -130,6 +130,11 @@ void device_settle(struct vnpu *v)
 		vnpu_log(v, "fault: late error interrupt raised");
 		device_raise_vector(v, ENPU_VEC_ERROR);
 	}
+	if (v->mbox_muted_until_ns && monotonic_ns() >= v->mbox_muted_until_ns) {
+		v->mbox_muted_until_ns = 0;
+		vnpu_log(v, "fault: mailbox mute ended");
+		mailbox_doorbell(v);
+	}
 	if (engine_runs(v))
 		queues_run(v);
 	schedule_job_timer(v);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "layer.h"
@@ -57,6 +58,16 @@ static bool parse_long(const char *s, long min, long max, long *out)
 	return true;
 }
 
+/* The whole event loop stops: a host that did not schedule the vnpu. */
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec left = { (time_t)(ns / 1000000000u),
+				 (long)(ns % 1000000000u) };
+
+	while (nanosleep(&left, &left) && errno == EINTR)
+		;
+}
+
 static int command(struct vnpu *v, struct control_client *c, char *line)
 {
 	char *save = NULL;
@@ -96,6 +107,19 @@ static int command(struct vnpu *v, struct control_client *c, char *line)
 		heartbeat_stall(v, (uint64_t)n * 1000000u);
 		vnpu_log(v, "fault: heartbeat thread stalled for %ld ms", n);
 		reply(c, "ok stall-heartbeat=%ld", n);
+	} else if (!strcmp(verb, "mute-mailbox")) {
+		if (!parse_long(arg, 1, 60000, &n))
+			return reply(c, "error mute-mailbox needs milliseconds 1..60000");
+		v->mbox_muted_until_ns = monotonic_ns() + (uint64_t)n * 1000000u;
+		vnpu_log(v, "fault: mailbox muted for %ld ms", n);
+		reply(c, "ok mute-mailbox=%ld", n);
+	} else if (!strcmp(verb, "stall")) {
+		/* The reply first: the host that asked is not the one stalled. */
+		if (!parse_long(arg, 1, 60000, &n))
+			return reply(c, "error stall needs milliseconds 1..60000");
+		vnpu_log(v, "fault: device stalled for %ld ms", n);
+		reply(c, "ok stall=%ld", n);
+		sleep_ns((uint64_t)n * 1000000u);
 	} else if (!strcmp(verb, "error-irq")) {
 		/* With MS: the interrupt is still in flight when the driver
 		 * may find ERROR by itself and recover. */

@@ -6,6 +6,9 @@
  *
  * A hung device answers nothing but RESET, which is a hardware reset and
  * always works; other commands stay pending (CMD_DONE_SEQ does not move).
+ * A muted mailbox (control `mute-mailbox`) answers nothing, RESET
+ * included, until the mute ends; then the last command rung is answered:
+ * a controller that was busy, while the device clock went on.
  */
 #include "shm_access.h"
 #include "vnpu.h"
@@ -89,6 +92,10 @@ void mailbox_doorbell(struct vnpu *v)
 
 	if (seq == v->mbox_done_seq)
 		return;		/* nothing new: a spurious or repeated ring */
+	if (v->mbox_muted_until_ns) {
+		vnpu_log(v, "muted: mailbox seq %u waits for the mute to end", seq);
+		return;
+	}
 	cmd = shm_read32(v->shm, ENPU_REG_CMD);
 	for (i = 0; i < 4; i++)
 		arg[i] = shm_read32(v->shm, ENPU_REG_CMD_ARG0 + 4 * i);

@@ -259,6 +259,7 @@ struct vnpu {
 	uint32_t fail_boots;		/* BOOTs still to refuse */
 	bool corrupt_next_cqe;
 	uint64_t error_vector_at_ns;	/* a late error interrupt, 0: none */
+	uint64_t mbox_muted_until_ns;	/* control `mute-mailbox`, 0: none */
 };
 
 /* epoll tags (data.u64) */
