@@ -405,27 +405,33 @@ struct join_probe {
 	atomic_int waited_out;
 };
 
+/* Yields until *others is set; gives up (sets *waited_out) after 30 s. */
+static void wait_for_a_worker(atomic_int *others, atomic_int *waited_out)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!atomic_load(others)) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec > 30) {
+			atomic_store(waited_out, 1);
+			return;
+		}
+		sched_yield();
+	}
+}
+
 static void join_task(void *argument, size_t task)
 {
 	struct join_probe *p = argument;
-	struct timespec start, now;
 
 	if (!pthread_equal(pthread_self(), p->caller)) {
 		atomic_fetch_add(&p->others, 1);
 		return;
 	}
-	if (task != 0)
-		return;
 	/* The caller's first task: wait for a worker to take one. */
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (!atomic_load(&p->others)) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec > 30) {
-			atomic_store(&p->waited_out, 1);
-			return;
-		}
-		sched_yield();
-	}
+	if (task == 0)
+		wait_for_a_worker(&p->others, &p->waited_out);
 }
 
 /*
@@ -548,6 +554,144 @@ static void test_thread_pool_skips_a_costly_worker(struct test_state *s)
 	enpu_thread_pool_destroy(pool);
 }
 
+struct affinity_probe {
+	pthread_t caller;
+	cpu_set_t allowed;	/* the process's mask, the worker's too */
+	atomic_int hits[16];
+	atomic_int others;	/* tasks a worker ran */
+	atomic_int changed;	/* of those, seen with another mask */
+	atomic_int waited_out;
+};
+
+static void affinity_task(void *argument, size_t task)
+{
+	struct affinity_probe *p = argument;
+
+	atomic_fetch_add(&p->hits[task], 1);
+	if (!pthread_equal(pthread_self(), p->caller)) {
+		cpu_set_t mask;
+
+		if (sched_getaffinity(0, sizeof(mask), &mask) ||
+		    !CPU_EQUAL(&mask, &p->allowed))
+			atomic_fetch_add(&p->changed, 1);
+		atomic_fetch_add(&p->others, 1);
+		return;
+	}
+	/* As in join_task: hold the region open until a worker took one. */
+	if (task == 0)
+		wait_for_a_worker(&p->others, &p->waited_out);
+}
+
+/*
+ * A worker woken on the caller's CPU moves to another one for the region
+ * and then has its own affinity back: with the caller pinned to one CPU
+ * and a 3 ms nap before each region (the worker's spin is over, it sleeps
+ * and is woken; this VM's kernel often wakes it on the caller's CPU),
+ * every task runs once and every task a worker runs sees the process's
+ * whole mask, never the CPUs it was moved to. A fresh pool each round,
+ * as in thread_pool_workers_join: a worker preempted inside a task (the
+ * asan build at load 5 did that) makes the pool run its next regions on
+ * the caller alone, and this caller waits in its first task for a worker.
+ */
+static void test_thread_pool_worker_keeps_its_affinity(struct test_state *s)
+{
+	struct affinity_probe *p = calloc(1, sizeof(*p));
+	const struct timespec nap = { 0, 3 * 1000 * 1000 };
+	cpu_set_t here;
+	int cpu = sched_getcpu();
+	const int rounds = 20;
+
+	if (!p || cpu < 0 ||
+	    sched_getaffinity(0, sizeof(p->allowed), &p->allowed)) {
+		CHECK(s, 0, "setup");
+		free(p);
+		return;
+	}
+	p->caller = pthread_self();
+	CPU_ZERO(&here);
+	CPU_SET(cpu, &here);
+	for (int round = 0; round < rounds; round++) {
+		struct enpu_thread_pool *pool = NULL;
+
+		/* Created unpinned: the worker gets the process's mask. */
+		if (enpu_thread_pool_create(2, &pool)) {
+			CHECK(s, 0, "round %d: pool", round);
+			break;
+		}
+		CHECK(s, sched_setaffinity(0, sizeof(here), &here) == 0,
+		      "pinning the caller to CPU %d", cpu);
+		nanosleep(&nap, NULL);
+		atomic_store(&p->others, 0);
+		enpu_thread_pool_parallel_for(pool, ARRAY_SIZE(p->hits),
+					      affinity_task, p);
+		CHECK(s, sched_setaffinity(0, sizeof(p->allowed),
+					   &p->allowed) == 0,
+		      "restoring the caller's mask");
+		enpu_thread_pool_destroy(pool);
+		if (atomic_load(&p->waited_out) || atomic_load(&p->changed))
+			break;
+	}
+	CHECK(s, !atomic_load(&p->waited_out), "no worker joined in 30 s");
+	CHECK(s, atomic_load(&p->changed) == 0,
+	      "%d worker tasks ran with a mask other than the process's",
+	      atomic_load(&p->changed));
+	for (size_t t = 0; t < ARRAY_SIZE(p->hits); t++) {
+		if (atomic_load(&p->waited_out) || atomic_load(&p->changed))
+			break;
+		if (atomic_load(&p->hits[t]) != rounds) {
+			CHECK(s, 0, "task %zu ran %d times, expected %d", t,
+			      atomic_load(&p->hits[t]), rounds);
+			break;
+		}
+	}
+	free(p);
+}
+
+/*
+ * The move itself, on the test's thread: off the CPU it names (checked
+ * at once: the kernel migrates the thread before sched_setaffinity()
+ * returns), with the mask as it was; with no other CPU in the mask, no
+ * move and no change. Needs two CPUs for the first half.
+ */
+static void test_thread_pool_leave_cpu(struct test_state *s)
+{
+	cpu_set_t allowed, now, one;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0 || sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		CHECK(s, 0, "setup");
+		return;
+	}
+	if (CPU_COUNT(&allowed) >= 2) {
+		int moved = 0;
+
+		for (int i = 0; i < 10; i++) {
+			int from = sched_getcpu();
+
+			enpu_thread_pool_leave_cpu(from);
+			moved += sched_getcpu() != from;
+			CHECK(s, !sched_getaffinity(0, sizeof(now), &now) &&
+			      CPU_EQUAL(&now, &allowed),
+			      "try %d: mask not restored", i);
+		}
+		/* Half, not all: a preempted thread may be moved back. */
+		CHECK(s, moved >= 5, "moved off its CPU in %d of 10 tries",
+		      moved);
+	}
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		CHECK(s, 0, "pinning to CPU %d", cpu);
+		return;
+	}
+	enpu_thread_pool_leave_cpu(cpu);
+	CHECK(s, sched_getcpu() == cpu, "moved off its only CPU %d", cpu);
+	CHECK(s, !sched_getaffinity(0, sizeof(now), &now) &&
+	      CPU_EQUAL(&now, &one), "a one-CPU mask changed");
+	CHECK(s, sched_setaffinity(0, sizeof(allowed), &allowed) == 0,
+	      "restoring the mask");
+}
+
 const struct test_case context_tests[] = {
 	{ "isa_names_round_trip", test_isa_names_round_trip },
 	{ "environment_forces_the_isa", test_environment_forces_the_isa },
@@ -565,6 +709,9 @@ const struct test_case context_tests[] = {
 	{ "thread_pool_workers_join", test_thread_pool_workers_join },
 	{ "thread_pool_skips_a_costly_worker",
 	  test_thread_pool_skips_a_costly_worker },
+	{ "thread_pool_worker_keeps_its_affinity",
+	  test_thread_pool_worker_keeps_its_affinity },
+	{ "thread_pool_leave_cpu", test_thread_pool_leave_cpu },
 	{ "context_parallel_for_runs_every_task_once",
 	  test_context_parallel_for_runs_every_task_once },
 	{ NULL, NULL },

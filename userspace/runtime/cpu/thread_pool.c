@@ -12,6 +12,9 @@
  * Joining is a Dekker handshake on seq_cst atomics: the worker increments
  * active_workers then reads open_generation; the caller clears
  * open_generation then reads active_workers, so one of them sees the other.
+ * The caller's CPU is published before the job (the mutex orders it), so
+ * a worker woken on that CPU moves off it before joining
+ * (enpu_thread_pool_leave_cpu()).
  *
  * Tasks are not dealt from one counter: thread i first takes, in order, the
  * i-th contiguous share of the task indices, then helps the others with
@@ -140,6 +143,36 @@ static bool on_callers_cpu(struct enpu_thread_pool *pool)
 	return cpu >= 0 && sched_getcpu() == cpu;
 }
 
+/*
+ * A worker that wakes on the caller's CPU moves itself to another CPU it
+ * may use and at once gives itself back the mask it had: the move is
+ * immediate (the kernel migrates a thread whose mask excludes its CPU
+ * before the call returns), and the restored mask leaves the scheduler
+ * free to place it later. The scheduler wakes a worker from a condition
+ * variable on the caller's CPU even with the other CPU idle (this VM's
+ * kernel: 14 to 40 of a MobileNetV2 run's 58 regions after the bench's
+ * 20 ms gap, per-region trace, load 0.6), and there it ran only while it
+ * preempted the caller: 2 threads at 0.95x of 1. Not pinned: a worker
+ * pinned away from a CPU that another process holds waited for the
+ * other CPU up to 3.9 s at load 5 (docs/runtime.md). Errors leave the
+ * worker where it was; a failed restore leaves it on the other CPUs, of
+ * which there is at least one, and is as rare as a failed getaffinity.
+ */
+void enpu_thread_pool_leave_cpu(int cpu)
+{
+	cpu_set_t allowed, elsewhere;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE ||
+	    sched_getaffinity(0, sizeof(allowed), &allowed))
+		return;
+	elsewhere = allowed;
+	CPU_CLR(cpu, &elsewhere);
+	if (!CPU_COUNT(&elsewhere) ||
+	    sched_setaffinity(0, sizeof(elsewhere), &elsewhere))
+		return;
+	(void)sched_setaffinity(0, sizeof(allowed), &allowed);
+}
+
 static void *worker_main(void *data)
 {
 	struct enpu_thread_pool *pool = data;
@@ -165,6 +198,9 @@ static void *worker_main(void *data)
 		if (atomic_load(&pool->stopping))
 			return NULL;
 		seen = now;
+		/* Before joining: the caller must not wait for the move. */
+		if (on_callers_cpu(pool))
+			enpu_thread_pool_leave_cpu(sched_getcpu());
 		atomic_fetch_add(&pool->active_workers, 1);
 		if (atomic_load(&pool->open_generation) == now) {
 			atomic_store_explicit(&pool->worker_cpu, sched_getcpu(),
@@ -280,6 +316,9 @@ void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
 	 * before open_generation was written would skip the job as closed
 	 * (and leave the caller to run every task alone).
 	 */
+	caller_cpu = sched_getcpu();
+	atomic_store_explicit(&pool->caller_cpu, caller_cpu,
+			      memory_order_relaxed);
 	pthread_mutex_lock(&pool->lock);
 	next = atomic_load(&pool->generation) + 1;
 	atomic_store(&pool->open_generation, next);
@@ -288,9 +327,6 @@ void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
 	pthread_mutex_unlock(&pool->lock);
 
 	start = now_ns();
-	caller_cpu = sched_getcpu();
-	atomic_store_explicit(&pool->caller_cpu, caller_cpu,
-			      memory_order_relaxed);
 	own = run_tasks(pool, 0);
 	own_done = now_ns();
 	atomic_store(&pool->open_generation, 0);

@@ -31,4 +31,12 @@ void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
 				   enpu_task_function function,
 				   void *argument);
 
+/*
+ * Moves the calling thread off cpu to another CPU of its mask and
+ * restores the mask (no pinning); nothing if its mask has no other CPU.
+ * A worker does this when it takes a job on the caller's CPU; declared
+ * here for the unit test.
+ */
+void enpu_thread_pool_leave_cpu(int cpu);
+
 #endif /* ENPU_THREAD_POOL_H */
