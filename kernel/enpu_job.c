@@ -191,11 +191,13 @@ struct enpu_job {
 
 /**
  * struct enpu_job_sg_snapshot - what debugfs last_job_sg prints
+ * @room: bytes allocated, so that a later job's snapshot can reuse it.
  * @bo_count: BOs of the job.
  * @bos: per BO: addressable size, ENPU_BO_ACCESS_*, segment count.
  * @segs: every segment of every BO, in order.
  */
 struct enpu_job_sg_snapshot {
+	size_t room;
 	u32 bo_count;
 	struct enpu_job_sg_bo {
 		u64 size;
@@ -239,7 +241,7 @@ static void enpu_job_release(struct kref *ref)
 	for (i = 0; i < job->bo_count && job->objs; i++)
 		if (job->objs[i])
 			drm_gem_object_put(job->objs[i]);
-	kvfree(job->bos);
+	/* @bos lives in the allocation of @objs (enpu_job_lookup_bos()). */
 	kvfree(job->objs);
 
 	for (i = 0; i < job->dep_count; i++) {
@@ -398,16 +400,33 @@ static int enpu_job_cmp_ptr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * A job with up to this many BOs needs no allocation for its duplicate
+ * check (a pairwise scan, at most 120 comparisons, instead of a sorted
+ * copy) nor for its validator's BO array (on the stack): in the VM each
+ * allocation and free cost SUBMIT a few microseconds (tests/bench/README.md).
+ */
+#define ENPU_JOB_FEW_BOS	16
+
 /* Two entries naming one object would alias the same pages. */
 static int enpu_job_check_duplicates(struct drm_device *drm,
 				     struct drm_gem_object **objs, u32 count)
 {
 	struct drm_gem_object **sorted;
 	int ret = 0;
-	u32 i;
+	u32 i, j;
 
 	if (count < 2)
 		return 0;
+	if (count <= ENPU_JOB_FEW_BOS) {
+		for (i = 1; i < count; i++)
+			for (j = 0; j < i; j++)
+				if (objs[i] == objs[j]) {
+					drm_dbg(drm, "SUBMIT: a BO is listed twice\n");
+					return -EINVAL;
+				}
+		return 0;
+	}
 	sorted = kvmalloc_array(count, sizeof(*objs), GFP_KERNEL_ACCOUNT);
 	if (!sorted)
 		return -ENOMEM;
@@ -434,12 +453,16 @@ static int enpu_job_lookup_bos(struct enpu_job *job, struct drm_file *file,
 
 	if (!args->bo_count)
 		return 0;
-	job->objs = kvcalloc(args->bo_count, sizeof(*job->objs),
+	/*
+	 * One allocation for both arrays: @bos follows @objs. Each
+	 * allocation and its free cost SUBMIT a few microseconds in the VM.
+	 */
+	job->objs = kvcalloc(args->bo_count,
+			     sizeof(*job->objs) + sizeof(*job->bos),
 			     GFP_KERNEL_ACCOUNT);
-	job->bos = kvcalloc(args->bo_count, sizeof(*job->bos),
-			    GFP_KERNEL_ACCOUNT);
-	if (!job->objs || !job->bos)
+	if (!job->objs)
 		return -ENOMEM;
+	job->bos = (struct enpu_job_bo *)(job->objs + args->bo_count);
 	job->bo_count = args->bo_count;
 
 	for (i = 0; i < args->bo_count; i++) {
@@ -638,11 +661,12 @@ static int enpu_job_validate(struct enpu_job *job)
 	/* A fuzzer or a broken compiler must not flood the log. */
 	static DEFINE_RATELIMIT_STATE(reject_log, 5 * HZ, 10);
 	struct drm_device *drm = &job->edev->drm;
-	struct enpu_validate_bo *vbos = NULL;
+	struct enpu_validate_bo few[ENPU_JOB_FEW_BOS];
+	struct enpu_validate_bo *vbos = few;
 	u32 i, bad_offset, rule;
 	int ret;
 
-	if (job->bo_count) {
+	if (job->bo_count > ARRAY_SIZE(few)) {
 		vbos = kvmalloc_array(job->bo_count, sizeof(*vbos),
 				      GFP_KERNEL_ACCOUNT);
 		if (!vbos)
@@ -658,7 +682,8 @@ static int enpu_job_validate(struct enpu_job *job)
 	else
 		ret = enpu_validate_stream(job->buf.vaddr, job->cmd_size, vbos,
 					   job->bo_count, &bad_offset, &rule);
-	kvfree(vbos);
+	if (vbos != few)
+		kvfree(vbos);
 	if (ret && __ratelimit(&reject_log))
 		drm_dbg(drm, "SUBMIT: command at byte %u rejected: rule %s\n",
 			bad_offset, enpu_cmd_rule_name(rule));
@@ -726,6 +751,32 @@ static int enpu_job_map_imports(struct enpu_job *job)
 	return shrunk ? enpu_job_validate(job) : 0;
 }
 
+/*
+ * Room for a snapshot of @size bytes: the spare one that the snapshot
+ * before the last left (enpu_job_set_last_sg()) if it is large enough,
+ * else a new one; NULL without memory (debugfs then shows nothing). A
+ * stream of jobs with the same BOs allocates no snapshot per SUBMIT.
+ */
+static struct enpu_job_sg_snapshot *enpu_job_get_snapshot(struct enpu_device *edev,
+							  size_t size)
+{
+	struct enpu_job_sg_snapshot *snap;
+
+	mutex_lock(&edev->job.last_sg_lock);
+	snap = edev->job.spare_sg;
+	if (snap && snap->room >= size)
+		edev->job.spare_sg = NULL;
+	else
+		snap = NULL;
+	mutex_unlock(&edev->job.last_sg_lock);
+	if (snap)
+		return snap;
+	snap = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	if (snap)
+		snap->room = size;
+	return snap;
+}
+
 /* Writes the BO table and segments; returns the debugfs snapshot. */
 static struct enpu_job_sg_snapshot *enpu_job_write_bo_table(struct enpu_job *job)
 {
@@ -743,8 +794,10 @@ static struct enpu_job_sg_snapshot *enpu_job_write_bo_table(struct enpu_job *job
 	}
 	for (i = 0; i < job->bo_count; i++)
 		total += job->bos[i].sgt->nents;
-	snap = kvzalloc(sizeof(*snap) + job->bo_count * sizeof(*snap->bos) +
-			total * sizeof(*snap->segs), GFP_KERNEL_ACCOUNT);
+	snap = enpu_job_get_snapshot(job->edev,
+				     sizeof(*snap) +
+				     job->bo_count * sizeof(*snap->bos) +
+				     total * sizeof(*snap->segs));
 	if (snap) {
 		snap->bo_count = job->bo_count;
 		snap->bos = (void *)(snap + 1);
@@ -788,6 +841,9 @@ static void enpu_job_set_last_sg(struct enpu_device *edev,
 	mutex_lock(&edev->job.last_sg_lock);
 	old = edev->job.last_sg;
 	edev->job.last_sg = snap;
+	/* The one replaced becomes the spare; of two, the larger is kept. */
+	if (old && (!edev->job.spare_sg || old->room > edev->job.spare_sg->room))
+		swap(old, edev->job.spare_sg);
 	mutex_unlock(&edev->job.last_sg_lock);
 	kvfree(old);
 }
@@ -1187,6 +1243,7 @@ static void enpu_job_release_device(struct drm_device *drm, void *data)
 	if (edev->job.wq)
 		destroy_workqueue(edev->job.wq);
 	kvfree(edev->job.last_sg);
+	kvfree(edev->job.spare_sg);
 }
 
 /*

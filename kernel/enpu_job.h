@@ -29,16 +29,19 @@ struct enpu_job_sg_snapshot;
  *	watchdog's progress measure.
  * @cpu_copy_bytes: bytes of buffer contents the driver copied with the
  *	CPU; the zero-copy design keeps it at 0 (debugfs cpu_copy_bytes).
- * @last_sg_lock: protects @last_sg.
+ * @last_sg_lock: protects @last_sg and @spare_sg.
  * @last_sg: BO table and segments of the last submitted job, for debugfs
  *	last_job_sg; NULL before the first job.
+ * @spare_sg: the snapshot @last_sg replaced, kept for the next SUBMIT to
+ *	write into instead of allocating one; NULL if none.
  */
 struct enpu_job_dev {
 	struct workqueue_struct *wq;
 	atomic64_t completed;
 	atomic64_t cpu_copy_bytes;
-	struct mutex last_sg_lock;	/* @last_sg */
+	struct mutex last_sg_lock;	/* @last_sg, @spare_sg */
 	struct enpu_job_sg_snapshot *last_sg;
+	struct enpu_job_sg_snapshot *spare_sg;
 };
 
 int enpu_job_init(struct enpu_device *edev);

@@ -432,9 +432,9 @@ static void enpu_sched_arm_timer(struct enpu_sched *s, u64 now)
 }
 
 /* The dispatch loop: the policy's choice goes to the device, or preempts. */
-static void enpu_sched_pump_locked(struct enpu_sched *s)
+/* The dispatch loop at time @now (enpu_sched_now()). */
+static void enpu_sched_pump_at(struct enpu_sched *s, u64 now)
 {
-	u64 now = enpu_sched_now();
 	struct enpu_sched_entity *e;
 
 	lockdep_assert_held(&s->lock);
@@ -456,6 +456,11 @@ static void enpu_sched_pump_locked(struct enpu_sched *s)
 	enpu_sched_top_up(s, now);
 	enpu_stat_max(&s->edev->irq.stats.pump_max_jobs, s->on_device_count);
 	enpu_sched_arm_timer(s, now);
+}
+
+static void enpu_sched_pump_locked(struct enpu_sched *s)
+{
+	enpu_sched_pump_at(s, enpu_sched_now());
 }
 
 /* Logs where @sjob's time went, once its fence has signalled. */
@@ -748,13 +753,19 @@ u64 enpu_sched_push(struct enpu_sched_job *sjob)
 	struct enpu_sched_ctx *sctx = sjob->sctx;
 	struct enpu_sched *s = sctx->sched;
 	unsigned long flags;
-	u64 seqno;
+	u64 seqno, now;
 
 	spin_lock_irqsave(&s->lock, flags);
 	enpu_fence_init(sjob->fence, sctx->timeline);
 	seqno = sjob->fence->seqno;
 	sjob->id = ++s->next_id;
+	/*
+	 * One clock read for the queue time, the refresh and the dispatch
+	 * loop: in the VM the clocksource is the HPET and each read costs
+	 * SUBMIT 1-3 us (tests/bench/README.md).
+	 */
 	sjob->queued_at = ktime_get();
+	now = ktime_to_ns(sjob->queued_at);
 	if (READ_ONCE(sctx->closed) || READ_ONCE(sctx->banned)) {
 		cmpxchg(&sjob->error, 0, -ECANCELED);
 		sjob->skip_deps = true;
@@ -770,8 +781,8 @@ u64 enpu_sched_push(struct enpu_sched_job *sjob)
 	trace_enpu_job_queue(sjob->id, sctx->id, sctx->ent.prio, seqno);
 	/* Drops the count that kept it back until it was in the FIFO. */
 	atomic_dec(&sjob->deps_pending);
-	enpu_sched_ctx_refresh(s, sctx, enpu_sched_now());
-	enpu_sched_pump_locked(s);
+	enpu_sched_ctx_refresh(s, sctx, now);
+	enpu_sched_pump_at(s, now);
 	enpu_sched_unlock_signal(s, sctx, flags, false);
 	return seqno;
 }

@@ -535,6 +535,62 @@ TEST_F(submit, duplicate_handle_in_bo_list_is_einval)
 	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
 }
 
+/*
+ * SUBMIT looks for a BO listed twice by a pairwise scan in a short list
+ * (up to 16 BOs, kernel/enpu_job.c) and by sorting a longer one: lists
+ * of 2, 16, 17 and 40 BOs with dst again at the far end and, in a second
+ * round, next to the front are refused; the same lists with distinct
+ * BOs run. A scan that stopped one entry short, or the sorting path
+ * skipped, lets one of them through.
+ */
+#define DUP_LIST_MAX 40
+
+TEST_F(submit, a_bo_listed_twice_is_einval_in_short_and_long_lists)
+{
+	static const uint32_t counts[] = { 2, 16, 17, DUP_LIST_MAX };
+	struct drm_enpu_submit_bo bos[DUP_LIST_MAX];
+	struct enpu_cmd_dma_fill fill = fill_command(0, 0, BO_SIZE);
+	uint32_t extra[DUP_LIST_MAX];
+
+	for (int i = 0; i < DUP_LIST_MAX; i++)
+		ASSERT_EQ(0, enpu_raw_bo_create(self->fd, ENPU_PAGE_SIZE, 0,
+						&extra[i], NULL));
+	for (unsigned int c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		uint32_t n = counts[c];
+
+		bos[0] = (struct drm_enpu_submit_bo){
+			self->dst, DRM_ENPU_SUBMIT_BO_WRITE };
+		for (uint32_t i = 1; i < n; i++)
+			bos[i] = (struct drm_enpu_submit_bo){
+				extra[i], DRM_ENPU_SUBMIT_BO_READ };
+		EXPECT_EQ(0, enpu_raw_submit_simple(self->fd, bos, n, &fill,
+						    sizeof(fill), 0, 0))
+			TH_LOG("%u distinct BOs refused", n);
+		ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, self->dst, 0,
+					      5 * SECOND));
+		memset(self->dst_map, UNTOUCHED, BO_SIZE);
+		bos[n - 1].handle = self->dst;
+		EXPECT_EQ(-EINVAL, enpu_raw_submit_simple(self->fd, bos, n,
+							  &fill, sizeof(fill),
+							  0, 0))
+			TH_LOG("%u BOs, dst first and last: not refused", n);
+		EXPECT_TRUE(dst_untouched(self));
+		if (n > 2) {
+			bos[n - 1].handle = extra[n - 1];
+			bos[1].handle = bos[n - 1].handle;
+			EXPECT_EQ(-EINVAL,
+				  enpu_raw_submit_simple(self->fd, bos, n,
+							 &fill, sizeof(fill),
+							 0, 0))
+				TH_LOG("%u BOs, one at 1 and %u: not refused",
+				       n, n - 1);
+			EXPECT_TRUE(dst_untouched(self));
+		}
+	}
+	for (int i = 0; i < DUP_LIST_MAX; i++)
+		enpu_raw_gem_close(self->fd, extra[i]);
+}
+
 TEST_F(submit, unknown_or_foreign_handles_are_enoent)
 {
 	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
@@ -839,6 +895,77 @@ TEST_F(submit, long_segments_map_without_dma_api_reports)
 		TH_LOG("kernel report: %s", first);
 	enpu_kreports_stop(&reports);
 	munmap(map, size);
+}
+
+/*
+ * debugfs last_job_sg shows the last job's BOs and no other's. SUBMIT
+ * writes the listing into the allocation of the one before the last
+ * when it is large enough (kernel/enpu_job.c), so jobs with 3, 1, 2, 1
+ * and 3 BOs of different sizes alternate between fitting and not: after
+ * each, every BO of the job is listed with its size and access, and none
+ * past the job's count. A reused listing that kept an earlier job's
+ * count or BOs, or one written into too small a room (also a kernel
+ * report on the debug kernel), fails here.
+ */
+TEST_F(submit, last_job_sg_lists_only_the_last_jobs_bos)
+{
+	static const uint32_t pages[3] = { 1, 2, 3 };
+	static const int jobs[][4] = {
+		{ 3, 0, 1, 2 }, { 1, 1 }, { 2, 2, 0 }, { 1, 0 }, { 3, 2, 1, 0 },
+	};
+	struct enpu_kreports reports = { .fd = -1 };
+	uint64_t address[4], length[4];
+	uint32_t handles[3];
+	char debugfs[256], first[512];
+
+	ASSERT_EQ(0, enpu_debugfs_dir(sizeof(debugfs), debugfs));
+	ASSERT_EQ(0, enpu_kreports_start(&reports));
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(0, enpu_raw_bo_create(self->fd,
+						pages[i] * ENPU_PAGE_SIZE, 0,
+						&handles[i], NULL));
+	for (unsigned int j = 0; j < sizeof(jobs) / sizeof(jobs[0]); j++) {
+		uint32_t n = (uint32_t)jobs[j][0];
+		struct drm_enpu_submit_bo bos[3];
+		struct enpu_cmd_dma_fill fill;
+
+		for (uint32_t i = 0; i < n; i++)
+			bos[i] = (struct drm_enpu_submit_bo){
+				handles[jobs[j][1 + i]],
+				i ? DRM_ENPU_SUBMIT_BO_READ :
+				    DRM_ENPU_SUBMIT_BO_WRITE };
+		fill = fill_command(0, 0, ENPU_PAGE_SIZE);
+		ASSERT_EQ(0, enpu_raw_submit_simple(self->fd, bos, n, &fill,
+						    sizeof(fill), 0, 0));
+		for (uint32_t i = 0; i <= n; i++) {
+			struct enpu_job_sg_bo sg = {
+				.address = address, .length = length,
+				.capacity = 4,
+			};
+			int status = enpu_last_job_sg(debugfs, i, &sg);
+
+			if (i == n) {
+				EXPECT_EQ(-ENOENT, status)
+					TH_LOG("job %u (%u BOs) lists a BO %u",
+					       j, n, i);
+				continue;
+			}
+			ASSERT_EQ(0, status);
+			EXPECT_EQ(pages[jobs[j][1 + i]] * ENPU_PAGE_SIZE,
+				  sg.size)
+				TH_LOG("job %u, BO %u", j, i);
+			EXPECT_STREQ(i ? "r" : "w", sg.access)
+				TH_LOG("job %u, BO %u", j, i);
+			EXPECT_NE((size_t)0, sg.listed);
+		}
+		ASSERT_EQ(0, enpu_raw_bo_wait(self->fd, bos[0].handle, 0,
+					      5 * SECOND));
+	}
+	EXPECT_EQ(0, enpu_kreports_collect(&reports, sizeof(first), first))
+		TH_LOG("kernel report: %s", first);
+	enpu_kreports_stop(&reports);
+	for (int i = 0; i < 3; i++)
+		enpu_raw_gem_close(self->fd, handles[i]);
 }
 
 /*
