@@ -431,8 +431,10 @@ static void enpu_sched_arm_timer(struct enpu_sched *s, u64 now)
 		hrtimer_start(&s->timer, ns_to_ktime(next), HRTIMER_MODE_ABS);
 }
 
-/* The dispatch loop: the policy's choice goes to the device, or preempts. */
-/* The dispatch loop at time @now (enpu_sched_now()). */
+/*
+ * The dispatch loop at time @now (enpu_sched_now()): the policy's choice
+ * goes to the device, or preempts.
+ */
 static void enpu_sched_pump_at(struct enpu_sched *s, u64 now)
 {
 	struct enpu_sched_entity *e;
