@@ -352,7 +352,7 @@ static int enpu_job_check_args(struct drm_device *drm,
 			DRM_ENPU_SUBMIT_MAX_STRIDE);
 		return -EINVAL;
 	}
-	if (!enpu_validate_stream_size(args->commands_size)) {
+	if (!enpu_cmd_stream_size_valid(args->commands_size)) {
 		drm_dbg(drm, "SUBMIT: commands_size %u not a multiple of %u up to %u\n",
 			args->commands_size, ENPU_CMD_ALIGN,
 			ENPU_CMD_MAX_STREAM);

@@ -185,7 +185,7 @@ int enpu_stream_create_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 	}
 	if (!args->commands_size ||
-	    !enpu_validate_stream_size(args->commands_size)) {
+	    !enpu_cmd_stream_size_valid(args->commands_size)) {
 		drm_dbg(drm, "STREAM_CREATE: commands_size %u not a multiple of %u from %u to %u\n",
 			args->commands_size, ENPU_CMD_ALIGN, ENPU_CMD_ALIGN,
 			ENPU_CMD_MAX_STREAM);

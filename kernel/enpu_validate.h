@@ -68,15 +68,6 @@ struct enpu_validate_ref {
 typedef void (*enpu_validate_ref_fn)(void *priv,
 				     const struct enpu_validate_ref *ref);
 
-/*
- * A stream length SUBMIT and STREAM_CREATE take: a multiple of
- * ENPU_CMD_ALIGN, at most ENPU_CMD_MAX_STREAM. Whether 0 (no stream) is
- * allowed is the caller's rule.
- */
-static inline bool enpu_validate_stream_size(u32 size)
-{
-	return !(size % ENPU_CMD_ALIGN) && size <= ENPU_CMD_MAX_STREAM;
-}
 
 int enpu_validate_stream(const void *stream, u32 size,
 			 const struct enpu_validate_bo *bos, u32 bo_count,

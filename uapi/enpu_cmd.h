@@ -76,6 +76,22 @@ extern "C" {
 #define ENPU_QUANTIZE_SCALE_LIMIT	0x7f800000u
 
 /**
+ * enpu_cmd_stream_size_valid() - whether a stream length is one the format allows
+ * @size: the stream's length in bytes
+ *
+ * A multiple of ENPU_CMD_ALIGN, at most ENPU_CMD_MAX_STREAM. Whether 0 (no
+ * stream) is allowed is the caller's rule: SUBMIT takes it, STREAM_CREATE
+ * does not. The kernel and libenpu both call this, so the rule is written
+ * once.
+ *
+ * Return: non-zero when @size is allowed.
+ */
+static inline int enpu_cmd_stream_size_valid(__u32 size)
+{
+	return !(size % ENPU_CMD_ALIGN) && size <= ENPU_CMD_MAX_STREAM;
+}
+
+/**
  * enum enpu_cmd_opcode - command opcodes
  * @ENPU_CMD_NOP: does nothing for @cycles device cycles (struct enpu_cmd_nop).
  * @ENPU_CMD_DMA_COPY: copies bytes between BOs (struct enpu_cmd_dma_copy).

@@ -389,6 +389,45 @@ static void test_stream_of_the_maximum_size(void)
 	free(nops);
 }
 
+/*
+ * The length rule SUBMIT, STREAM_CREATE and libenpu share
+ * (enpu_cmd_stream_size_valid()), at each bound and one step past it.
+ */
+static void test_stream_size_rule(void)
+{
+	static const struct {
+		uint32_t size;
+		bool valid;
+	} cases[] = {
+		{ 0, true },
+		{ 1, false },
+		{ ENPU_CMD_ALIGN - 1, false },
+		{ ENPU_CMD_ALIGN, true },
+		{ ENPU_CMD_ALIGN + 1, false },
+		{ ENPU_CMD_MAX_STREAM - ENPU_CMD_ALIGN, true },
+		{ ENPU_CMD_MAX_STREAM - 1, false },
+		{ ENPU_CMD_MAX_STREAM, true },
+		{ ENPU_CMD_MAX_STREAM + 1, false },
+		{ ENPU_CMD_MAX_STREAM + ENPU_CMD_ALIGN, false },
+		/* the largest aligned __u32 */
+		{ UINT32_MAX - UINT32_MAX % ENPU_CMD_ALIGN, false },
+		{ UINT32_MAX, false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool valid = enpu_cmd_stream_size_valid(cases[i].size);
+
+		checks_in_test++;
+		if (valid != cases[i].valid) {
+			fprintf(stderr, "  %s: size %u %s, want %s\n",
+				current_test, cases[i].size,
+				valid ? "valid" : "invalid",
+				cases[i].valid ? "valid" : "invalid");
+			failures++;
+		}
+	}
+}
+
 static void test_nop(void)
 {
 	struct enpu_cmd_nop nop = { .cycles = 0xffffffff };
@@ -2142,6 +2181,7 @@ static const struct {
 	{ "stream_truncated_inside_a_command",
 	  test_stream_truncated_inside_a_command },
 	{ "stream_of_the_maximum_size", test_stream_of_the_maximum_size },
+	{ "stream_size_rule", test_stream_size_rule },
 	{ "nop", test_nop },
 	{ "dma_copy", test_dma_copy },
 	{ "dma_fill", test_dma_fill },

@@ -54,8 +54,8 @@ int enpu_stream_create(enpu_device *device, const void *commands,
 
 	if (!device)
 		return -EINVAL;
-	if (!commands || !stream || !size || size % ENPU_CMD_ALIGN ||
-	    size > ENPU_CMD_MAX_STREAM)
+	if (!commands || !stream || !size ||
+	    !enpu_cmd_stream_size_valid(size))
 		return enpu_device_fail(device, -EINVAL,
 					"%s: stream_create: commands or stream is NULL, or size %u is not a multiple of %u from %u to %u",
 					device->path, size, ENPU_CMD_ALIGN,
