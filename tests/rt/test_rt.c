@@ -122,6 +122,61 @@ out:
 	mb_free(&mb);
 }
 
+/*
+ * A run that fails halfway leaves the CPU partition's buffer bookkeeping
+ * of the values it reached (readers left, blocks held); the next run
+ * starts it afresh. Here the Reshape fails after Neg read 'a', which Mul
+ * reads again: were 'a''s reader count left as the failed run left it,
+ * the next run would give its block back after Neg, Add would write 'm'
+ * over it, and Mul would square 'm' (4a^2 for -2a^2).
+ */
+static void test_run_after_failed_run(struct test_state *t)
+{
+	struct model_builder mb;
+	enpu_rt_session *s = NULL;
+	int64_t four[] = { 4 }, one[] = { 1 };
+	float x[4] = { -1, 2, 3, -4 };
+	int64_t bad_shape[1] = { 5 }, shape[1] = { 4 };
+	struct enpu_rt_output out;
+
+	mb_init(&mb, 13);
+	mb_input(&mb, "x", ENPU_RT_FLOAT, 1, four);
+	mb_input(&mb, "s", ENPU_RT_INT64, 1, one);
+	mb_node(&mb, "Relu", "x", "a");
+	mb_node(&mb, "Neg", "a", "n");
+	mb_node(&mb, "Reshape", "n,s", "r");
+	mb_node(&mb, "Add", "r,r", "m");
+	mb_node(&mb, "Mul", "m,a", "y");
+	mb_output(&mb, "y");
+	CHECK(t, mb_open(&mb, 1, NULL, &s, NULL, 0) == 0, "open");
+	if (!s)
+		goto out;
+	enpu_rt_session_bind_input(s, 0, ENPU_RT_FLOAT, 1, four, x, sizeof(x));
+	enpu_rt_session_bind_input(s, 1, ENPU_RT_INT64, 1, one, bad_shape,
+				   sizeof(bad_shape));
+	CHECK(t, enpu_rt_session_run(s) != 0 &&
+	      strstr(enpu_rt_session_error(s), "Reshape"), "%s",
+	      enpu_rt_session_error(s));
+	enpu_rt_session_bind_input(s, 1, ENPU_RT_INT64, 1, one, shape,
+				   sizeof(shape));
+	for (int run = 0; run < 2; run++) {
+		CHECK(t, enpu_rt_session_run(s) == 0, "%s",
+		      enpu_rt_session_error(s));
+		CHECK(t, enpu_rt_session_output(s, 0, &out) == 0 &&
+		      out.byte_size == sizeof(x), "output");
+		for (int i = 0; i < 4; i++) {
+			float a = x[i] > 0 ? x[i] : 0;
+
+			CHECK(t, ((const float *)out.data)[i] == -2 * a * a,
+			      "run %d element %d: %g", run, i,
+			      ((const float *)out.data)[i]);
+		}
+	}
+out:
+	enpu_rt_session_destroy(s);
+	mb_free(&mb);
+}
+
 static void test_garbage_is_invalid_model(struct test_state *t)
 {
 	static const uint8_t garbage[] = { 0xff, 0xff, 0xff, 0xff, 0x0f, 1 };
@@ -714,6 +769,7 @@ static const struct test_case tests[] = {
 	  test_bind_rejects_wrong_type_and_shape },
 	{ "symbolic_batch_reshapes_per_run",
 	  test_symbolic_batch_reshapes_per_run },
+	{ "run_after_failed_run", test_run_after_failed_run },
 	{ "garbage_is_invalid_model", test_garbage_is_invalid_model },
 	{ "every_truncation_fails_cleanly",
 	  test_every_truncation_fails_cleanly },

@@ -39,7 +39,7 @@
 #define NPU_DISPATCH_NS		150000.0
 /* Largest tensor the backend places in one BO. */
 #define NPU_TENSOR_MAX_BYTES	(256ull << 20)
-/* How long a run waits for its job before calling it hung. */
+/* How long after its submit a run waits for its job before calling it hung. */
 #define NPU_JOB_TIMEOUT_NS	(20ll * 1000 * 1000 * 1000)
 
 /* A BO handed out as seam memory, found again by its mapping. */

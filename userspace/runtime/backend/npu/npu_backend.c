@@ -466,8 +466,15 @@ static int npu_wait(void *self, void *compiled, struct rt_fence *fence)
 	if (!c->busy)
 		return 0;
 	c->busy = 0;
-	status = enpu_job_wait(b->device, c->syncobj, NPU_JOB_TIMEOUT_NS, 0,
-			       &job_status);
+	/*
+	 * The deadline counts from the submit, whose clock read host_ns
+	 * takes too: a relative timeout would cost libenpu one more read
+	 * per job (a system call of about 3 us in a TCG guest, which has
+	 * no vDSO clock).
+	 */
+	status = enpu_job_wait(b->device, c->syncobj,
+			       (int64_t)c->submitted_ns + NPU_JOB_TIMEOUT_NS,
+			       DRM_ENPU_WAIT_ABSOLUTE, &job_status);
 	c->host_ns = now_ns() - c->submitted_ns;
 	if (status)
 		return device_error(b, b->errors, status, "waiting for the job");
