@@ -1466,4 +1466,51 @@ TEST_F(submit, stream_libenpu_submits_a_stream_object)
 	enpu_bo_destroy(dst);
 }
 
+/*
+ * libenpu keeps up to 32 BOs and 32 in-fences of a submit on its stack
+ * and allocates beyond that: 40 of each reach the kernel intact. The
+ * last BO is the one the job writes, and an unknown handle in the last
+ * in-fence entry is ENOENT, so both arrays' tails were passed on.
+ */
+TEST_F(submit, libenpu_passes_arrays_longer_than_its_stack_ones)
+{
+	enum { COUNT = 40 };
+	struct enpu_cmd_dma_fill fill = fill_command(COUNT - 1, 0, BO_SIZE);
+	struct enpu_submit_fence fences[COUNT];
+	struct enpu_submit_bo list[COUNT];
+	struct enpu_submit_desc desc;
+	enpu_bo *bo[COUNT] = { NULL };
+	uint32_t signalled = 0;
+	uint64_t seqno = 0;
+	void *map = NULL;
+
+	ASSERT_EQ(0, drmSyncobjCreate(self->fd, DRM_SYNCOBJ_CREATE_SIGNALED,
+				      &signalled));
+	for (int i = 0; i < COUNT; i++) {
+		ASSERT_EQ(0, enpu_bo_create(self->device, BO_SIZE, 0, &bo[i]));
+		list[i] = (struct enpu_submit_bo){ bo[i],
+						   DRM_ENPU_SUBMIT_BO_READ, 0 };
+		fences[i] = (struct enpu_submit_fence){ signalled, 0, 0 };
+	}
+	list[COUNT - 1].access = DRM_ENPU_SUBMIT_BO_WRITE;
+	memset(&desc, 0, sizeof(desc));
+	desc.commands = &fill;
+	desc.commands_size = sizeof(fill);
+	desc.bos = list;
+	desc.bo_count = COUNT;
+	desc.in_fences = fences;
+	desc.in_fence_count = COUNT;
+	fences[COUNT - 1].syncobj = signalled + 1000;
+	EXPECT_EQ(-ENOENT, enpu_submit(self->device, &desc, &seqno));
+	fences[COUNT - 1].syncobj = signalled;
+	ASSERT_EQ(0, enpu_submit(self->device, &desc, &seqno));
+	ASSERT_EQ(0, enpu_bo_wait(bo[COUNT - 1], 5 * SECOND, 0));
+	ASSERT_EQ(0, enpu_bo_map(bo[COUNT - 1], &map));
+	EXPECT_TRUE(all_bytes(map, BO_SIZE, POISON));
+	enpu_bo_unmap(bo[COUNT - 1]);
+	for (int i = 0; i < COUNT; i++)
+		enpu_bo_destroy(bo[i]);
+	drmSyncobjDestroy(self->fd, signalled);
+}
+
 TEST_HARNESS_MAIN
