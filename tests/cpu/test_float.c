@@ -210,6 +210,56 @@ static void test_sgemm_paths_match_reference(struct test_state *s)
  * partial 16-float vector; then through the convolution's B sources
  * (the unfolding at stride 2, the input in place for 1x1) at 7x7.
  */
+/*
+ * The same convolution with its weights packed once
+ * (enpu_cpu_fconv_weights_pack()) must give @got's bits: the packing is
+ * the one each call makes without it. Packed against another output
+ * channel count it must be refused, not run.
+ */
+static int packed_same_bits(struct test_state *s, enpu_cpu_context *ctx,
+			    const struct enpu_cpu_fconv_shape *sh,
+			    const float *x, const float *w, const float *bias,
+			    const float *clamp, const float *got, size_t y_len)
+{
+	enpu_cpu_fconv_weights *packed = NULL, *other = NULL;
+	struct enpu_cpu_fconv_shape wider = *sh;
+	float *again = malloc(y_len * sizeof(float));
+	int ok = 0;
+
+	wider.out_channels += sh->group;
+	if (!again || enpu_cpu_fconv_weights_pack(ctx, sh, w, &packed) ||
+	    enpu_cpu_conv2d_f32_packed(ctx, sh, x, w, packed, bias, clamp,
+				       again)) {
+		CHECK(s, 0, "packed: %s", enpu_cpu_context_error(ctx));
+		goto out;
+	}
+	ok = !memcmp(again, got, y_len * sizeof(float));
+	CHECK(s, ok, "%s C%zu M%zu g%zu %zux%zu k%zux%zu: weights packed once give other bits",
+	      enpu_cpu_isa_name(enpu_cpu_context_isa(ctx)), sh->in_channels,
+	      sh->out_channels, sh->group, sh->height, sh->width,
+	      sh->kernel_height, sh->kernel_width);
+	/* w is only read up to sh's channels: the pack of wider reads more. */
+	if (ok && packed) {
+		float *w2 = calloc((wider.out_channels * sh->in_channels /
+				    sh->group) * sh->kernel_height *
+				   sh->kernel_width, sizeof(float));
+
+		ok = w2 && !enpu_cpu_fconv_weights_pack(ctx, &wider, w2,
+							  &other) &&
+		     other && enpu_cpu_conv2d_f32_packed(ctx, sh, x, w, other,
+							 bias, clamp,
+							 again) == -EINVAL;
+		CHECK(s, ok, "weights packed for M%zu ran a conv of M%zu",
+		      wider.out_channels, sh->out_channels);
+		free(w2);
+	}
+out:
+	enpu_cpu_fconv_weights_destroy(packed);
+	enpu_cpu_fconv_weights_destroy(other);
+	free(again);
+	return ok;
+}
+
 static int run_conv_case(struct test_state *s, enpu_cpu_context *ctx,
 			 const struct enpu_cpu_fconv_shape *sh, int clamp,
 			 uint64_t seed);
@@ -255,15 +305,19 @@ static void test_sgemm_thin_columns(struct test_state *s)
 }
 
 /*
- * The tall kernel (where the ISA has one) against the indirect
- * microkernel on the same rows, bit for bit: 12 rows of A packed k-major
- * against rows 0-7 and 8-11 of A row-major, B rows by offset into a band
- * (taps of a 3x3 window over a padded input, k = 9 per channel, and an
- * odd k), full and partial panels, bias per row or none, the clamp.
+ * Each tall kernel (where the ISA has them) against the indirect
+ * microkernel on the same rows, bit for bit: its block of rows of A
+ * packed k-major (rows past mr zero, as fconv.c pads a last block)
+ * against A row-major in blocks of the microkernel's rows, B rows by
+ * offset into a band (taps of a 3x3 window over a padded input, k = 9
+ * per channel, odd k, even and odd k for the two-step loop), full and
+ * partial panels, every mr from 1 to the block's rows, bias per row or
+ * none, the clamp; rows past mr must stay untouched.
  */
 static void test_sgemm_tall_same_bits(struct test_state *s)
 {
-	static const size_t ks[] = { 1, 9, 37, 288 }, nrs[] = { 32, 20, 16, 5 };
+	static const size_t ks[] = { 1, 2, 9, 37, 288 };
+	static const size_t nrs[] = { 32, 20, 16, 5 };
 	const float clamp[2] = { -0.25f, 0.5f };
 	uint64_t rng = 0x2545f491u;
 	int ran = 0;
@@ -276,36 +330,42 @@ static void test_sgemm_tall_same_bits(struct test_state *s)
 			continue;
 		enpu_cpu_kernels_select((enum enpu_cpu_isa)isa, &kernels);
 		kn = kernels.sgemm;
-		if (!kn->tall)
-			continue;
-		for (size_t i = 0; i < 16; i++) {
-			size_t k = ks[i % 4], nr = nrs[i / 4], mr = kn->tall_mr;
+		for (size_t t = 0; t < ENPU_SGEMM_TALLS && kn->talls[t].kernel;
+		     t++)
+		for (size_t i = 0; i < 20; i++) {
+			size_t rows = kn->talls[t].rows;
+			size_t k = ks[i % 5], nr = nrs[i / 5];
+			size_t mr = 1 + (i * 7 + t) % rows;
 			size_t wp = 40, band_len = (k + 2) * wp + kn->nr, ldc = 48;
-			float *a = malloc(mr * k * sizeof(float));
-			float *packed = malloc(mr * k * sizeof(float));
+			float *a = malloc(rows * k * sizeof(float));
+			float *packed = malloc(rows * k * sizeof(float));
 			float *band = malloc(band_len * sizeof(float));
-			float *bias = malloc(mr * sizeof(float));
-			float *one = calloc(mr * ldc, sizeof(float));
-			float *two = calloc(mr * ldc, sizeof(float));
+			float *bias = malloc(rows * sizeof(float));
+			float *one = calloc(rows * ldc, sizeof(float));
+			float *two = calloc(rows * ldc, sizeof(float));
 			ptrdiff_t *offsets = malloc(k * sizeof(*offsets));
 			const float *cl = i % 3 ? clamp : NULL;
 			const float *b = i & 1 ? bias : NULL;
 
+			/* Every mr once at the longest k as well. */
+			if (i == 19)
+				mr = rows;
 			if (!a || !packed || !band || !bias || !one || !two ||
 			    !offsets) {
 				CHECK(s, 0, "out of memory");
 			} else {
-				fill(a, mr * k, &rng);
+				fill(a, rows * k, &rng);
 				fill(band, band_len, &rng);
-				fill(bias, mr, &rng);
+				fill(bias, rows, &rng);
 				for (size_t kk = 0; kk < k; kk++) {
 					offsets[kk] = (ptrdiff_t)(kk / 3 * wp +
 								  kk % 3);
-					for (size_t r = 0; r < mr; r++)
-						packed[kk * mr + r] = a[r * k + kk];
+					for (size_t r = 0; r < rows; r++)
+						packed[kk * rows + r] = r < mr ?
+							a[r * k + kk] : 0.0f;
 				}
-				kn->tall(nr, k, packed, band + 1, offsets, one,
-					 ldc, b, cl);
+				kn->talls[t].kernel(mr, nr, k, packed, band + 1,
+						    offsets, one, ldc, b, cl);
 				for (size_t m0 = 0; m0 < mr; m0 += kn->mr)
 					kn->indirect(mr - m0 < kn->mr ? mr - m0 :
 						     kn->mr, nr, k, a + m0 * k, k,
@@ -313,10 +373,10 @@ static void test_sgemm_tall_same_bits(struct test_state *s)
 						     two + m0 * ldc, ldc,
 						     b ? b + m0 : NULL, 1, cl);
 				CHECK(s, !memcmp(one, two,
-						 mr * ldc * sizeof(float)),
-				      "%s: k %zu nr %zu bias %d clamp %d: the tall kernel's bits differ",
+						 rows * ldc * sizeof(float)),
+				      "%s: %zu-row kernel, mr %zu k %zu nr %zu bias %d clamp %d: the bits differ",
 				      enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
-				      k, nr, !!b, !!cl);
+				      rows, mr, k, nr, !!b, !!cl);
 				ran++;
 			}
 			free(a);
@@ -329,7 +389,7 @@ static void test_sgemm_tall_same_bits(struct test_state *s)
 		}
 	}
 	CHECK(s, ran || !enpu_cpu_isa_supported(ENPU_CPU_ISA_AVX512_VNNI),
-	      "AVX-512 runs here but has no tall kernel");
+	      "AVX-512 runs here but has no tall kernels");
 }
 
 /*
@@ -576,6 +636,9 @@ static int run_conv_case(struct test_state *s, enpu_cpu_context *ctx,
 			CHECK(s, 0, "%s", enpu_cpu_context_error(ctx));
 			goto out;
 		}
+		if (!packed_same_bits(s, ctx, sh, x, w, bias,
+				      clamp ? relu6 : NULL, got, y_len))
+			goto out;
 		for (size_t i = 0; i < y_len; i++)
 			if (!close_enough(got[i], want[i], magnitude)) {
 				CHECK(s, 0, "%s %u threads C%zu M%zu g%zu %zux%zu k%zux%zu s%zu,%zu d%zu,%zu p%zu,%zu,%zu,%zu: [%zu] %g vs %g",
@@ -694,6 +757,31 @@ static void test_fconv_paths_match_reference(struct test_state *s)
 			};
 
 			if (!run_conv_case(s, ctx, &sh, (int)(i & 1), 960 + i))
+				break;
+		}
+	}
+	/*
+	 * Output channels in blocks for the tall kernels (fconv.c
+	 * plan_blocks(): 14, 12 and 8 rows, a last block padded with zero
+	 * rows): every count of a group from 1 to 30, counts around the
+	 * exact planning's limit of 128 (above it blocks of 14 first), in
+	 * groups of 1 and 2, rows that fill the panels so that all read in
+	 * place.
+	 */
+	{
+		static const size_t more[] = { 41, 64, 70, 127, 128, 129, 142,
+					       271 };
+
+		for (size_t i = 0; ctx && i < 30 + ARRAY_SIZE(more); i++) {
+			size_t mg = i < 30 ? i + 1 : more[i - 30];
+			size_t group = 1 + i % 2;
+			struct enpu_cpu_fconv_shape sh = {
+				1, 3 * group, 3, 32, mg * group, group,
+				3, 3, 1, 1, 1, 1, 1, 1, 1, 1,
+			};
+
+			if (!run_conv_case(s, ctx, &sh, (int)(i % 3 == 0),
+					   2000 + i))
 				break;
 		}
 	}

@@ -85,6 +85,30 @@ int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
 			const float *x, const float *w, const float *bias,
 			const float *clamp, float *y);
 /*
+ * A convolution's weights packed once for the context's kernels (the
+ * blocks of output channels the in-place path runs, AVX-512), so that
+ * no call packs them: @shape's in_channels, out_channels, group and
+ * kernel sizes decide the packing (it must be valid as a whole). Sets
+ * *@weights to NULL, and returns 0, where nothing is packed (depthwise,
+ * ISAs without those kernels). enpu_cpu_conv2d_f32_packed() then takes
+ * it with w (every path but the in-place one still reads w) for any
+ * shape with the same channels, group and kernel sizes, on a context of
+ * the same ISA (else -EINVAL); @weights NULL there is
+ * enpu_cpu_conv2d_f32().
+ */
+typedef struct enpu_cpu_fconv_weights enpu_cpu_fconv_weights;
+int enpu_cpu_fconv_weights_pack(enpu_cpu_context *context,
+				const struct enpu_cpu_fconv_shape *shape,
+				const float *w,
+				enpu_cpu_fconv_weights **weights);
+void enpu_cpu_fconv_weights_destroy(enpu_cpu_fconv_weights *weights);
+int enpu_cpu_conv2d_f32_packed(enpu_cpu_context *context,
+			       const struct enpu_cpu_fconv_shape *shape,
+			       const float *x, const float *w,
+			       const enpu_cpu_fconv_weights *weights,
+			       const float *bias, const float *clamp,
+			       float *y);
+/*
  * Float max pooling, NCHW, with the same geometry (out_channels equal to
  * in_channels, group 1; floor output sizes): the largest input in each
  * window, -FLT_MAX for a window of padding only, NaN inputs skipped.

@@ -11,9 +11,9 @@
  * each task (a band of output rows) copies the input rows it reads, with
  * their padding, into scratch and hands the microkernel one offset per
  * (channel, ky, kx) into it, the K rows of B in place (the indirect
- * microkernel; where the ISA has a tall twin, blocks of its rows of
- * output channels run on it over weights packed per call). Bias is per
- * row, the
+ * microkernel; where the ISA has tall kernels, blocks of 14, 12 or 8
+ * output channels run on them over weights packed k-major, once by
+ * enpu_cpu_fconv_weights_pack() or else per call). Bias is per row, the
  * clamp fused. Depthwise: the context's depthwise kernel per (image,
  * channel, band of rows). Dense at stride 2 with at most
  * ENPU_FCONV_FEW_TAPS taps: the context's few-taps kernel where the ISA
@@ -26,6 +26,7 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,6 +167,24 @@ static void unfold_panel(void *argument, size_t col0, size_t cols, size_t nr,
 }
 
 /*
+ * The blocks of output channels of one group for the tall kernels
+ * (sgemm_internal.h) and where each block's packed weights start: the
+ * split of mg rows into blocks of the kernels' sizes that costs least by
+ * the kernels' measured costs, a last block padded with zero rows where
+ * none fits exactly (64 = 14 + 14 + 12 + 12 + 12, 16 = 8 + 8).
+ */
+struct fconv_block {
+	size_t m0, mr;		/* first row, rows stored */
+	size_t tall;		/* index into the kernel table's talls */
+	size_t offset;		/* packed rows before it (k floats each) */
+};
+
+struct fconv_plan {
+	size_t blocks, group_floats;	/* per group */
+	struct fconv_block *block;
+};
+
+/*
  * Stride 1, read in place: one task per band of output rows. The task
  * copies the input rows its band reads (every channel of the group, with
  * the padding) into scratch, which stays in L2 while the microkernel runs
@@ -182,9 +201,9 @@ struct direct_job {
 	const float *w, *bias, *clamp;
 	float *y;			/* the group's first output channel */
 	const ptrdiff_t *offsets;	/* k of them */
-	/* The first tall x tall_mr output channels' weights, packed. */
+	/* NULL (no tall kernels), or the group's blocks and their weights. */
+	const struct fconv_plan *plan;
 	const float *packed;
-	size_t tall;
 	size_t wp, oh, ow, mg, cg, k, panels;
 	size_t band, rows_in;		/* output rows, input rows read */
 	atomic_int failed;
@@ -242,14 +261,20 @@ static void direct_task(void *argument, size_t task)
 		size_t plane = job->oh * job->ow;
 		float *y = job->y + oy * job->ow + ox0;
 
-		for (size_t t = 0; t < job->tall; t++)
-			kn->tall(nr, job->k, job->packed + t * kn->tall_mr *
-				 job->k, b, job->offsets,
-				 y + t * kn->tall_mr * plane, plane,
-				 job->bias ? job->bias + t * kn->tall_mr : NULL,
-				 job->clamp);
-		for (size_t m0 = job->tall * kn->tall_mr; m0 < job->mg;
-		     m0 += kn->mr) {
+		if (job->plan) {
+			for (size_t i = 0; i < job->plan->blocks; i++) {
+				const struct fconv_block *bl =
+					&job->plan->block[i];
+
+				kn->talls[bl->tall].kernel(bl->mr, nr, job->k,
+					job->packed + bl->offset * job->k, b,
+					job->offsets, y + bl->m0 * plane,
+					plane, job->bias ? job->bias + bl->m0 :
+					NULL, job->clamp);
+			}
+			continue;
+		}
+		for (size_t m0 = 0; m0 < job->mg; m0 += kn->mr) {
 			size_t mr = job->mg - m0 < kn->mr ? job->mg - m0 :
 				    kn->mr;
 
@@ -277,38 +302,128 @@ static size_t band_rows(size_t row_bytes, size_t span_h, size_t oh,
 	return fit < most ? fit : most;
 }
 
+/* Rows planned exactly; above, blocks of the largest kernel first. */
+#define PLAN_ROWS 128
+
+static size_t tall_count(const struct enpu_sgemm_kernel_info *kn)
+{
+	size_t n = 0;
+
+	while (n < ENPU_SGEMM_TALLS && kn->talls[n].kernel)
+		n++;
+	return n;
+}
+
 /*
- * How many blocks of the tall kernel's rows (sgemm_internal.h) the mg
- * output channels run as; the 8-row kernel takes the rest. The most
- * blocks that leave a multiple of mr (64 = 4 x 12 + 2 x 8), else as
- * many as fit: the 8-row kernel's partial block computes rows it drops.
+ * Fills @plan->block (NULL: only counts) for mg rows; returns the number
+ * of blocks.
  */
-static size_t tall_blocks(const struct enpu_sgemm_kernel_info *kn,
-			  size_t mg)
+static size_t plan_blocks(const struct enpu_sgemm_kernel_info *kn, size_t mg,
+			  struct fconv_plan *plan)
 {
-	if (!kn->tall)
-		return 0;
-	for (size_t t = mg / kn->tall_mr + 1; t-- > 0;)
-		if ((mg - t * kn->tall_mr) % kn->mr == 0)
-			return t;
-	return mg / kn->tall_mr;
+	size_t talls = tall_count(kn), big = kn->talls[0].rows;
+	size_t cost[PLAN_ROWS + 1], pick[PLAN_ROWS + 1];
+	size_t rest = mg, bulk = 0, n = 0, m0 = 0, offset = 0;
+
+	if (rest > PLAN_ROWS)
+		bulk = enpu_divide_up(rest - PLAN_ROWS, big);
+	rest -= bulk * big;
+	cost[0] = 0;
+	for (size_t m = 1; m <= rest; m++) {
+		cost[m] = SIZE_MAX;
+		for (size_t t = 0; t < talls; t++) {
+			size_t rows = kn->talls[t].rows;
+			size_t c = kn->talls[t].cost +
+				   cost[m > rows ? m - rows : 0];
+
+			if (c < cost[m]) {
+				cost[m] = c;
+				pick[m] = t;
+			}
+		}
+	}
+	for (size_t m = mg; m > 0; n++) {
+		size_t t = m > rest ? 0 : pick[m];
+		size_t rows = kn->talls[t].rows;
+		size_t mr = m < rows ? m : rows;
+
+		if (plan->block) {
+			plan->block[n].m0 = m0;
+			plan->block[n].mr = mr;
+			plan->block[n].tall = t;
+			plan->block[n].offset = offset;
+		}
+		m0 += mr;
+		offset += rows;
+		m -= mr;
+	}
+	plan->blocks = n;
+	return n;
 }
 
-/* One group's first tall blocks of weights, k-major per block. */
-static void pack_tall(const struct direct_job *job, size_t tall_mr,
-		      const float *w, float *packed)
+/* One group's weights, block by block, k-major, padding rows zero. */
+static void pack_blocks(const struct enpu_sgemm_kernel_info *kn,
+			const struct fconv_plan *plan, size_t k,
+			const float *w, float *packed)
 {
-	for (size_t t = 0; t < job->tall; t++)
-		for (size_t kk = 0; kk < job->k; kk++)
-			for (size_t r = 0; r < tall_mr; r++)
-				packed[(t * job->k + kk) * tall_mr + r] =
-					w[(t * tall_mr + r) * job->k + kk];
+	for (size_t i = 0; i < plan->blocks; i++) {
+		const struct fconv_block *bl = &plan->block[i];
+		size_t rows = kn->talls[bl->tall].rows;
+		float *dst = packed + bl->offset * k;
+
+		for (size_t kk = 0; kk < k; kk++)
+			for (size_t r = 0; r < rows; r++)
+				dst[kk * rows + r] = r < bl->mr ?
+					w[(bl->m0 + r) * k + kk] : 0.0f;
+	}
 }
 
-/* One image: every group, band by band. */
+/*
+ * Convolution weights packed once (enpu_cpu_float.h): the plan of one
+ * group and every group's blocks, for the kernel table they were packed
+ * with.
+ */
+struct enpu_cpu_fconv_weights {
+	const struct enpu_sgemm_kernel_info *kn;
+	size_t group, mg, k;
+	struct fconv_plan plan;
+	float *packed;		/* group after group, plan.group_floats each */
+};
+
+static int plan_init(enpu_cpu_context *context, size_t mg, size_t k,
+		     struct fconv_plan *plan)
+{
+	const struct enpu_sgemm_kernel_info *kn = context->kernels.sgemm;
+	size_t n;
+
+	memset(plan, 0, sizeof(*plan));
+	n = plan_blocks(kn, mg, plan);
+	plan->block = calloc(n, sizeof(*plan->block));
+	if (!plan->block)
+		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
+	plan_blocks(kn, mg, plan);
+	plan->group_floats = (plan->block[n - 1].offset +
+			      kn->talls[plan->block[n - 1].tall].rows) * k;
+	return 0;
+}
+
+void enpu_cpu_fconv_weights_destroy(enpu_cpu_fconv_weights *weights)
+{
+	if (!weights)
+		return;
+	free(weights->plan.block);
+	free(weights->packed);
+	free(weights);
+}
+
+/*
+ * One image: every group, band by band; @weights packed (NULL: the
+ * blocks are packed here, where the ISA has tall kernels).
+ */
 static int direct_conv(enpu_cpu_context *context,
 		       const struct enpu_cpu_fconv_shape *s, size_t oh,
 		       size_t ow, const float *x, const float *w,
+		       const enpu_cpu_fconv_weights *weights,
 		       const float *bias, const float *clamp, float *y)
 {
 	const struct enpu_sgemm_kernel_info *kn = context->kernels.sgemm;
@@ -316,6 +431,7 @@ static int direct_conv(enpu_cpu_context *context,
 	size_t span_h = s->dilation_height * (kh - 1) + 1;
 	size_t cg = s->in_channels / s->group, mg = s->out_channels / s->group;
 	struct direct_job job;
+	struct fconv_plan own = { 0 };
 	ptrdiff_t *offsets;
 	float *packed = NULL;
 
@@ -333,17 +449,25 @@ static int direct_conv(enpu_cpu_context *context,
 			     enpu_thread_pool_thread_count(context->pool));
 	job.rows_in = job.band + span_h - 1;
 	job.clamp = clamp;
-	job.tall = tall_blocks(kn, mg);
+	if (weights) {
+		job.plan = &weights->plan;
+	} else if (tall_count(kn)) {
+		if (plan_init(context, mg, job.k, &own))
+			return -ENOMEM;
+		packed = malloc(own.group_floats * sizeof(*packed));
+		if (!packed) {
+			free(own.block);
+			return enpu_cpu_fail(context, -ENOMEM,
+					     "fconv: out of memory");
+		}
+		job.plan = &own;
+	}
 	offsets = malloc(job.k * sizeof(*offsets));
-	if (job.tall)
-		packed = malloc(job.tall * kn->tall_mr * job.k *
-				sizeof(*packed));
-	if (!offsets || (job.tall && !packed)) {
-		free(offsets);
+	if (!offsets) {
+		free(own.block);
 		free(packed);
 		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
 	}
-	job.packed = packed;
 	for (size_t c = 0; c < cg; c++)
 	for (size_t ky = 0; ky < kh; ky++)
 	for (size_t kx = 0; kx < kw; kx++)
@@ -355,7 +479,13 @@ static int direct_conv(enpu_cpu_context *context,
 	for (size_t g = 0; g < s->group; g++) {
 		job.x = x + g * cg * s->height * s->width;
 		job.w = w + g * mg * job.k;
-		pack_tall(&job, kn->tall_mr, job.w, packed);
+		if (weights) {
+			job.packed = weights->packed +
+				     g * weights->plan.group_floats;
+		} else if (packed) {
+			pack_blocks(kn, &own, job.k, job.w, packed);
+			job.packed = packed;
+		}
 		job.bias = bias ? bias + g * mg : NULL;
 		job.y = y + g * mg * oh * ow;
 		enpu_thread_pool_parallel_for(context->pool,
@@ -363,6 +493,7 @@ static int direct_conv(enpu_cpu_context *context,
 					      direct_task, &job);
 	}
 	free(offsets);
+	free(own.block);
 	free(packed);
 	if (atomic_load(&job.failed))
 		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
@@ -499,10 +630,71 @@ static int reads_in_place(size_t mg, size_t ow, size_t nr)
 	return mg < 64 || 8 * ow >= 7 * lanes;
 }
 
+int enpu_cpu_fconv_weights_pack(enpu_cpu_context *context,
+				const struct enpu_cpu_fconv_shape *s,
+				const float *w,
+				enpu_cpu_fconv_weights **weights)
+{
+	const struct enpu_sgemm_kernel_info *kn;
+	enpu_cpu_fconv_weights *p;
+	size_t oh, ow;
+	int err;
+
+	if (!context || !weights)
+		return -EINVAL;
+	*weights = NULL;
+	err = check_shape(context, s, &oh, &ow);
+	if (err)
+		return err;
+	if (!w)
+		return enpu_cpu_fail(context, -EINVAL,
+				     "fconv: weights are NULL");
+	kn = context->kernels.sgemm;
+	/* Depthwise and ISAs without tall kernels read w as given. */
+	if (!tall_count(kn) || (s->group == s->in_channels &&
+				s->group == s->out_channels && s->group > 1))
+		return 0;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return enpu_cpu_fail(context, -ENOMEM, "fconv: out of memory");
+	p->kn = kn;
+	p->group = s->group;
+	p->mg = s->out_channels / s->group;
+	p->k = s->in_channels / s->group * s->kernel_height *
+	       s->kernel_width;
+	err = plan_init(context, p->mg, p->k, &p->plan);
+	if (!err) {
+		p->packed = malloc(p->group * p->plan.group_floats *
+				   sizeof(float));
+		if (!p->packed)
+			err = enpu_cpu_fail(context, -ENOMEM,
+					    "fconv: out of memory");
+	}
+	if (err) {
+		enpu_cpu_fconv_weights_destroy(p);
+		return err;
+	}
+	for (size_t g = 0; g < p->group; g++)
+		pack_blocks(kn, &p->plan, p->k, w + g * p->mg * p->k,
+			    p->packed + g * p->plan.group_floats);
+	*weights = p;
+	return 0;
+}
+
 int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
 			const struct enpu_cpu_fconv_shape *s, const float *x,
 			const float *w, const float *bias, const float *clamp,
 			float *y)
+{
+	return enpu_cpu_conv2d_f32_packed(context, s, x, w, NULL, bias, clamp,
+					  y);
+}
+
+int enpu_cpu_conv2d_f32_packed(enpu_cpu_context *context,
+			       const struct enpu_cpu_fconv_shape *s,
+			       const float *x, const float *w,
+			       const enpu_cpu_fconv_weights *weights,
+			       const float *bias, const float *clamp, float *y)
 {
 	size_t oh, ow, cg, mg, k, p;
 	int err;
@@ -515,6 +707,13 @@ int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
 	if (!x || !w || !y)
 		return enpu_cpu_fail(context, -EINVAL,
 				     "fconv: input, weights or output is NULL");
+	if (weights && (weights->kn != context->kernels.sgemm ||
+			weights->group != s->group ||
+			weights->mg != s->out_channels / s->group ||
+			weights->k != s->in_channels / s->group *
+			s->kernel_height * s->kernel_width))
+		return enpu_cpu_fail(context, -EINVAL,
+				     "fconv: weights packed for another shape or ISA");
 	if (s->group == s->in_channels && s->group == s->out_channels &&
 	    s->group > 1) {
 		struct dw_job job = {
@@ -541,7 +740,7 @@ int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
 		for (size_t n = 0; n < s->batch; n++) {
 			err = direct_conv(context, s, oh, ow,
 					  x + n * s->in_channels * s->height *
-					  s->width, w, bias, clamp,
+					  s->width, w, weights, bias, clamp,
 					  y + n * s->out_channels * p);
 			if (err)
 				return err;

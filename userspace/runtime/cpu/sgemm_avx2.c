@@ -100,5 +100,6 @@ static void sgemm_avx2_indirect(size_t mr, size_t nr, size_t k,
 }
 
 const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_avx2 = {
-	sgemm_avx2, sgemm_avx2_indirect, MR, NR, NULL, 0, 0, NULL, NULL, 0,
+	sgemm_avx2, sgemm_avx2_indirect, MR, NR, NULL, 0, 0, NULL,
+	{ { NULL, 0, 0 } },
 };

@@ -320,45 +320,58 @@ static void column_avx512(size_t m, size_t k, const float *a, size_t lda,
 }
 
 /*
- * 12 x 32 over B rows by offset (sgemm_internal.h): 24 accumulators, two
- * B vectors and twelve broadcasts per k, 14 loads per 24 FMAs where the
- * 8-row kernel has 11 per 16, with A packed so the twelve come from one
- * line. A convolution's in-place path runs its output channels through
- * it in blocks of 12 (fconv.c). Each kernel alone over a band of a 3x3
- * convolution's input (32 or 128 channels, K = 288 or 1152), 1 thread:
- * 8 rows read from A's rows 148 / 138 GFLOPS, 12 rows from A's rows
- * 143 / 136, 12 rows packed 170 / 160.
+ * Blocks of rows x 32 over B rows by offset (sgemm_internal.h): 2 x rows
+ * accumulators, two B vectors and one broadcast per row and k, with A
+ * packed so a k's broadcasts come from one line. The convolution's
+ * in-place path (fconv.c) runs its output channels through them in
+ * blocks of 14, 12 and 8 rows. k runs two steps per iteration: over a
+ * band of a 3x3 convolution (K = 288, 576, 1152, B rows 66 floats
+ * apart, from L2) the 12-row kernel went 158-161 -> 173-178 GFLOPS of
+ * about 212, the 14-row one reached 180, the 8-row one 150 -> 152-167
+ * (one thread, scratch loop; the one-step loop spent its issue slots on
+ * the offset load and the branch of every step).
  */
-#define TALL_MR 12
-
-static void sgemm_avx512_tall(size_t nr, size_t k, const float *a,
-			      const float *b, const ptrdiff_t *b_offsets,
-			      float *c, size_t ldc, const float *bias,
-			      const float *clamp)
+static inline __attribute__((always_inline)) void
+tall_body(const size_t rows, size_t mr, size_t nr, size_t k, const float *a,
+	  const float *b, const ptrdiff_t *b_offsets, float *c, size_t ldc,
+	  const float *bias, const float *clamp)
 {
-	__m512 acc[TALL_MR][2];
+	__m512 acc[14][2];
 	__mmask16 m0 = enpu_mask16(nr);
 	__mmask16 m1 = nr <= 16 ? 0 : enpu_mask16(nr - 16);
+	size_t kk = 0;
 
-	for (int r = 0; r < TALL_MR; r++) {
+#pragma GCC unroll 14
+	for (size_t r = 0; r < rows; r++) {
 		acc[r][0] = _mm512_setzero_ps();
 		acc[r][1] = acc[r][0];
 	}
-	for (size_t kk = 0; kk < k; kk++) {
-		const float *bk = b + b_offsets[kk];
-		__m512 b0 = _mm512_loadu_ps(bk), b1 = _mm512_loadu_ps(bk + 16);
-
-#pragma GCC unroll 12
-		for (int r = 0; r < TALL_MR; r++) {
-			__m512 v = _mm512_set1_ps(a[kk * TALL_MR + r]);
-
-			acc[r][0] = _mm512_fmadd_ps(v, b0, acc[r][0]);
-			acc[r][1] = _mm512_fmadd_ps(v, b1, acc[r][1]);
-		}
+#define TALL_STEP(kq) do {						\
+		const float *bk = b + b_offsets[kq];			\
+		__m512 b0 = _mm512_loadu_ps(bk);			\
+		__m512 b1 = _mm512_loadu_ps(bk + 16);			\
+									\
+		_Pragma("GCC unroll 14")				\
+		for (size_t r = 0; r < rows; r++) {			\
+			__m512 v = _mm512_set1_ps(a[(kq) * rows + r]);	\
+									\
+			acc[r][0] = _mm512_fmadd_ps(v, b0, acc[r][0]);	\
+			acc[r][1] = _mm512_fmadd_ps(v, b1, acc[r][1]);	\
+		}							\
+	} while (0)
+	for (; kk + 2 <= k; kk += 2) {
+		TALL_STEP(kk);
+		TALL_STEP(kk + 1);
 	}
-	for (int r = 0; r < TALL_MR; r++) {
+	if (kk < k)
+		TALL_STEP(kk);
+#undef TALL_STEP
+#pragma GCC unroll 14
+	for (size_t r = 0; r < rows; r++) {
 		__m512 v0 = acc[r][0], v1 = acc[r][1];
 
+		if (r >= mr)
+			break;
 		if (bias) {
 			__m512 br = _mm512_set1_ps(bias[r]);
 
@@ -369,7 +382,24 @@ static void sgemm_avx512_tall(size_t nr, size_t k, const float *a,
 	}
 }
 
+#define TALL_KERNEL(rows)						\
+static void sgemm_avx512_tall##rows(size_t mr, size_t nr, size_t k,	\
+				    const float *a, const float *b,	\
+				    const ptrdiff_t *b_offsets, float *c, \
+				    size_t ldc, const float *bias,	\
+				    const float *clamp)		\
+{									\
+	tall_body(rows, mr, nr, k, a, b, b_offsets, c, ldc, bias, clamp); \
+}
+TALL_KERNEL(14)
+TALL_KERNEL(12)
+TALL_KERNEL(8)
+#undef TALL_KERNEL
+
 const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_avx512 = {
 	sgemm_avx512, sgemm_avx512_indirect, MR, NR, column_avx512, 16, 2,
-	sgemm_avx512_wide, sgemm_avx512_tall, TALL_MR,
+	sgemm_avx512_wide,
+	/* Costs: 1000 x rows / GFLOPS of the loop above (180, 175, 160). */
+	{ { sgemm_avx512_tall14, 14, 78 }, { sgemm_avx512_tall12, 12, 69 },
+	  { sgemm_avx512_tall8, 8, 50 } },
 };

@@ -70,19 +70,35 @@ typedef void (*enpu_sgemm_ukernel_wide)(size_t mr, size_t nr, size_t k,
 					const float *clamp);
 
 /*
- * tall_mr rows at once over B rows by offset (the indirect case): A
- * packed k-major, a[kk * tall_mr + r], so each k reads one contiguous
- * group of broadcasts; bias per row (NULL: none); nr <= NR columns. The
+ * A block of rows at once over B rows by offset (the indirect case): A
+ * packed k-major, a[kk * rows + r] for the block's rows (struct
+ * enpu_sgemm_tall), so each k reads one contiguous group of broadcasts;
+ * rows r < mr are stored (the others are computed from the packing's
+ * padding and dropped); bias per row (NULL: none); nr <= NR columns. The
  * same sum in the same order as the indirect microkernel, so the same
  * bits row by row.
  */
-typedef void (*enpu_sgemm_ukernel_tall)(size_t nr, size_t k,
+typedef void (*enpu_sgemm_ukernel_tall)(size_t mr, size_t nr, size_t k,
 					const float *a_packed,
 					const float *b,
 					const ptrdiff_t *b_offsets,
 					float *c, size_t ldc,
 					const float *bias,
 					const float *clamp);
+
+/*
+ * One tall kernel, the rows of its block and what a block costs (time
+ * in arbitrary units, rows / measured GFLOPS: fconv.c splits output
+ * channels into the blocks that cost least).
+ */
+struct enpu_sgemm_tall {
+	enpu_sgemm_ukernel_tall kernel;
+	size_t rows;
+	size_t cost;
+};
+
+/* Tall kernels an ISA may have (block sizes). */
+#define ENPU_SGEMM_TALLS 3
 
 struct enpu_sgemm_kernel_info {
 	enpu_sgemm_ukernel kernel;
@@ -99,9 +115,11 @@ struct enpu_sgemm_kernel_info {
 	size_t lanes, thin_columns;
 	/* NULL, or the panel-and-tail kernel above. */
 	enpu_sgemm_ukernel_wide wide;
-	/* NULL, or the tall indirect kernel above and its rows. */
-	enpu_sgemm_ukernel_tall tall;
-	size_t tall_mr;
+	/*
+	 * The tall indirect kernels above, rows descending; none (kernel
+	 * NULL) on ISAs without them.
+	 */
+	struct enpu_sgemm_tall talls[ENPU_SGEMM_TALLS];
 };
 
 extern const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_scalar;

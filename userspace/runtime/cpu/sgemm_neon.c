@@ -90,5 +90,6 @@ static void sgemm_neon_indirect(size_t mr, size_t nr, size_t k,
 }
 
 const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_neon = {
-	sgemm_neon, sgemm_neon_indirect, MR, NR, NULL, 0, 0, NULL, NULL, 0,
+	sgemm_neon, sgemm_neon_indirect, MR, NR, NULL, 0, 0, NULL,
+	{ { NULL, 0, 0 } },
 };

@@ -58,5 +58,6 @@ static void sgemm_scalar_indirect(size_t mr, size_t nr, size_t k,
 }
 
 const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_scalar = {
-	sgemm_scalar, sgemm_scalar_indirect, MR, NR, NULL, 0, 0, NULL, NULL, 0,
+	sgemm_scalar, sgemm_scalar_indirect, MR, NR, NULL, 0, 0, NULL,
+	{ { NULL, 0, 0 } },
 };

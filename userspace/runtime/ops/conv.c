@@ -3,10 +3,12 @@
  * Conv, float32. One and two spatial axes run on the CPU runtime's NCHW
  * convolution (enpu_cpu_conv2d_f32: the packed GEMM with the unfolding
  * built per task, or the depthwise kernel), bias and a fused activation
- * in its store. Three axes: the input is unfolded (im2col) one group of
+ * in its store; the weights that kernel packs (enpu_cpu_fconv_weights)
+ * are packed once at prepare. Three axes: the input is unfolded (im2col) one group of
  * one image at a time and multiplied by the weights with
  * rt_conv_sgemm(); pointwise convolutions skip the unfolding.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -14,12 +16,12 @@
 #include "enpu_cpu_float.h"
 
 /* The geometry's two innermost axes (1-D: height 1) for the CPU kernel. */
-static int conv_2d(struct rt_kernel *k, const struct rt_conv_shape *shape,
-		   const float *x, const float *w, const float *bias,
-		   float *y)
+static void cpu_shape(const struct rt_conv_shape *shape,
+		      struct enpu_cpu_fconv_shape *s)
 {
 	const struct rt_spatial *g = &shape->geometry;
-	struct enpu_cpu_fconv_shape s = {
+
+	*s = (struct enpu_cpu_fconv_shape) {
 		.batch = (size_t)g->batch, .in_channels = (size_t)g->channels,
 		.height = (size_t)g->in[1], .width = (size_t)g->in[2],
 		.out_channels = (size_t)shape->out_channels,
@@ -35,9 +37,17 @@ static int conv_2d(struct rt_kernel *k, const struct rt_conv_shape *shape,
 		.pad_bottom = (size_t)g->pad_end[1],
 		.pad_right = (size_t)g->pad_end[2],
 	};
+}
+
+static int conv_2d(struct rt_kernel *k, const struct rt_conv_shape *shape,
+		   const float *x, const float *w, const float *bias,
+		   float *y)
+{
+	struct enpu_cpu_fconv_shape s;
 	float clamp[2];
 	const float *c = NULL;
 
+	cpu_shape(shape, &s);
 	if (k->activation.kind == RT_ACTIVATION_RELU) {
 		clamp[0] = 0.0f;
 		clamp[1] = INFINITY;
@@ -47,7 +57,8 @@ static int conv_2d(struct rt_kernel *k, const struct rt_conv_shape *shape,
 		clamp[1] = k->activation.max;
 		c = clamp;
 	}
-	if (enpu_cpu_conv2d_f32(k->cpu, &s, x, w, bias, c, y))
+	if (enpu_cpu_conv2d_f32_packed(k->cpu, &s, x, w, k->state, bias, c,
+				       y))
 		return rt_op_error(k, ENPU_RT_RUNTIME_ERROR, "%s",
 				   enpu_cpu_context_error(k->cpu));
 	return 0;
@@ -86,6 +97,44 @@ static int conv_infer(struct rt_kernel *k, const struct rt_tensor *const *in,
 				   rt_spatial_output_dims(&shape.geometry,
 							  shape.out_channels,
 							  dims), dims);
+}
+
+/*
+ * Constant weights of a 1-D or 2-D convolution: packed once for the CPU
+ * kernel (NULL state where it packs nothing). A shape not known yet, or
+ * one the kernel rejects, is left to run(), which packs per call or
+ * reports it.
+ */
+static int conv_prepare(struct rt_kernel *k, const struct rt_tensor *const *in,
+			size_t n_in)
+{
+	struct rt_conv_shape shape;
+	struct enpu_cpu_fconv_shape s;
+	enpu_cpu_fconv_weights *packed = NULL;
+
+	(void)n_in;
+	if (!in[1]->data || in[0]->rank < 0 ||
+	    in[0]->dtype != ENPU_RT_FLOAT || in[1]->dtype != ENPU_RT_FLOAT)
+		return 0;
+	for (int i = 0; i < in[0]->rank; i++)
+		if (in[0]->dims[i] < 0)
+			return 0;
+	if (rt_conv_shape_init(k, in[0], in[1], &shape) ||
+	    shape.geometry.axes > 2 || !shape.patch)
+		return 0;	/* infer() or run() reports it */
+	cpu_shape(&shape, &s);
+	if (enpu_cpu_fconv_weights_pack(k->cpu, &s, in[1]->data, &packed) ==
+	    -ENOMEM)
+		return rt_op_error(k, ENPU_RT_OUT_OF_MEMORY, "%s",
+				   enpu_cpu_context_error(k->cpu));
+	k->state = packed;
+	return 0;
+}
+
+static void conv_release(struct rt_kernel *k)
+{
+	enpu_cpu_fconv_weights_destroy(k->state);
+	k->state = NULL;
 }
 
 static int conv_run(struct rt_kernel *k, const struct rt_tensor *const *in,
@@ -154,7 +203,8 @@ const struct rt_op_def rt_ops_conv[] = {
 		.min_inputs = 2, .max_inputs = 3,
 		.min_outputs = 1, .max_outputs = 1,
 		.flags = RT_OP_FUSES_ACTIVATION,
-		.infer = conv_infer, .run = conv_run,
+		.infer = conv_infer, .prepare = conv_prepare,
+		.run = conv_run, .release = conv_release,
 	},
 	{ 0 },
 };
