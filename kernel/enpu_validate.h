@@ -68,7 +68,6 @@ struct enpu_validate_ref {
 typedef void (*enpu_validate_ref_fn)(void *priv,
 				     const struct enpu_validate_ref *ref);
 
-
 int enpu_validate_stream(const void *stream, u32 size,
 			 const struct enpu_validate_bo *bos, u32 bo_count,
 			 u32 *bad_offset, u32 *rule);
