@@ -1,6 +1,9 @@
 # tests/conformance: the ONNX conformance runner over Debian's
 # libonnx-testdata. `make test-conformance` runs it (part of check);
-# `make docs-ops` regenerates docs/ops.md from the same run. --strict:
+# `make docs-ops` regenerates docs/ops.md from the same run, and
+# test-conformance fails when the committed docs/ops.md differs from what
+# the registry and the suite give now (an op added without regenerating
+# it). --strict:
 # anything unsupported (not a documented skip) fails the target. Messages
 # are cut to their buffers on purpose, hence -Wno-format-truncation.
 
@@ -20,7 +23,11 @@ $(CONFORMANCE_BIN): tests/conformance/conformance.c $(RT_HEADERS) $(RT_LIB) \
 
 .PHONY: test-conformance docs-ops
 test-conformance: $(CONFORMANCE_BIN)
-	$(CONFORMANCE_BIN) --strict $(CONFORMANCE_SUITES)
+	$(CONFORMANCE_BIN) --strict --ops-md $(B)/tests/conformance/ops.md \
+		$(CONFORMANCE_SUITES)
+	@diff -u docs/ops.md $(B)/tests/conformance/ops.md || \
+		{ echo "test-conformance: docs/ops.md is stale; run make docs-ops"; \
+		false; }
 
 docs-ops: $(CONFORMANCE_BIN)
 	$(CONFORMANCE_BIN) --ops-md docs/ops.md $(CONFORMANCE_SUITES) || true
