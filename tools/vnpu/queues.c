@@ -225,9 +225,11 @@ static bool job_start(struct vnpu *v)
 	return true;
 }
 
-/* Looks at every PREEMPT request the driver posted since the last look. */
-static void scan_preempt_requests(struct vnpu *v)
+/* Looks at every PREEMPT request the driver posted since the last look;
+ * returns whether there was one. */
+static bool scan_preempt_requests(struct vnpu *v)
 {
+	bool taken = false;
 	uint32_t q;
 
 	for (q = 0; q < v->cfg.num_queues; q++) {
@@ -243,9 +245,11 @@ static void scan_preempt_requests(struct vnpu *v)
 		hi = shm_read32(v->shm, ENPU_REG_SQ_PREEMPT_AREA_HI(q));
 		v->preempt_seen[q] = seq;
 		shm_write32(v->shm, ENPU_REG_SQ_PREEMPT_ACK(q), seq);
+		taken = true;
 		if (lo || hi)
 			engine_preempt(v, q, (uint64_t)hi << 32 | lo);
 	}
+	return taken;
 }
 
 /* Takes note of the descriptors the driver published; false on a ring
@@ -280,6 +284,9 @@ uint32_t queues_preempt_mailbox(struct vnpu *v, const uint32_t arg[4],
 
 	if (arg[0] >= v->cfg.num_queues || arg[3])
 		return ENPU_ERR_BAD_ARGUMENT;
+	/* The descriptors posted before the request bounce (queues_run()). */
+	if (v->status == ENPU_STATUS_READY && !v->hung)
+		look_at_rings(v);
 	*data = engine_preempt(v, arg[0], area);
 	return ENPU_ERR_NONE;
 }
@@ -359,7 +366,19 @@ void queues_run(struct vnpu *v)
 		return;
 	/* Jobs first: a request may name a job started in this very look. */
 	queues_step(v);
-	scan_preempt_requests(v);
+	/*
+	 * The driver writes a queue's descriptors and SQ_TAIL before the
+	 * PREEMPT request that must bounce them, but not necessarily before
+	 * the look above (it may top a queue up, then ask for a preemption,
+	 * while this thread runs). Looking again after the request's acquire
+	 * read of SEQ sees them: a bounce that ended at a queue that only
+	 * looked empty would start them later on the preempted job's save
+	 * area, which the device refuses (INVALID, the area left as it was,
+	 * so every later job of the context too).
+	 */
+	if (scan_preempt_requests(v) && v->status == ENPU_STATUS_READY &&
+	    !v->hung && !look_at_rings(v))
+		return;
 	if (!v->cqe_pending && v->status == ENPU_STATUS_READY && !v->hung)
 		bounce_unstarted(v);
 }
