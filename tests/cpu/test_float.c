@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context_internal.h"
 #include "enpu_cpu_float.h"
 #include "fmath_internal.h"
 #include "kernels.h"
@@ -920,6 +921,208 @@ static void test_fconv_few_taps_stride2(struct test_state *s)
 	enpu_cpu_context_destroy(ctx);
 }
 
+/* A tall kernel of straight loops (sgemm_internal.h), TALL_ROWS rows. */
+#define TALL_ROWS 8
+
+static void tall_loops(size_t mr, size_t nr, size_t k, const float *a_packed,
+		       const float *b, const ptrdiff_t *b_offsets, float *c,
+		       size_t ldc, const float *bias, const float *clamp)
+{
+	for (size_t r = 0; r < mr; r++)
+		for (size_t j = 0; j < nr; j++) {
+			float acc = bias ? bias[r] : 0.0f;
+
+			for (size_t kk = 0; kk < k; kk++)
+				acc += a_packed[kk * TALL_ROWS + r] *
+				       b[b_offsets[kk] + (ptrdiff_t)j];
+			if (clamp) {
+				acc = acc < clamp[0] ? clamp[0] : acc;
+				acc = acc > clamp[1] ? clamp[1] : acc;
+			}
+			c[r * ldc + j] = acc;
+		}
+}
+
+/* Output widths relative to the kernel's NR (3x3, pad 1: ow = W). */
+enum { W_FILLS = 1000, W_FILLS_LESS, W_NARROW };
+
+static size_t case_width(size_t w, size_t nr)
+{
+	switch (w) {
+	case W_FILLS:
+		return nr * 7 / 8;	/* 8 ow >= 7 lanes */
+	case W_FILLS_LESS:
+		return nr * 7 / 8 - 1;
+	case W_NARROW:
+		return nr / 2 - 1;
+	default:
+		return w;
+	}
+}
+
+/*
+ * One shape on @ctx as it is set: packs exactly when @want (and not at
+ * all without tall kernels), and where it packs, the packing is what
+ * runs: the same bits with w all NaN as the unpacked call with the real
+ * w, both within rounding of the reference.
+ */
+static int packs_as_expected(struct test_state *s, enpu_cpu_context *ctx,
+			     const struct enpu_cpu_fconv_shape *sh, int want,
+			     const char *what)
+{
+	size_t oh, ow, cg = sh->in_channels / sh->group;
+	size_t x_len = sh->in_channels * sh->height * sh->width;
+	size_t w_len = sh->out_channels * cg * sh->kernel_height *
+		       sh->kernel_width, y_len = 0;
+	float *x = malloc(x_len * sizeof(float));
+	float *w = malloc(w_len * sizeof(float));
+	float *nan_w = malloc(w_len * sizeof(float));
+	float *one = NULL, *two = NULL, *ref = NULL;
+	enpu_cpu_fconv_weights *packed = NULL;
+	uint64_t rng = 1400 + sh->out_channels * 31 + sh->width;
+	int ok = x && w && nan_w &&
+		 !enpu_cpu_fconv_output_size(ctx, sh, &oh, &ow);
+
+	if (ok) {
+		y_len = sh->out_channels * oh * ow;
+		one = malloc(y_len * sizeof(float));
+		two = malloc(y_len * sizeof(float));
+		ref = malloc(y_len * sizeof(float));
+		ok = one && two && ref;
+	}
+	CHECK(s, ok, "setup");
+	if (!ok)
+		goto out;
+	fill(x, x_len, &rng);
+	fill(w, w_len, &rng);
+	for (size_t i = 0; i < w_len; i++)
+		nan_w[i] = NAN;
+	if (enpu_cpu_fconv_weights_pack(ctx, sh, w, &packed)) {
+		CHECK(s, 0, "pack: %s", enpu_cpu_context_error(ctx));
+		ok = 0;
+		goto out;
+	}
+	ok = !packed == !want;
+	CHECK(s, ok, "%s, C%zu M%zu g%zu %zux%zu k%zu s%zu,%zu p%zu: %s", what,
+	      sh->in_channels, sh->out_channels, sh->group, sh->height,
+	      sh->width, sh->kernel_height, sh->stride_height,
+	      sh->stride_width, sh->pad_top,
+	      packed ? "packed for a path that does not read it" :
+	      "not packed for the in-place path");
+	if (!ok || !packed)
+		goto out;
+	ok = !enpu_cpu_conv2d_f32(ctx, sh, x, w, NULL, NULL, one) &&
+	     !enpu_cpu_conv2d_f32_packed(ctx, sh, x, nan_w, packed, NULL, NULL,
+					 two) &&
+	     !enpu_cpu_conv2d_f32_reference(ctx, sh, x, w, NULL, NULL, ref) &&
+	     !memcmp(one, two, y_len * sizeof(float));
+	for (size_t i = 0; ok && i < y_len; i++)
+		ok = close_enough(one[i], ref[i], (double)w_len / sh->out_channels + 1);
+	CHECK(s, ok, "%s, C%zu M%zu %zux%zu: the packing is not what runs", what,
+	      sh->in_channels, sh->out_channels, sh->height, sh->width);
+out:
+	enpu_cpu_fconv_weights_destroy(packed);
+	free(x);
+	free(w);
+	free(nan_w);
+	free(one);
+	free(two);
+	free(ref);
+	return ok;
+}
+
+/*
+ * enpu_cpu_fconv_weights_pack() packs only where the in-place path will
+ * read the packing (fconv.c runs_direct()) and the ISA has tall kernels:
+ * shapes on both sides of each condition (stride 1 / 2 / 1x2 / 2x1, few
+ * taps or not, 1x1 unpadded / padded, depthwise, grouped, 63 / 64 output
+ * channels per group on a narrow row, rows filling 7/8 of a panel or one
+ * column less). Every ISA here with its own table (no tall kernels: must
+ * pack nothing), then with a tall kernel of straight loops put into a
+ * copy of its table, so the rule is checked on every machine.
+ */
+static void test_fconv_packs_only_for_the_in_place_path(struct test_state *s)
+{
+	/* C, M, group, H, W, kernel, stride h, w, pad, in place */
+	static const size_t cases[][10] = {
+		{ 8, 16, 1, 12, 20, 3, 1, 1, 1, 1 },
+		{ 8, 16, 1, 12, 20, 3, 2, 2, 1, 0 },
+		{ 8, 16, 1, 12, 20, 3, 1, 2, 1, 0 },
+		{ 8, 16, 1, 12, 20, 3, 2, 1, 1, 0 },
+		{ 3, 16, 1, 12, 20, 3, 2, 2, 1, 0 },	/* few taps */
+		{ 3, 16, 1, 12, 20, 3, 1, 1, 1, 1 },
+		{ 8, 16, 1, 12, 20, 1, 1, 1, 0, 0 },	/* 1x1: input as B */
+		{ 8, 16, 1, 12, 20, 1, 1, 1, 1, 1 },
+		{ 8, 64, 1, 6, W_FILLS_LESS, 3, 1, 1, 1, 0 },
+		{ 8, 64, 1, 6, W_FILLS, 3, 1, 1, 1, 1 },
+		{ 8, 63, 1, 6, W_NARROW, 3, 1, 1, 1, 1 },
+		{ 8, 64, 1, 6, W_NARROW, 3, 1, 1, 1, 0 },
+		{ 8, 8, 8, 12, 20, 3, 1, 1, 1, 0 },	/* depthwise */
+		{ 8, 16, 2, 12, 20, 3, 1, 1, 1, 1 },
+		{ 8, 128, 2, 6, W_NARROW, 3, 1, 1, 1, 0 },
+		{ 8, 126, 2, 6, W_NARROW, 3, 1, 1, 1, 1 },
+	};
+	enpu_cpu_context *ctx = make_context(s);
+	int ok = ctx != NULL;
+
+	for (int isa = ENPU_CPU_ISA_SCALAR; ok && isa < ENPU_CPU_ISA_COUNT;
+	     isa++) {
+		struct enpu_sgemm_kernel_info tall;
+		const struct enpu_sgemm_kernel_info *own;
+
+		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
+			continue;
+		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
+		own = ctx->kernels.sgemm;
+		tall = *own;
+		memset(tall.talls, 0, sizeof(tall.talls));
+		tall.talls[0] = (struct enpu_sgemm_tall){ tall_loops,
+							  TALL_ROWS, 1 };
+		for (size_t i = 0; ok && i < ARRAY_SIZE(cases); i++) {
+			const size_t *c = cases[i];
+			struct enpu_cpu_fconv_shape sh = {
+				.batch = 1, .in_channels = c[0],
+				.out_channels = c[1], .group = c[2],
+				.height = c[3], .width = case_width(c[4],
+								    own->nr),
+				.kernel_height = c[5], .kernel_width = c[5],
+				.stride_height = c[6], .stride_width = c[7],
+				.dilation_height = 1, .dilation_width = 1,
+				.pad_top = c[8], .pad_left = c[8],
+				.pad_bottom = c[8], .pad_right = c[8],
+			};
+			int talls = own->talls[0].kernel != NULL;
+
+			ctx->kernels.sgemm = own;
+			ok = packs_as_expected(s, ctx, &sh, talls && (int)c[9],
+					       enpu_cpu_isa_name(isa));
+			ctx->kernels.sgemm = &tall;
+			if (ok)
+				ok = packs_as_expected(s, ctx, &sh, (int)c[9],
+						       "tall loops");
+			ctx->kernels.sgemm = own;
+		}
+	}
+	/* Each shape on every path against the reference. */
+	for (size_t i = 0; ok && i < ARRAY_SIZE(cases); i++) {
+		const size_t *c = cases[i];
+		struct enpu_cpu_fconv_shape sh = {
+			.batch = 1 + i % 2, .in_channels = c[0],
+			.out_channels = c[1], .group = c[2], .height = c[3],
+			.width = case_width(c[4], 32), .kernel_height = c[5],
+			.kernel_width = c[5], .stride_height = c[6],
+			.stride_width = c[7], .dilation_height = 1,
+			.dilation_width = 1, .pad_top = c[8], .pad_left = c[8],
+			.pad_bottom = c[8], .pad_right = c[8],
+		};
+
+		ok = run_conv_case(s, ctx, &sh, (int)(i & 1), 1400 + i);
+	}
+	if (ctx)
+		enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
+	enpu_cpu_context_destroy(ctx);
+}
+
 /* Max pooling against straight loops, every ISA, 1 and 2 threads. */
 /*
  * Each bound of the float convolution and max pool shapes from both
@@ -1488,6 +1691,8 @@ const struct test_case float_tests[] = {
 	{ "fconv_paths_match_reference", test_fconv_paths_match_reference },
 	{ "fdwconv_3x3_stride1_edges", test_fdwconv_3x3_stride1_edges },
 	{ "fconv_few_taps_stride2", test_fconv_few_taps_stride2 },
+	{ "fconv_packs_only_for_the_in_place_path",
+	  test_fconv_packs_only_for_the_in_place_path },
 	{ "sgemm_thin_columns", test_sgemm_thin_columns },
 	{ "sgemm_wide_tail_same_bits", test_sgemm_wide_tail_same_bits },
 	{ "sgemm_tall_same_bits", test_sgemm_tall_same_bits },

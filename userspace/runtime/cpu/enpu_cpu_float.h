@@ -88,13 +88,15 @@ int enpu_cpu_conv2d_f32(enpu_cpu_context *context,
  * A convolution's weights packed once for the context's kernels (the
  * blocks of output channels the in-place path runs, AVX-512), so that
  * no call packs them: @shape's in_channels, out_channels, group and
- * kernel sizes decide the packing (it must be valid as a whole). Sets
- * *@weights to NULL, and returns 0, where nothing is packed (depthwise,
- * ISAs without those kernels). enpu_cpu_conv2d_f32_packed() then takes
- * it with w (every path but the in-place one still reads w) for any
- * shape with the same channels, group and kernel sizes, on a context of
- * the same ISA (else -EINVAL); @weights NULL there is
- * enpu_cpu_conv2d_f32().
+ * kernel sizes decide the packing (it must be valid as a whole). Packs
+ * only where @shape as a whole runs the in-place path, the one reader
+ * of the packing; sets *@weights to NULL, and returns 0, everywhere
+ * else (depthwise, stride other than 1, few taps, an unpadded 1x1,
+ * output rows that fill the panels badly, ISAs without those kernels).
+ * enpu_cpu_conv2d_f32_packed() then takes it with w (every path but the
+ * in-place one still reads w) for any shape with the same channels,
+ * group and kernel sizes, on a context of the same ISA (else -EINVAL);
+ * @weights NULL there is enpu_cpu_conv2d_f32().
  */
 typedef struct enpu_cpu_fconv_weights enpu_cpu_fconv_weights;
 int enpu_cpu_fconv_weights_pack(enpu_cpu_context *context,

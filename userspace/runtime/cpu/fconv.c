@@ -630,6 +630,30 @@ static int reads_in_place(size_t mg, size_t ow, size_t nr)
 	return mg < 64 || 8 * ow >= 7 * lanes;
 }
 
+/* One channel per group in and out: the context's depthwise kernel. */
+static int is_depthwise(const struct enpu_cpu_fconv_shape *s)
+{
+	return s->group == s->in_channels && s->group == s->out_channels &&
+	       s->group > 1;
+}
+
+/*
+ * Whether enpu_cpu_conv2d_f32_packed() runs @s on the in-place path
+ * (direct_conv(), the only reader of packed weights): not depthwise, not
+ * few taps, stride 1, not a plain 1x1 (that reads its input as B), and
+ * rows that reads_in_place() takes. @s must have passed check_shape().
+ */
+static int runs_direct(const enpu_cpu_context *context,
+		       const struct enpu_cpu_fconv_shape *s, size_t ow)
+{
+	return !is_depthwise(s) && !uses_few_taps(context, s) &&
+	       s->stride_height == 1 && s->stride_width == 1 &&
+	       reads_in_place(s->out_channels / s->group, ow,
+			      context->kernels.sgemm->nr) &&
+	       (s->kernel_height > 1 || s->kernel_width > 1 || s->pad_top ||
+		s->pad_left || s->pad_bottom || s->pad_right);
+}
+
 int enpu_cpu_fconv_weights_pack(enpu_cpu_context *context,
 				const struct enpu_cpu_fconv_shape *s,
 				const float *w,
@@ -650,9 +674,11 @@ int enpu_cpu_fconv_weights_pack(enpu_cpu_context *context,
 		return enpu_cpu_fail(context, -EINVAL,
 				     "fconv: weights are NULL");
 	kn = context->kernels.sgemm;
-	/* Depthwise and ISAs without tall kernels read w as given. */
-	if (!tall_count(kn) || (s->group == s->in_channels &&
-				s->group == s->out_channels && s->group > 1))
+	/*
+	 * Only the in-place path reads packed weights, and only on ISAs with
+	 * tall kernels; every other path (and shape) reads w as given.
+	 */
+	if (!tall_count(kn) || !runs_direct(context, s, ow))
 		return 0;
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -714,8 +740,7 @@ int enpu_cpu_conv2d_f32_packed(enpu_cpu_context *context,
 			s->kernel_height * s->kernel_width))
 		return enpu_cpu_fail(context, -EINVAL,
 				     "fconv: weights packed for another shape or ISA");
-	if (s->group == s->in_channels && s->group == s->out_channels &&
-	    s->group > 1) {
+	if (is_depthwise(s)) {
 		struct dw_job job = {
 			s, x, w, bias, clamp, y, oh, ow,
 			enpu_divide_up(oh, DW_ROWS), context->kernels.fdwconv, 0,
@@ -733,10 +758,7 @@ int enpu_cpu_conv2d_f32_packed(enpu_cpu_context *context,
 	mg = s->out_channels / s->group;
 	k = cg * s->kernel_height * s->kernel_width;
 	p = oh * ow;
-	if (s->stride_height == 1 && s->stride_width == 1 &&
-	    reads_in_place(mg, ow, context->kernels.sgemm->nr) &&
-	    (s->kernel_height > 1 || s->kernel_width > 1 || s->pad_top ||
-	     s->pad_left || s->pad_bottom || s->pad_right)) {
+	if (runs_direct(context, s, ow)) {
 		for (size_t n = 0; n < s->batch; n++) {
 			err = direct_conv(context, s, oh, ow,
 					  x + n * s->in_channels * s->height *
