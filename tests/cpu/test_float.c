@@ -871,6 +871,68 @@ static void test_fdwconv_3x3_stride1_edges(struct test_state *s)
 }
 
 /*
+ * The AVX2 depthwise 3x3 at stride 2 (fdwconv_avx2.c: 8 output columns
+ * per vector read in place, masked loads where a vector reaches into the
+ * padding or past the row, the even / odd split and its lane reorder, a
+ * masked store of the last partial vector); stride 1 and every other ISA
+ * run the same shapes through their own kernels. Output widths
+ * around the 8-lane vectors (1, 7-9, 15-17, 23-25) at both strides, the
+ * input widths under them at stride 2 odd and even; pads 0, 1 and 2 on
+ * each side; heights 1-5 and 9 (8-row bands, padding rows above and
+ * below); and the other side of its conditions: stride 2x1 and 1x2,
+ * dilation 2, a 3x2 kernel (the generic kernel). Every ISA at 1 and 2
+ * threads against the double reference.
+ */
+static void test_fdwconv_3x3_8_lane_edges(struct test_state *s)
+{
+	static const size_t out_widths[] = { 1, 7, 8, 9, 15, 16, 17, 23, 24,
+					     25 };
+	/* pad top, left, bottom, right; stride h, w; dilation; kernel w */
+	static const size_t geometry[][8] = {
+		{ 1, 1, 1, 1, 1, 1, 1, 3 }, { 0, 0, 0, 0, 1, 1, 1, 3 },
+		{ 2, 2, 2, 2, 1, 1, 1, 3 }, { 0, 1, 2, 0, 1, 1, 1, 3 },
+		{ 1, 1, 1, 1, 2, 2, 1, 3 }, { 0, 0, 0, 0, 2, 2, 1, 3 },
+		{ 1, 0, 0, 1, 2, 2, 1, 3 }, { 2, 2, 1, 2, 2, 2, 1, 3 },
+		{ 1, 1, 1, 1, 2, 1, 1, 3 }, { 1, 1, 1, 1, 1, 2, 1, 3 },
+		{ 2, 2, 2, 2, 1, 1, 2, 3 }, { 1, 1, 1, 1, 2, 2, 1, 2 },
+	};
+	static const size_t heights[] = { 1, 2, 3, 4, 5, 9 };
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t seed = 2100;
+
+	for (size_t g = 0; ctx && g < ARRAY_SIZE(geometry); g++)
+	for (size_t i = 0; i < ARRAY_SIZE(out_widths) * 2; i++) {
+		const size_t *e = geometry[g];
+		size_t d = e[6], kw = e[7];
+		size_t span_w = d * (kw - 1) + 1, span_h = 2 * d + 1;
+		size_t pads_w = e[1] + e[3], pads_h = e[0] + e[2];
+		/* The input width of that output width, + 1 every other. */
+		size_t need = (out_widths[i / 2] - 1) * e[5] + span_w;
+		size_t width = need > pads_w ? need - pads_w + (i & 1) * (e[5] - 1) : 1;
+		size_t height = heights[(g + i) % ARRAY_SIZE(heights)];
+		struct enpu_cpu_fconv_shape sh = {
+			.batch = 1 + (seed & 1), .in_channels = 5,
+			.out_channels = 5, .group = 5,
+			.height = height, .width = width,
+			.kernel_height = 3, .kernel_width = kw,
+			.stride_height = e[4], .stride_width = e[5],
+			.dilation_height = d, .dilation_width = d,
+			.pad_top = e[0], .pad_left = e[1],
+			.pad_bottom = e[2], .pad_right = e[3],
+		};
+
+		if (height + pads_h < span_h || width + pads_w < span_w)
+			continue;
+		if (!run_conv_case(s, ctx, &sh, seed % 3 == 0, seed)) {
+			enpu_cpu_context_destroy(ctx);
+			return;
+		}
+		seed++;
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
  * The few-taps stride-2 convolution (fconv_taps_avx512.c; fconv.c
  * uses_few_taps()): MobileNet's first layer 3->32 3x3/2 with pads 0/1 on
  * either side, odd and even sizes; 32 taps (2 x 4x4) and 33 (11 x 1x3,
@@ -1690,6 +1752,7 @@ const struct test_case float_tests[] = {
 	{ "sgemm_rejects_bad_arguments", test_sgemm_rejects_bad_arguments },
 	{ "fconv_paths_match_reference", test_fconv_paths_match_reference },
 	{ "fdwconv_3x3_stride1_edges", test_fdwconv_3x3_stride1_edges },
+	{ "fdwconv_3x3_8_lane_edges", test_fdwconv_3x3_8_lane_edges },
 	{ "fconv_few_taps_stride2", test_fconv_few_taps_stride2 },
 	{ "fconv_packs_only_for_the_in_place_path",
 	  test_fconv_packs_only_for_the_in_place_path },
