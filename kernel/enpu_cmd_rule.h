@@ -59,7 +59,7 @@
  * @ENPU_RULE_INPUT_INT32: an INT32 (or, since 1.6, FLOAT32) input to a
  *	layer that reads 8-bit.
  * @ENPU_RULE_OUTPUT_INT32: an INT32 output for a layer without one, or a
- *	FLOAT32 output of a layer (only COPY writes FLOAT32).
+ *	FLOAT32 output of a layer (only COPY and DEQUANTIZE write FLOAT32).
  * @ENPU_RULE_CLAMP_RANGE: a fused clamp outside the output type's range.
  * @ENPU_RULE_CLAMP_ORDER: a fused clamp with min above max.
  * @ENPU_RULE_REQUANT_INT32: requantization not all zero for an INT32
@@ -126,6 +126,13 @@
  * @ENPU_RULE_QUANTIZE_SHAPE: QUANTIZE output shape differs from the
  *	input's.
  * @ENPU_RULE_QUANTIZE_SCALE: QUANTIZE scale bits outside
+ *	ENPU_QUANTIZE_SCALE_MIN..ENPU_QUANTIZE_SCALE_LIMIT - 1.
+ * @ENPU_RULE_DEQUANTIZE_RESERVED: DEQUANTIZE reserved not 0.
+ * @ENPU_RULE_DEQUANTIZE_TYPES: a DEQUANTIZE input not 8-bit or output not
+ *	FLOAT32.
+ * @ENPU_RULE_DEQUANTIZE_SHAPE: DEQUANTIZE output shape differs from the
+ *	input's.
+ * @ENPU_RULE_DEQUANTIZE_SCALE: DEQUANTIZE scale bits outside
  *	ENPU_QUANTIZE_SCALE_MIN..ENPU_QUANTIZE_SCALE_LIMIT - 1.
  * @ENPU_RULE_COUNT: number of ids; not a rule.
  */
@@ -209,6 +216,10 @@ enum enpu_cmd_rule {
 	ENPU_RULE_QUANTIZE_TYPES,
 	ENPU_RULE_QUANTIZE_SHAPE,
 	ENPU_RULE_QUANTIZE_SCALE,
+	ENPU_RULE_DEQUANTIZE_RESERVED,
+	ENPU_RULE_DEQUANTIZE_TYPES,
+	ENPU_RULE_DEQUANTIZE_SHAPE,
+	ENPU_RULE_DEQUANTIZE_SCALE,
 	ENPU_RULE_COUNT
 };
 
@@ -301,6 +312,10 @@ static inline const char *enpu_cmd_rule_name(unsigned int rule)
 		[ENPU_RULE_QUANTIZE_TYPES] = "quantize_types",
 		[ENPU_RULE_QUANTIZE_SHAPE] = "quantize_shape",
 		[ENPU_RULE_QUANTIZE_SCALE] = "quantize_scale",
+		[ENPU_RULE_DEQUANTIZE_RESERVED] = "dequantize_reserved",
+		[ENPU_RULE_DEQUANTIZE_TYPES] = "dequantize_types",
+		[ENPU_RULE_DEQUANTIZE_SHAPE] = "dequantize_shape",
+		[ENPU_RULE_DEQUANTIZE_SCALE] = "dequantize_scale",
 	};
 
 	if (rule >= ENPU_RULE_COUNT || !names[rule])

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * ENPU hardware interface, version 1.6: register block, rings and mailbox
+ * ENPU hardware interface, version 1.7: register block, rings and mailbox
  * as seen in BAR2 of the virtual NPU. The prose specification is
  * docs/hw/vnpu.md; this header is its machine-readable half and is shared
  * by the kernel driver and the device model (tools/vnpu), so the two can
@@ -16,7 +16,7 @@
 
 #define ENPU_SIGNATURE			0x55504e45u	/* "ENPU" */
 #define ENPU_HW_VERSION_MAJOR		1
-#define ENPU_HW_VERSION_MINOR		6	/* of this map */
+#define ENPU_HW_VERSION_MINOR		7	/* of this map */
 #define ENPU_HW_VERSION(maj, min)	(((maj) << 16) | (min))
 
 /* BAR2 layout (the ivshmem shared-memory region, ENPU_BAR2_SIZE bytes). */

@@ -701,8 +701,38 @@ static int enpu_val_copy(struct enpu_val *v, const u8 *cmd)
 	return 0;
 }
 
-/* QUANTIZE (1.6): float32 in, 8-bit out of the same shape, a sane scale. */
-static int enpu_val_quantize(struct enpu_val *v, const u8 *cmd)
+/*
+ * QUANTIZE (1.6) and DEQUANTIZE (1.7), one layout: float32 and 8-bit
+ * operands of the same shape, a scale under one rule, each command's own
+ * rule ids. Checked in this order: reserved, scale, input, output, shape.
+ */
+struct enpu_val_convert {
+	u32 in_types, out_types;
+	enum enpu_cmd_rule reserved, scale, types, shape;
+};
+
+static const struct enpu_val_convert enpu_val_quantize_rules = {
+	ENPU_VAL_TYPES_FLOAT, ENPU_VAL_TYPES_8BIT,
+	ENPU_RULE_QUANTIZE_RESERVED, ENPU_RULE_QUANTIZE_SCALE,
+	ENPU_RULE_QUANTIZE_TYPES, ENPU_RULE_QUANTIZE_SHAPE,
+};
+
+static const struct enpu_val_convert enpu_val_dequantize_rules = {
+	ENPU_VAL_TYPES_8BIT, ENPU_VAL_TYPES_FLOAT,
+	ENPU_RULE_DEQUANTIZE_RESERVED, ENPU_RULE_DEQUANTIZE_SCALE,
+	ENPU_RULE_DEQUANTIZE_TYPES, ENPU_RULE_DEQUANTIZE_SHAPE,
+};
+
+static_assert(sizeof(struct enpu_cmd_quantize) ==
+	      sizeof(struct enpu_cmd_dequantize) &&
+	      offsetof(struct enpu_cmd_quantize, output) ==
+	      offsetof(struct enpu_cmd_dequantize, output) &&
+	      offsetof(struct enpu_cmd_quantize, scale) ==
+	      offsetof(struct enpu_cmd_dequantize, scale),
+	      "QUANTIZE and DEQUANTIZE share one layout");
+
+static int enpu_val_convert(struct enpu_val *v, const u8 *cmd,
+			    const struct enpu_val_convert *r)
 {
 	u32 scale = ENPU_VAL_U32(cmd, struct enpu_cmd_quantize, scale);
 	struct enpu_val_tensor in, out;
@@ -710,25 +740,23 @@ static int enpu_val_quantize(struct enpu_val *v, const u8 *cmd)
 	int ret;
 
 	if (ENPU_VAL_U32(cmd, struct enpu_cmd_quantize, reserved))
-		return enpu_val_fail(v, ENPU_RULE_QUANTIZE_RESERVED);
+		return enpu_val_fail(v, r->reserved);
 	if (scale < ENPU_QUANTIZE_SCALE_MIN ||
 	    scale >= ENPU_QUANTIZE_SCALE_LIMIT)
-		return enpu_val_fail(v, ENPU_RULE_QUANTIZE_SCALE);
+		return enpu_val_fail(v, r->scale);
 	ret = enpu_val_operand(v, ENPU_VAL_AT(cmd, struct enpu_cmd_quantize,
-					      input), &in,
-			       ENPU_VAL_TYPES_FLOAT, ENPU_RULE_QUANTIZE_TYPES,
-			       ENPU_BO_ACCESS_READ);
+					      input), &in, r->in_types,
+			       r->types, ENPU_BO_ACCESS_READ);
 	if (ret)
 		return ret;
 	ret = enpu_val_operand(v, ENPU_VAL_AT(cmd, struct enpu_cmd_quantize,
-					      output), &out,
-			       ENPU_VAL_TYPES_8BIT, ENPU_RULE_QUANTIZE_TYPES,
-			       ENPU_BO_ACCESS_WRITE);
+					      output), &out, r->out_types,
+			       r->types, ENPU_BO_ACCESS_WRITE);
 	if (ret)
 		return ret;
 	for (i = 0; i < 4; i++)
 		if (out.dims[i] != in.dims[i])
-			return enpu_val_fail(v, ENPU_RULE_QUANTIZE_SHAPE);
+			return enpu_val_fail(v, r->shape);
 	return 0;
 }
 
@@ -745,6 +773,7 @@ static const u32 enpu_val_cmd_size[] = {
 	[ENPU_CMD_AVG_POOL] = sizeof(struct enpu_cmd_pool),
 	[ENPU_CMD_COPY] = sizeof(struct enpu_cmd_copy),
 	[ENPU_CMD_QUANTIZE] = sizeof(struct enpu_cmd_quantize),
+	[ENPU_CMD_DEQUANTIZE] = sizeof(struct enpu_cmd_dequantize),
 };
 
 /* Checks one command whose header and declared size fit the stream. */
@@ -777,7 +806,9 @@ static int enpu_val_command(struct enpu_val *v, const u8 *cmd, u32 opcode,
 	case ENPU_CMD_AVG_POOL:
 		return enpu_val_pool(v, cmd, true);
 	case ENPU_CMD_QUANTIZE:
-		return enpu_val_quantize(v, cmd);
+		return enpu_val_convert(v, cmd, &enpu_val_quantize_rules);
+	case ENPU_CMD_DEQUANTIZE:
+		return enpu_val_convert(v, cmd, &enpu_val_dequantize_rules);
 	default:
 		return enpu_val_copy(v, cmd);
 	}

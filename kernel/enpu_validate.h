@@ -16,6 +16,7 @@
 #include <linux/stddef.h>
 #include <linux/types.h>
 #else
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -51,7 +51,8 @@ extern "C" {
  * - ENPU_QUANTIZE_SCALE_MIN, ENPU_QUANTIZE_SCALE_LIMIT: the bits of a
  *   QUANTIZE scale, read as a __u32, are MIN..LIMIT - 1: a positive,
  *   finite, non-zero binary32 (subnormals included), checkable without
- *   floating point, which the kernel does not use.
+ *   floating point, which the kernel does not use. DEQUANTIZE (1.7)
+ *   takes its scale under the same rule.
  *
  * Multipliers M of struct enpu_requant_param are 0 <= M < 2^31, which
  * their __s32 type already says: a negative value is the only bad one.
@@ -108,6 +109,8 @@ static inline int enpu_cmd_stream_size_valid(__u32 size)
  *	(struct enpu_cmd_copy).
  * @ENPU_CMD_QUANTIZE: interface 1.6: float32 to 8-bit, ONNX QuantizeLinear
  *	with one scale (struct enpu_cmd_quantize).
+ * @ENPU_CMD_DEQUANTIZE: interface 1.7: 8-bit to float32, ONNX
+ *	DequantizeLinear with one scale (struct enpu_cmd_dequantize).
  */
 enum enpu_cmd_opcode {
 	ENPU_CMD_NOP = 0,
@@ -122,6 +125,7 @@ enum enpu_cmd_opcode {
 	ENPU_CMD_AVG_POOL = 9,
 	ENPU_CMD_COPY = 10,
 	ENPU_CMD_QUANTIZE = 11,
+	ENPU_CMD_DEQUANTIZE = 12,
 };
 
 /**
@@ -214,8 +218,8 @@ struct enpu_cmd_dma_fill {
  * @ENPU_DTYPE_INT32: raw accumulators (outputs only, zero point 0; the
  *	requantization step is skipped, as for ONNX ConvInteger).
  * @ENPU_DTYPE_FLOAT32: interface 1.6: IEEE 754 binary32, zero point 0;
- *	the input of QUANTIZE, and moved by COPY; no other layer reads or
- *	writes it.
+ *	the input of QUANTIZE, the output of DEQUANTIZE (1.7), and moved
+ *	by COPY; no other layer reads or writes it.
  */
 enum enpu_dtype {
 	ENPU_DTYPE_UINT8 = 0,
@@ -497,6 +501,31 @@ struct enpu_cmd_copy {
  * Quantize8 and QuantizeLinear, userspace/runtime/ops).
  */
 struct enpu_cmd_quantize {
+	struct enpu_cmd_header hdr;
+	struct enpu_tensor_desc input;
+	struct enpu_tensor_desc output;
+	__u32 scale;
+	__u32 reserved;
+};
+
+/**
+ * struct enpu_cmd_dequantize - DEQUANTIZE (interface 1.7): 8-bit to float32
+ * @hdr: opcode ENPU_CMD_DEQUANTIZE, size sizeof(struct enpu_cmd_dequantize).
+ * @input: uint8/int8; its zero point is the quantization's.
+ * @output: ENPU_DTYPE_FLOAT32 (zero point 0) with the input's N, H, W and
+ *	C. Strides may differ, so one command per channel plane moves an
+ *	NHWC tensor into NCHW while it dequantizes.
+ * @scale: the scale's binary32 bits, ENPU_QUANTIZE_SCALE_MIN..
+ *	ENPU_QUANTIZE_SCALE_LIMIT - 1 (the rule of QUANTIZE's scale).
+ * @reserved: must be zero.
+ *
+ * out = (x - zero_point) * scale, exactly as ONNX DequantizeLinear: the
+ * difference is an exact integer (|x - zero_point| <= 255) and the product
+ * is one binary32 multiplication rounded to nearest even (a product above
+ * the largest float gives infinity), as the CPU runtime's
+ * DequantizeLinear (userspace/runtime/ops/quantize.c).
+ */
+struct enpu_cmd_dequantize {
 	struct enpu_cmd_header hdr;
 	struct enpu_tensor_desc input;
 	struct enpu_tensor_desc output;

@@ -425,7 +425,7 @@ TEST_F(submit, unknown_opcode_is_einval)
 {
 	struct enpu_cmd_dma_fill fill = fill_command(1, 0, BO_SIZE);
 
-	fill.hdr.opcode = ENPU_CMD_QUANTIZE + 1;
+	fill.hdr.opcode = ENPU_CMD_DEQUANTIZE + 1;
 	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));
 	fill.hdr.opcode = 0xffff;
 	EXPECT_REJECTED(EINVAL, base_submit(self, &fill, sizeof(fill)));

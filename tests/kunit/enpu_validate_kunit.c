@@ -198,7 +198,7 @@ static void command_size_rules(struct kunit *test)
 static void unknown_opcodes_are_refused(struct kunit *test)
 {
 	struct val_case *c = val_new(test);
-	u8 *cmd = val_add(c, ENPU_CMD_QUANTIZE + 1, 16);
+	u8 *cmd = val_add(c, ENPU_CMD_DEQUANTIZE + 1, 16);
 
 	val_expect(test, c, 0, ENPU_RULE_OPCODE);
 	put16(cmd + offsetof(struct enpu_cmd_header, opcode), 0xffff);

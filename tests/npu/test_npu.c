@@ -444,7 +444,8 @@ static void test_refusals_name_the_reason(struct test_state *t)
 	CHECK(t, why && strstr(why, "no NPU command for Sigmoid"),
 	      "Sigmoid's reason: %s", why ? why : "(none)");
 	why = s ? reason_of(s, "DequantizeLinear") : NULL;
-	CHECK(t, why && strstr(why, "npu refuses (op)"),
+	CHECK(t, why && strstr(why, "kept with its QDQ group") &&
+	      strstr(why, "Sigmoid"),
 	      "DequantizeLinear's reason: "
 	      "%s", why ? why : "(none)");
 	enpu_rt_session_destroy(s);
@@ -466,9 +467,9 @@ static const char *backend_of(enpu_rt_session *s, const char *op)
 
 /*
  * A float frame: its QuantizeLinear (Quantize8) is QUANTIZE on a 1.6
- * device, reading the NCHW planes in place (every MAC and the quantize
- * in one NPU partition, the CPU's bytes), and stays on the CPU, saying
- * why, on a 1.5 one.
+ * device, reading the NCHW planes in place (every MAC, the quantize and,
+ * from 1.7, the output's DequantizeLinear in one NPU partition, the CPU's
+ * bytes), and stays on the CPU, saying why, on a 1.5 one.
  */
 static void test_quantize_runs_on_a_1_6_device(struct test_state *t)
 {
@@ -488,7 +489,7 @@ static void test_quantize_runs_on_a_1_6_device(struct test_state *t)
 	qm_output(&m, &a, 1);
 	bytes = mb_pack(&m.mb, &size);
 	if (!compare(t, "float frame", bytes, size, "", &o))
-		CHECK(t, o.npu_partitions == 1 && o.partitions == 2 &&
+		CHECK(t, o.npu_partitions == 1 && o.partitions == 1 &&
 		      o.npu_macs == o.macs,
 		      "float frame: %zu NPU partitions of %zu, MACs %llu of "
 		      "%llu", o.npu_partitions, o.partitions,
@@ -509,6 +510,63 @@ static void test_quantize_runs_on_a_1_6_device(struct test_state *t)
 	enpu_rt_session_destroy(s);
 	npu_sim_configure(&default_config);
 	qm_free(&m);
+}
+
+/*
+ * A float output: its DequantizeLinear is DEQUANTIZE on a 1.7 device,
+ * writing the NCHW planes of the seam in place (one partition, no CPU
+ * one, the CPU's bytes: compare() asserts 0 difference), for an 8-channel
+ * image (plane by plane) and a 1-channel one (whole); on a 1.6 device it
+ * stays on the CPU, saying why.
+ */
+static void test_dequantize_runs_on_a_1_7_device(struct test_state *t)
+{
+	struct npu_sim_config cfg = default_config;
+	int64_t dims[4] = { 2, 3, 9, 7 };
+	int64_t couts[2] = { 8, 1 };
+	struct outcome o;
+	enpu_rt_session *s;
+	const char *where;
+	struct qm m;
+	struct qv x, a;
+	uint8_t *bytes;
+	size_t size;
+
+	for (int i = 0; i < 2; i++) {
+		qm_init(&m, 31 + i);
+		x = qm_input_u8(&m, "frame", 4, dims);
+		a = qm_conv(&m, &x, couts[i], 3, 2, pad1, 1, 1, QM_RELU6, 1);
+		qm_output(&m, &a, 1);
+		bytes = mb_pack(&m.mb, &size);
+		if (!compare(t, couts[i] > 1 ? "float out, 8 planes" :
+			     "float out, 1 plane", bytes, size, "", &o))
+			CHECK(t, o.npu_partitions == 1 && o.partitions == 1 &&
+			      o.npu_macs == o.macs,
+			      "float out: %zu NPU partitions of %zu",
+			      o.npu_partitions, o.partitions);
+		s = open_session(t, bytes, size, "npu,cpu", "", 1);
+		where = s ? backend_of(s, "DequantizeLinear") : NULL;
+		CHECK(t, where && !strcmp(where, "npu"),
+		      "DequantizeLinear on %s", where ? where : "(no such node)");
+		enpu_rt_session_destroy(s);
+		if (i == 0) {
+			cfg.hw_version = 1u << 16 | 6;
+			npu_sim_configure(&cfg);
+			s = open_session(t, bytes, size, "npu,cpu", "", 1);
+			where = s ? reason_of(s, "DequantizeLinear") : NULL;
+			CHECK(t, where && strstr(where, "interface 1.7") &&
+			      strstr(where, "1.6"),
+			      "DequantizeLinear's reason on 1.6: %s",
+			      where ? where : "(none)");
+			enpu_rt_session_destroy(s);
+			if (!compare(t, "float out on 1.6", bytes, size, "",
+				     &o))
+				CHECK(t, o.partitions == 2,
+				      "on 1.6: %zu partitions", o.partitions);
+			npu_sim_configure(&default_config);
+		}
+		qm_free(&m);
+	}
 }
 
 static void test_cache_hits_and_misses(struct test_state *t)
@@ -941,6 +999,8 @@ int main(int argc, char **argv)
 		{ "refusals_name_the_reason", test_refusals_name_the_reason },
 		{ "quantize_runs_on_a_1_6_device",
 		  test_quantize_runs_on_a_1_6_device },
+		{ "dequantize_runs_on_a_1_7_device",
+		  test_dequantize_runs_on_a_1_7_device },
 		{ "cache_hits_and_misses", test_cache_hits_and_misses },
 		{ "pipelined_runs_equal_the_cpu",
 		  test_pipelined_runs_equal_the_cpu },

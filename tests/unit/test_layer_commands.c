@@ -22,6 +22,7 @@
 #define POOL_SIZE 192u
 #define COPY_SIZE 104u
 #define QUANTIZE_SIZE 112u
+#define DEQUANTIZE_SIZE 112u
 
 static uint64_t le(const unsigned char *bytes, size_t width)
 {
@@ -118,6 +119,9 @@ static int uapi_layer_structs_have_the_documented_layout(void)
 	CHECK(sizeof(struct enpu_cmd_copy) == COPY_SIZE);
 	CHECK(sizeof(struct enpu_cmd_quantize) == QUANTIZE_SIZE);
 	CHECK(offsetof(struct enpu_cmd_quantize, scale) == 104);
+	CHECK(sizeof(struct enpu_cmd_dequantize) == DEQUANTIZE_SIZE);
+	CHECK(offsetof(struct enpu_cmd_dequantize, scale) == 104);
+	CHECK(offsetof(struct enpu_cmd_dequantize, reserved) == 108);
 	return 0;
 }
 
@@ -391,6 +395,32 @@ static int quantize_is_encoded_byte_for_byte(void)
 	return 0;
 }
 
+/* DEQUANTIZE: the same layout as QUANTIZE, its own opcode. */
+static int dequantize_is_encoded_byte_for_byte(void)
+{
+	struct enpu_dequantize_layer layer = {
+		.input = make_tensor(22), .output = make_tensor(23),
+		.scale = 0.15625f, .pad = 0xffffffffu,
+	};
+	const unsigned char *bytes;
+	enpu_cmdbuf *cmdbuf;
+	uint32_t size;
+
+	CHECK(enpu_cmdbuf_create(&cmdbuf) == 0);
+	CHECK(enpu_cmdbuf_dequantize(cmdbuf, &layer) == 0);
+	CHECK(enpu_cmdbuf_dequantize(cmdbuf, NULL) == -EINVAL);
+	CHECK(enpu_cmdbuf_dequantize(NULL, &layer) == -EINVAL);
+	bytes = stream(cmdbuf, &size);
+	CHECK(bytes && size == DEQUANTIZE_SIZE);
+	CHECK(header_at(bytes, ENPU_CMD_DEQUANTIZE, DEQUANTIZE_SIZE) == 0);
+	CHECK(tensor_at(bytes + 8, 22) == 0);
+	CHECK(tensor_at(bytes + 56, 23) == 0);
+	CHECK(le(bytes + 104, 4) == 0x3e200000u);
+	CHECK(le(bytes + 108, 4) == 0);
+	enpu_cmdbuf_destroy(cmdbuf);
+	return 0;
+}
+
 static int layers_follow_dma_commands_back_to_back(void)
 {
 	struct enpu_conv2d_layer conv = make_conv2d();
@@ -487,6 +517,7 @@ UNIT_TEST_SUITE(layer_commands,
 	UNIT_TEST(pools_are_encoded_byte_for_byte),
 	UNIT_TEST(copy_is_encoded_byte_for_byte),
 	UNIT_TEST(quantize_is_encoded_byte_for_byte),
+	UNIT_TEST(dequantize_is_encoded_byte_for_byte),
 	UNIT_TEST(layers_follow_dma_commands_back_to_back),
 	UNIT_TEST(dtype_past_a_byte_does_not_wrap_to_a_valid_one),
 	UNIT_TEST(null_layers_append_nothing),

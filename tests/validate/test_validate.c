@@ -284,6 +284,22 @@ static struct enpu_cmd_quantize quantize_valid(void)
 	return q;
 }
 
+/* 1x4x4x3 uint8 -> float32, output a channel slice of a wider tensor. */
+static struct enpu_cmd_dequantize dequantize_valid(void)
+{
+	struct enpu_cmd_dequantize d;
+	float scale = 0.02f;
+
+	memset(&d, 0, sizeof(d));
+	hdr(&d.hdr, ENPU_CMD_DEQUANTIZE, sizeof(d));
+	tensor(&d.input, 0, 1, 4, 4, 3, ENPU_DTYPE_UINT8);
+	tensor(&d.output, 1, 1, 4, 4, 3, ENPU_DTYPE_FLOAT32);
+	d.input.zero_point = 128;
+	d.output.pixel_stride = 6;
+	memcpy(&d.scale, &scale, sizeof(scale));
+	return d;
+}
+
 /* ---- stream and header ---- */
 
 static void test_stream_framing(void)
@@ -333,7 +349,7 @@ static void test_stream_framing(void)
 	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 32, OPCODE);
 	nops[2].hdr.opcode = ENPU_CMD_NOP;
 	nops[2].hdr.size = 16;
-	nops[0].hdr.opcode = ENPU_CMD_QUANTIZE + 1;	/* the first unknown */
+	nops[0].hdr.opcode = ENPU_CMD_DEQUANTIZE + 1;	/* the first unknown */
 	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 0, OPCODE);
 	nops[0].hdr.opcode = 0xffff;
 	REJECT_AT(run(nops, sizeof(nops), NULL, 0), 0, OPCODE);
@@ -1854,6 +1870,97 @@ static void test_quantize(void)
 	REJECT(run_default(c), COPY_TYPE);
 }
 
+/* ---- DEQUANTIZE (1.7) ---- */
+
+static void test_dequantize(void)
+{
+	struct enpu_validate_bo bos[5];
+	struct enpu_cmd_dequantize d = dequantize_valid();
+	uint64_t in_bytes = 4 * 4 * 3;
+
+	ACCEPT(run_default(d));
+	d.input.dtype = ENPU_DTYPE_INT8;
+	d.input.zero_point = -128;
+	ACCEPT(run_default(d));
+	d.input.zero_point = 127;
+	ACCEPT(run_default(d));
+	d.input.zero_point = 128;
+	REJECT(run_default(d), TENSOR_ZERO_POINT);
+	/* The scale: QUANTIZE's rule, named as DEQUANTIZE's. */
+	d = dequantize_valid();
+	d.scale = ENPU_QUANTIZE_SCALE_MIN;		/* smallest subnormal */
+	ACCEPT(run_default(d));
+	d.scale = ENPU_QUANTIZE_SCALE_LIMIT - 1;	/* FLT_MAX */
+	ACCEPT(run_default(d));
+	d.scale = ENPU_QUANTIZE_SCALE_LIMIT;		/* +inf */
+	REJECT(run_default(d), DEQUANTIZE_SCALE);
+	d.scale = ENPU_QUANTIZE_SCALE_MIN - 1;		/* +0 */
+	REJECT(run_default(d), DEQUANTIZE_SCALE);
+	d.scale = 0x7fc00000u;				/* NaN */
+	REJECT(run_default(d), DEQUANTIZE_SCALE);
+	d.scale = 0x80000000u;				/* -0 */
+	REJECT(run_default(d), DEQUANTIZE_SCALE);
+	d.scale = 0xbf800000u;				/* -1 */
+	REJECT(run_default(d), DEQUANTIZE_SCALE);
+	d = dequantize_valid();
+	d.reserved = 1;
+	REJECT(run_default(d), DEQUANTIZE_RESERVED);
+	d.reserved = 0x80000000u;
+	REJECT(run_default(d), DEQUANTIZE_RESERVED);
+	/* Types: 8-bit in, float32 out, nothing else. */
+	d = dequantize_valid();
+	d.input.zero_point = 0;
+	d.input.dtype = ENPU_DTYPE_FLOAT32;
+	REJECT(run_default(d), DEQUANTIZE_TYPES);
+	d.input.dtype = ENPU_DTYPE_INT32;
+	REJECT(run_default(d), DEQUANTIZE_TYPES);
+	d = dequantize_valid();
+	d.output.dtype = ENPU_DTYPE_UINT8;
+	REJECT(run_default(d), DEQUANTIZE_TYPES);
+	d.output.dtype = ENPU_DTYPE_INT32;
+	REJECT(run_default(d), DEQUANTIZE_TYPES);
+	d = dequantize_valid();
+	d.output.zero_point = 1;		/* float: 0 only */
+	REJECT(run_default(d), TENSOR_ZERO_POINT);
+	d = dequantize_valid();
+	d.output.dtype = ENPU_DTYPE_FLOAT32 + 1;
+	REJECT(run_default(d), TENSOR_DTYPE);
+	/* Shape: each dimension equal. */
+	d = dequantize_valid();
+	d.output.batch = 2;
+	REJECT(run_default(d), DEQUANTIZE_SHAPE);
+	d = dequantize_valid();
+	d.output.height = 3;
+	REJECT(run_default(d), DEQUANTIZE_SHAPE);
+	d = dequantize_valid();
+	d.output.width = 5;
+	REJECT(run_default(d), DEQUANTIZE_SHAPE);
+	d = dequantize_valid();
+	d.output.channels = 2;
+	REJECT(run_default(d), DEQUANTIZE_SHAPE);
+	/* Extents: 1 byte an input element, 4 an output element. */
+	memcpy(bos, default_bos, sizeof(bos));
+	d = dequantize_valid();
+	bos[0].size = in_bytes;
+	ACCEPT(run(&d, sizeof(d), bos, 5));
+	bos[0].size = in_bytes - 1;
+	REJECT(run(&d, sizeof(d), bos, 5), REF_RANGE);
+	bos[0].size = in_bytes;
+	bos[1].size = (15 * 6 + 3) * 4;		/* last pixel, 3 channels */
+	ACCEPT(run(&d, sizeof(d), bos, 5));
+	bos[1].size--;
+	REJECT(run(&d, sizeof(d), bos, 5), REF_RANGE);
+	d = dequantize_valid();
+	d.input.buf.bo_index = 1;
+	REJECT(run_default(d), REF_READ_ACCESS);
+	d = dequantize_valid();
+	d.output.buf.bo_index = 0;
+	REJECT(run_default(d), REF_WRITE_ACCESS);
+	d = dequantize_valid();
+	d.hdr.size -= 8;
+	REJECT(run(&d, sizeof(d), default_bos, 5), COMMAND_SIZE);
+}
+
 /* ---- multi-command streams ---- */
 
 static void test_offset_of_bad_command(void)
@@ -1964,6 +2071,7 @@ static size_t make_seeds(struct seed *seeds)
 			     avgp = pool_valid(ENPU_CMD_AVG_POOL);
 	struct enpu_cmd_copy copy = copy_valid();
 	struct enpu_cmd_quantize quantize = quantize_valid();
+	struct enpu_cmd_dequantize dequantize = dequantize_valid();
 	struct enpu_cmd_conv2d none_bias = conv_valid();
 	struct enpu_cmd_pool ceil_pool = pool_valid(ENPU_CMD_AVG_POOL),
 			     table_pool = pool_valid(ENPU_CMD_AVG_POOL);
@@ -1997,6 +2105,7 @@ static size_t make_seeds(struct seed *seeds)
 		{ "avg_pool", &avgp, sizeof(avgp), 0 },
 		{ "copy", &copy, sizeof(copy), 0 },
 		{ "quantize", &quantize, sizeof(quantize), 0 },
+		{ "dequantize", &dequantize, sizeof(dequantize), 0 },
 		{ "bad_conv", &bad_conv, sizeof(bad_conv), -EINVAL },
 	};
 	size_t n;
@@ -2203,6 +2312,7 @@ static const struct {
 	{ "avg_pool_params", test_avg_pool_params },
 	{ "copy", test_copy },
 	{ "quantize", test_quantize },
+	{ "dequantize", test_dequantize },
 	{ "offset_of_bad_command", test_offset_of_bad_command },
 	{ "rule_names", test_rule_names },
 	{ "device_rule_names", test_device_rule_names },

@@ -517,7 +517,7 @@ static void malformed_dma_commands_are_invalid_at_their_offset(struct rig *r)
 	CASE("fill reserved", FILL_RESERVED,
 	     (fill_cmd(b, 1, 0, 8, 1), put32(b + 36, 1), 40));
 	CASE("opcode 12", OPCODE, (copy_cmd(b, 0, 0, 1, 0, 8),
-				     put32(b, ENPU_CMD_QUANTIZE + 1), 48));
+				     put32(b, ENPU_CMD_DEQUANTIZE + 1), 48));
 	CASE("opcode 3 (CONV2D) of 48 bytes", COMMAND_SIZE,
 	     (copy_cmd(b, 0, 0, 1, 0, 8), put32(b, 3), 48));
 	CASE("overlapping copy in one BO", DMA_OVERLAP, copy_cmd(b, 2, 0, 2, 100, 200));

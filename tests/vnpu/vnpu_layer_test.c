@@ -1275,7 +1275,7 @@ static void malformed_conv_is_invalid_at_its_offset(struct rig *r)
 	BAD(b, "depthwise with groups 1", INV, DEPTHWISE_GROUPS, x.hdr.opcode = ENPU_CMD_DEPTHWISE_CONV2D);
 	BAD(b, "depthwise in 4 out 6 groups 2", INV, DEPTHWISE_GROUPS,
 	    (x.hdr.opcode = ENPU_CMD_DEPTHWISE_CONV2D, x.groups = 2));
-	BAD(b, "opcode 12", INV, OPCODE, x.hdr.opcode = ENPU_CMD_QUANTIZE + 1);
+	BAD(b, "opcode 13", INV, OPCODE, x.hdr.opcode = ENPU_CMD_DEQUANTIZE + 1);
 	/* shape before extents: a bad BO does not change the verdict */
 	BAD(b, "bad shape and bad BO", INV, CONV_GROUPS, (x.groups = 0, x.weights.bo_index = 9));
 }

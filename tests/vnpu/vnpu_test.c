@@ -169,7 +169,7 @@ static void identification_registers_describe_an_enpu(struct rig *r)
 
 	CHECK(rd(r, ENPU_REG_SIGNATURE) == ENPU_SIGNATURE, "signature %#x",
 	      rd(r, ENPU_REG_SIGNATURE));
-	CHECK(rd(r, ENPU_REG_HW_VERSION) == 0x10006, "hw version %#x, want 1.6",
+	CHECK(rd(r, ENPU_REG_HW_VERSION) == 0x10007, "hw version %#x, want 1.7",
 	      rd(r, ENPU_REG_HW_VERSION));
 	/* 1.3: one heartbeat tick is 1 ms of wall time at speed 1. */
 	CHECK(rd(r, ENPU_REG_HEARTBEAT_PERIOD_US) == 1000,
@@ -206,7 +206,7 @@ static void facts_file_matches_registers(struct rig *r)
 	CHECK(read_file(r->facts_path, facts, sizeof(facts)), "no facts file");
 	snprintf(want, sizeof(want), "device_id=%u\n", rd(r, ENPU_REG_DEVICE_ID));
 	CHECK(strstr(facts, want), "missing %s", want);
-	CHECK(strstr(facts, "hw_version=65542\n"), "hw_version 1.6");
+	CHECK(strstr(facts, "hw_version=65543\n"), "hw_version 1.7");
 	CHECK(strstr(facts, "num_queues=4\n"), "num_queues");
 	CHECK(strstr(facts, "clock_min_khz=200000\n"), "clock_min_khz");
 	CHECK(strstr(facts, "clock_max_khz=1000000\n"), "clock_max_khz");
@@ -405,7 +405,7 @@ static void malformed_streams_are_invalid_at_the_bad_offset(struct rig *r)
 #define STREAM(i) (r->ram + STREAM_ADDR + 0x1000 * (i))
 	/* unknown opcode after one good command */
 	s = STREAM(n); len = nop(s, 5); len += nop(s + len, 5);
-	put32(s + 16, (ENPU_CMD_QUANTIZE + 1) | 0 << 16);
+	put32(s + 16, (ENPU_CMD_DEQUANTIZE + 1) | 0 << 16);
 	cases[n++] = (struct stream_case){ "unknown opcode", len, ENPU_JOB_STATUS_INVALID, 16,
 					   ENPU_RULE_OPCODE };
 	/* size not a multiple of 8 */

@@ -412,6 +412,32 @@ static void quantize_command(struct env *e, struct enpu_cmd_quantize *q)
 	free(x);
 }
 
+/* Random bytes in, scales from the smallest subnormal (subnormal
+ * products) to near FLT_MAX (products that overflow to infinity). */
+static void dequantize_command(struct env *e, struct enpu_cmd_dequantize *d)
+{
+	static const uint32_t scales[] = {
+		0x00000001u, 0x00012345u, 0x3c23d70au, 0x3f800001u,
+		0x3e99999au, 0x7e000000u, 0x7f7fffffu,
+	};
+	uint8_t type = (uint8_t)pick(e, 0, 1);
+	uint32_t n = pick(e, 1, 2), h = pick(e, 1, 20), w = pick(e, 1, 20);
+	uint32_t ch = pick(e, 1, 12);
+
+	memset(d, 0, sizeof(*d));
+	d->hdr.opcode = ENPU_CMD_DEQUANTIZE;
+	d->hdr.size = sizeof(*d);
+	tensor(&d->input, 0, n, h, w, ch, rnd(e) % 2 ? 0 : ch + 3, type,
+	       zero_point(e, type));
+	tensor(&d->output, 0, n, h, w, ch, rnd(e) % 2 ? 0 : ch + 5,
+	       ENPU_DTYPE_FLOAT32, 0);
+	d->scale = rnd(e) % 2 ? scales[rnd(e) % (sizeof(scales) /
+						 sizeof(scales[0]))] :
+		   (uint32_t)pick(e, 0x30000000u, 0x40000000u);
+	d->input.buf.bo_index = random_bo(e, tensor_bytes(&d->input));
+	d->output.buf.bo_index = random_bo(e, tensor_bytes(&d->output));
+}
+
 /* A layer whose output shares a BO with one of its inputs. */
 static bool shares_a_bo(const struct layer *l)
 {
@@ -685,6 +711,83 @@ static void test_quantize_values(struct test_state *t)
 		}
 }
 
+static void test_dequantize_any_split_equals_oracle(struct test_state *t)
+{
+	for (uint64_t seed = 700; seed < 740; seed++) {
+		struct enpu_cmd_dequantize d;
+		char what[64];
+
+		env_reset(env, seed);
+		dequantize_command(env, &d);
+		snprintf(what, sizeof(what), "dequantize seed %llu",
+			 (unsigned long long)seed);
+		if (four_ways(t, env, &d, sizeof(d), what))
+			return;
+	}
+}
+
+/*
+ * DEQUANTIZE's rule on values worked out by hand, in both modes, bit for
+ * bit: the zero point subtracted first, a product rounded once to nearest
+ * even (3 * (1 + 2^-23) is halfway between two floats), +0 for x equal
+ * to the zero point, subnormal products, overflow to infinity.
+ */
+static void test_dequantize_values(struct test_state *t)
+{
+	static const struct {
+		int32_t x, zp;
+		uint8_t dtype;
+		float scale, want;
+	} cases[] = {
+		{ 200, 128, ENPU_DTYPE_UINT8, 0.5f, 36.0f },
+		{ -128, 127, ENPU_DTYPE_INT8, 1.0f, -255.0f },
+		{ 7, 7, ENPU_DTYPE_UINT8, 3.0f, 0.0f },
+		{ 0, 1, ENPU_DTYPE_UINT8, 0.25f, -0.25f },
+		{ 3, 0, ENPU_DTYPE_UINT8, 0x1.000002p+0f, 0x1.800004p+1f },
+		{ 3, 0, ENPU_DTYPE_UINT8, 0x1p-149f, 0x3p-149f },
+		{ 1, 0, ENPU_DTYPE_UINT8, 0x1.fffffep+127f, 0x1.fffffep+127f },
+		{ 255, 0, ENPU_DTYPE_UINT8, 0x1.fffffep+127f, __builtin_inff() },
+		{ -128, 127, ENPU_DTYPE_INT8, 0x1.fffffep+127f,
+		  -__builtin_inff() },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (int mode = 0; mode < 2; mode++) {
+			struct enpu_cmd_dequantize d;
+			uint8_t x = (uint8_t)cases[i].x;
+			struct layer l;
+			uint32_t status;
+			float out = 1234.0f;
+
+			env_reset(env, 800 + i);
+			memset(&d, 0, sizeof(d));
+			d.hdr.opcode = ENPU_CMD_DEQUANTIZE;
+			d.hdr.size = sizeof(d);
+			tensor(&d.input, bo_new(env, 1, 1), 1, 1, 1, 1, 0,
+			       cases[i].dtype, cases[i].zp);
+			tensor(&d.output, bo_new(env, 4, 1), 1, 1, 1, 1, 0,
+			       ENPU_DTYPE_FLOAT32, 0);
+			memcpy(&d.scale, &cases[i].scale, sizeof(d.scale));
+			bo_write(env, d.input.buf.bo_index, 0, &x, 1);
+			status = layer_check(&env->gm.job, (const uint8_t *)&d,
+					     sizeof(d), &(uint32_t){ 0 });
+			CHECK(t, status == ENPU_JOB_STATUS_OK,
+			      "case %zu: layer_check %u", i, status);
+			layer_decode((const uint8_t *)&d, &l);
+			status = layer_run(mode ? &env->fast : &env->oracle, &l,
+					   &env->gm.job, &env->gm.ram);
+			guest_model_read(&env->gm, d.output.buf.bo_index, 0,
+					 &out, 4);
+			CHECK(t, status == ENPU_JOB_STATUS_OK &&
+			      !memcmp(&out, &cases[i].want, 4),
+			      "case %zu ((%d - %d) * %a) in %s: status %u, "
+			      "stored %a, want %a", i, cases[i].x, cases[i].zp,
+			      (double)cases[i].scale,
+			      mode ? "fast" : "oracle", status, (double)out,
+			      (double)cases[i].want);
+		}
+}
+
 /* K per group above the CPU kernels' 65536: FAST falls back, same bytes. */
 static void test_conv_beyond_cpu_limits_falls_back(struct test_state *t)
 {
@@ -852,6 +955,9 @@ static const struct test_case tests[] = {
 	{ "quantize_any_split_equals_oracle",
 	  test_quantize_any_split_equals_oracle },
 	{ "quantize_values", test_quantize_values },
+	{ "dequantize_any_split_equals_oracle",
+	  test_dequantize_any_split_equals_oracle },
+	{ "dequantize_values", test_dequantize_values },
 	{ "conv_beyond_cpu_limits_falls_back",
 	  test_conv_beyond_cpu_limits_falls_back },
 	{ "overlapping_layer_reads_before_writing",

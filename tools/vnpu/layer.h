@@ -56,7 +56,7 @@ struct layer {
 	uint32_t dilation_h, dilation_w;
 	uint32_t pad_top, pad_left, pad_bottom, pad_right;
 	uint32_t groups, flags;
-	float scale;			/* QUANTIZE (1.6) */
+	float scale;			/* QUANTIZE (1.6), DEQUANTIZE (1.7) */
 };
 
 /* What performing a command costs; layer_cost() fills it. */
@@ -90,7 +90,7 @@ static inline struct out_index out_index_of(const struct layer_tensor *t,
 
 static inline bool opcode_is_layer(uint16_t opcode)
 {
-	return opcode >= ENPU_CMD_CONV2D && opcode <= ENPU_CMD_QUANTIZE;
+	return opcode >= ENPU_CMD_CONV2D && opcode <= ENPU_CMD_DEQUANTIZE;
 }
 
 /* layer_check.c */
@@ -156,6 +156,10 @@ struct layer_fast_ops {
 	/* QUANTIZE of @count dense float32 elements. */
 	void (*quantize)(const struct layer_engine *e, const struct layer *l,
 			 const float *x, uint64_t count, uint8_t *out);
+	/* DEQUANTIZE of @count dense 8-bit elements. */
+	void (*dequantize)(const struct layer_engine *e,
+			   const struct layer *l, const uint8_t *x,
+			   uint64_t count, float *out);
 };
 
 /*
@@ -232,6 +236,10 @@ void eltwise_compute(const struct layer *l, const int32_t *a,
  * bits in @in, as the 8-bit values to store. */
 void quantize_compute(const struct layer *l, const int32_t *in,
 		      uint64_t first, uint64_t end, int32_t *out);
+/* DEQUANTIZE's elements [first, end) from the 8-bit values in @in, as
+ * the float32 bits to store. */
+void dequantize_compute(const struct layer *l, const int32_t *in,
+			uint64_t first, uint64_t end, int32_t *out);
 
 /* layer_pool.c */
 void pool_compute(const struct layer *l, const int32_t *input,

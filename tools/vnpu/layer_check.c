@@ -15,6 +15,8 @@
  * The commands are copied into the uapi structs with memcpy: both the
  * guest and every host this model runs on are little endian.
  */
+#include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "layer.h"
@@ -206,7 +208,8 @@ void layer_decode(const uint8_t *cmd, struct layer *l)
 		l->out = tensor_decode(&c.output);
 		break;
 	}
-	case ENPU_CMD_QUANTIZE: {
+	case ENPU_CMD_QUANTIZE:
+	case ENPU_CMD_DEQUANTIZE: {	/* one layout */
 		struct enpu_cmd_quantize q;
 
 		memcpy(&q, cmd, sizeof(q));
@@ -233,6 +236,7 @@ static uint32_t struct_size(uint16_t opcode)
 	case ENPU_CMD_AVG_POOL:
 		return sizeof(struct enpu_cmd_pool);
 	case ENPU_CMD_QUANTIZE:
+	case ENPU_CMD_DEQUANTIZE:
 		return sizeof(struct enpu_cmd_quantize);
 	default:
 		return sizeof(struct enpu_cmd_copy);
@@ -595,27 +599,50 @@ static uint32_t copy_shape_rule(const struct enpu_cmd_copy *c)
 	return ENPU_RULE_NONE;
 }
 
-/* QUANTIZE (1.6), in the device's order: the tensors, then the scale
- * and the reserved word, then the shape. */
-static uint32_t quantize_shape_rule(const struct enpu_cmd_quantize *q)
+/* QUANTIZE (1.6) and DEQUANTIZE (1.7), one layout, each command's own
+ * rule ids, in the device's order: the tensors, then the scale and the
+ * reserved word, then the shape. */
+struct convert_rules {
+	uint32_t in_types, out_types;
+	uint32_t types, scale, reserved, shape;
+};
+
+static const struct convert_rules quantize_rules = {
+	TYPES_FLOAT, TYPES_8BIT, ENPU_RULE_QUANTIZE_TYPES,
+	ENPU_RULE_QUANTIZE_SCALE, ENPU_RULE_QUANTIZE_RESERVED,
+	ENPU_RULE_QUANTIZE_SHAPE,
+};
+
+static const struct convert_rules dequantize_rules = {
+	TYPES_8BIT, TYPES_FLOAT, ENPU_RULE_DEQUANTIZE_TYPES,
+	ENPU_RULE_DEQUANTIZE_SCALE, ENPU_RULE_DEQUANTIZE_RESERVED,
+	ENPU_RULE_DEQUANTIZE_SHAPE,
+};
+
+static_assert(sizeof(struct enpu_cmd_quantize) ==
+	      sizeof(struct enpu_cmd_dequantize) &&
+	      offsetof(struct enpu_cmd_quantize, scale) ==
+	      offsetof(struct enpu_cmd_dequantize, scale),
+	      "QUANTIZE and DEQUANTIZE share one layout");
+
+static uint32_t convert_shape_rule(const struct enpu_cmd_quantize *q,
+				   const struct convert_rules *r)
 {
 	const struct enpu_tensor_desc *in = &q->input, *out = &q->output;
-	uint32_t rule = tensor_desc_rule(in, TYPES_FLOAT,
-					 ENPU_RULE_QUANTIZE_TYPES);
+	uint32_t rule = tensor_desc_rule(in, r->in_types, r->types);
 
 	if (!rule)
-		rule = tensor_desc_rule(out, TYPES_8BIT,
-					ENPU_RULE_QUANTIZE_TYPES);
+		rule = tensor_desc_rule(out, r->out_types, r->types);
 	if (rule)
 		return rule;
 	if (q->scale < ENPU_QUANTIZE_SCALE_MIN ||
 	    q->scale >= ENPU_QUANTIZE_SCALE_LIMIT)
-		return ENPU_RULE_QUANTIZE_SCALE;
+		return r->scale;
 	if (q->reserved)
-		return ENPU_RULE_QUANTIZE_RESERVED;
+		return r->reserved;
 	if (out->batch != in->batch || out->height != in->height ||
 	    out->width != in->width || out->channels != in->channels)
-		return ENPU_RULE_QUANTIZE_SHAPE;
+		return r->shape;
 	return ENPU_RULE_NONE;
 }
 
@@ -627,7 +654,7 @@ static uint32_t shape_rule(const uint8_t *cmd, uint16_t opcode)
 		struct enpu_cmd_eltwise eltwise;
 		struct enpu_cmd_pool pool;
 		struct enpu_cmd_copy copy;
-		struct enpu_cmd_quantize quantize;
+		struct enpu_cmd_quantize quantize;	/* and DEQUANTIZE */
 	} u;
 
 	memcpy(&u, cmd, struct_size(opcode));
@@ -647,7 +674,9 @@ static uint32_t shape_rule(const uint8_t *cmd, uint16_t opcode)
 	case ENPU_CMD_AVG_POOL:
 		return pool_shape_rule(&u.pool, true);
 	case ENPU_CMD_QUANTIZE:
-		return quantize_shape_rule(&u.quantize);
+		return convert_shape_rule(&u.quantize, &quantize_rules);
+	case ENPU_CMD_DEQUANTIZE:
+		return convert_shape_rule(&u.quantize, &dequantize_rules);
 	default:
 		return copy_shape_rule(&u.copy);
 	}

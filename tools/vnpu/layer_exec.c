@@ -343,6 +343,9 @@ static void layer_compute(const struct layer *l, struct layer_state *st,
 	case ENPU_CMD_QUANTIZE:
 		quantize_compute(l, st->in, first, end, st->out);
 		return;
+	case ENPU_CMD_DEQUANTIZE:
+		dequantize_compute(l, st->in, first, end, st->out);
+		return;
 	default:
 		return;		/* COPY */
 	}
@@ -578,7 +581,7 @@ static uint32_t fast_prepare(const struct layer *l, const struct vnpu_job *job,
 		if (!st->pool_sum && status == ENPU_JOB_STATUS_OK)
 			status = LAYER_HOST_TROUBLE;
 		break;
-	default:		/* COPY, QUANTIZE */
+	default:		/* COPY, QUANTIZE, DEQUANTIZE */
 		st->fin = fast_gather(&l->in, job, ram, &st->s, &status);
 		break;
 	}
@@ -642,6 +645,12 @@ static int fast_rows(const struct layer *l, struct layer_state *st,
 				  (st->fin + ((uint64_t)n * l->in.h + first) *
 				   l->in.w * l->in.c * 4),
 				  (uint64_t)rows * l->out.w * l->out.c, out);
+		return 0;
+	case ENPU_CMD_DEQUANTIZE:
+		e->fast->dequantize(e, l, st->fin + ((uint64_t)n * l->in.h +
+						     first) * l->in.w * l->in.c,
+				    (uint64_t)rows * l->out.w * l->out.c,
+				    (float *)(void *)out);
 		return 0;
 	default:		/* COPY: same shape, type and zero point */
 		memcpy(out, st->fin + ((uint64_t)n * l->in.h + first) *

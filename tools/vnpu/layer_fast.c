@@ -268,6 +268,16 @@ static void quantize(const struct layer_engine *e, const struct layer *l,
 					 l->out.dtype == ENPU_DTYPE_INT8, out);
 }
 
+/* DEQUANTIZE on the CPU runtime's dequantize row, the one its
+ * DequantizeLinear runs: the same multiplication, bit for bit. */
+static void dequantize(const struct layer_engine *e, const struct layer *l,
+		       const uint8_t *x, uint64_t count, float *out)
+{
+	enpu_cpu_fmath(e->cpu)->dequantize((size_t)count, x, l->scale,
+					   l->in.zero_point,
+					   l->in.dtype == ENPU_DTYPE_INT8, out);
+}
+
 /* The packed weights from the cache, or packed now (and kept). */
 static const struct fast_conv *conv_begin(const struct layer_engine *e,
 					  const struct layer *l,
@@ -324,6 +334,7 @@ static const struct layer_fast_ops fast_ops = {
 	.conv_rows = conv_rows,
 	.eltwise_rows = eltwise_rows,
 	.quantize = quantize,
+	.dequantize = dequantize,
 };
 
 int layer_engine_init(struct layer_engine *e, enum layer_mode mode,

@@ -1,7 +1,7 @@
 # libenpu: the uapi library. Builds the shared library (versioned SONAME),
 # the static archive and the pkg-config file; `make install` installs them.
 
-LIBENPU_VERSION := 0.6.0
+LIBENPU_VERSION := 0.7.0
 LIBENPU_SONAME := libenpu.so.0
 LIBENPU_DIR := userspace/libenpu
 LIBENPU_SOURCES := $(sort $(wildcard $(LIBENPU_DIR)/src/*.c))

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * Layer commands of the builder (uapi/enpu_cmd.h, interface 1.2; QUANTIZE
- * 1.6): the library's argument structs are copied field by field into the
- * uapi structs, whose headers and reserved fields the builder owns. Nothing is
+ * 1.6, DEQUANTIZE 1.7): the library's argument structs are copied field
+ * by field into the uapi structs, whose headers and reserved fields the
+ * builder owns. Nothing is
  * range-checked here: the kernel validator is the one authority on what
  * a layer may be, and a runtime gets its errno at submit.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "enpu_internal.h"
@@ -16,7 +18,8 @@ _Static_assert(sizeof(struct enpu_cmd_conv2d) % ENPU_CMD_ALIGN == 0 &&
 	       sizeof(struct enpu_cmd_eltwise) % ENPU_CMD_ALIGN == 0 &&
 	       sizeof(struct enpu_cmd_pool) % ENPU_CMD_ALIGN == 0 &&
 	       sizeof(struct enpu_cmd_copy) % ENPU_CMD_ALIGN == 0 &&
-	       sizeof(struct enpu_cmd_quantize) % ENPU_CMD_ALIGN == 0,
+	       sizeof(struct enpu_cmd_quantize) % ENPU_CMD_ALIGN == 0 &&
+	       sizeof(struct enpu_cmd_dequantize) % ENPU_CMD_ALIGN == 0,
 	       "layer commands keep the stream 8-byte aligned");
 
 static struct enpu_cmd_header header(enum enpu_cmd_opcode opcode,
@@ -220,20 +223,42 @@ int enpu_cmdbuf_copy(enpu_cmdbuf *cmdbuf,
 	return enpu_cmdbuf_append(cmdbuf, "copy", &command, sizeof(command));
 }
 
-int enpu_cmdbuf_quantize(enpu_cmdbuf *cmdbuf,
-			 const struct enpu_quantize_layer *layer)
+/* QUANTIZE and DEQUANTIZE: one layout (uapi/enpu_cmd.h), two opcodes. */
+static int convert(enpu_cmdbuf *cmdbuf, enum enpu_cmd_opcode opcode,
+		   const char *what, const struct enpu_layer_tensor *input,
+		   const struct enpu_layer_tensor *output, float scale)
 {
 	struct enpu_cmd_quantize command;
 
-	_Static_assert(sizeof(layer->scale) == sizeof(command.scale),
+	_Static_assert(sizeof(scale) == sizeof(command.scale),
 		       "the scale travels as its binary32 bits");
+	_Static_assert(sizeof(struct enpu_cmd_quantize) ==
+		       sizeof(struct enpu_cmd_dequantize) &&
+		       offsetof(struct enpu_cmd_quantize, scale) ==
+		       offsetof(struct enpu_cmd_dequantize, scale),
+		       "QUANTIZE and DEQUANTIZE share one layout");
+	memset(&command, 0, sizeof(command));
+	command.hdr = header(opcode, sizeof(command));
+	command.input = tensor(input);
+	command.output = tensor(output);
+	memcpy(&command.scale, &scale, sizeof(command.scale));
+	return enpu_cmdbuf_append(cmdbuf, what, &command, sizeof(command));
+}
+
+int enpu_cmdbuf_quantize(enpu_cmdbuf *cmdbuf,
+			 const struct enpu_quantize_layer *layer)
+{
 	if (!cmdbuf || !layer)
 		return -EINVAL;
-	memset(&command, 0, sizeof(command));
-	command.hdr = header(ENPU_CMD_QUANTIZE, sizeof(command));
-	command.input = tensor(&layer->input);
-	command.output = tensor(&layer->output);
-	memcpy(&command.scale, &layer->scale, sizeof(command.scale));
-	return enpu_cmdbuf_append(cmdbuf, "quantize", &command,
-				  sizeof(command));
+	return convert(cmdbuf, ENPU_CMD_QUANTIZE, "quantize", &layer->input,
+		       &layer->output, layer->scale);
+}
+
+int enpu_cmdbuf_dequantize(enpu_cmdbuf *cmdbuf,
+			   const struct enpu_dequantize_layer *layer)
+{
+	if (!cmdbuf || !layer)
+		return -EINVAL;
+	return convert(cmdbuf, ENPU_CMD_DEQUANTIZE, "dequantize",
+		       &layer->input, &layer->output, layer->scale);
 }

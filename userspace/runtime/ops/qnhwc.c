@@ -76,6 +76,17 @@ int rt_q_quantize_params(struct rt_kernel *k,
 			       zero_point);
 }
 
+int rt_q_dequantize_params(struct rt_kernel *k,
+			   const struct rt_tensor *const *in, double *scale,
+			   int32_t *zero_point)
+{
+	int status = rt_q_scale(k, in[1], "x_scale", scale);
+
+	return status ? status :
+	       rt_q_zero_point(k, in[2], "x_zero_point", in[0]->dtype,
+			       zero_point);
+}
+
 void rt_q_activation_clamp(const struct rt_kernel *k, double scale,
 			   int32_t zero_point, int32_t *lo, int32_t *hi)
 {

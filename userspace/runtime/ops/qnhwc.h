@@ -38,6 +38,13 @@ int rt_q_zero_point(struct rt_kernel *k, const struct rt_tensor *t,
 int rt_q_quantize_params(struct rt_kernel *k,
 			 const struct rt_tensor *const *in, double *scale,
 			 int32_t *zero_point);
+/*
+ * DequantizeLinear's x_scale and x_zero_point (@in[1], which must be
+ * there, and @in[2], NULL for 0; the zero point's type is the input's).
+ */
+int rt_q_dequantize_params(struct rt_kernel *k,
+			   const struct rt_tensor *const *in, double *scale,
+			   int32_t *zero_point);
 
 /*
  * Narrows [*lo, *hi] by k->activation (Relu: the zero point; Clip: its

@@ -576,6 +576,21 @@ struct enpu_quantize_layer {
 ENPU_PUBLIC int enpu_cmdbuf_quantize(enpu_cmdbuf *cmdbuf,
 				     const struct enpu_quantize_layer *layer);
 
+/*
+ * struct enpu_cmd_dequantize (since 0.7; hardware interface 1.7, so check
+ * DRM_ENPU_PARAM_HW_VERSION first): 8-bit input whose zero point is the
+ * quantization's, float32 output, out = (x - zp) * scale.
+ */
+struct enpu_dequantize_layer {
+	struct enpu_layer_tensor input;
+	struct enpu_layer_tensor output;
+	float scale;
+	uint32_t pad;		/* ignored */
+};
+
+ENPU_PUBLIC int enpu_cmdbuf_dequantize(enpu_cmdbuf *cmdbuf,
+				       const struct enpu_dequantize_layer *layer);
+
 #if defined(__cplusplus)
 }
 #endif

@@ -140,10 +140,13 @@ enum npu_op {
 	NPU_OP_CONCAT,		/* COPY into channel slices */
 	NPU_OP_ALIAS,		/* no command: the same bytes */
 	NPU_OP_QUANTIZE,	/* QUANTIZE (interface 1.6) */
+	NPU_OP_DEQUANTIZE,	/* DEQUANTIZE (interface 1.7) */
 };
 
 /* The interface QUANTIZE and FLOAT32 tensors came with. */
 #define NPU_HW_QUANTIZE		(1u << 16 | 6)
+/* The interface DEQUANTIZE came with. */
+#define NPU_HW_DEQUANTIZE	(1u << 16 | 7)
 
 /* npu_claim.c */
 void npu_claim(struct npu_backend *b, const struct rt_graph *g, size_t node,

@@ -13,6 +13,7 @@
  *   QMaxPool, QAveragePool, QGlobalAveragePool        MAX_POOL, AVG_POOL
  *   QConcat of 8-bit tensors along channels           COPY into slices
  *   Quantize8 (per-tensor float QuantizeLinear)       QUANTIZE (1.6)
+ *   DequantizeLinear (per-tensor, 8-bit to float)     DEQUANTIZE (1.7)
  *   Flatten, Reshape, Squeeze, Unsqueeze, Identity    nothing (an alias)
  *     when the bytes keep their order in the device layout
  */
@@ -137,6 +138,8 @@ enum npu_op npu_op_of(const struct rt_node *node)
 		return NPU_OP_CONCAT;
 	if (op_is(node, RT_ENPU_DOMAIN, "Quantize8"))
 		return NPU_OP_QUANTIZE;
+	if (op_is(node, "", "DequantizeLinear"))
+		return NPU_OP_DEQUANTIZE;
 	if (op_is(node, "", "Flatten") || op_is(node, "", "Reshape") ||
 	    op_is(node, "", "Squeeze") || op_is(node, "", "Unsqueeze") ||
 	    op_is(node, "", "Identity"))
@@ -405,6 +408,20 @@ static int claim_concat(const struct rt_graph *g, const struct rt_node *node,
 	return 0;
 }
 
+/* A refusal when the device's interface is below @need (1.@minor). */
+static int refuse_below(const struct npu_backend *b, uint64_t need,
+			const char *command, struct rt_claim *claim)
+{
+	if (b->params.hw_version >= need)
+		return 0;
+	return refuse(claim, RT_REFUSE_OP,
+		      "%s needs hardware interface %llu.%llu (the device has "
+		      "%llu.%llu)", command, (unsigned long long)(need >> 16),
+		      (unsigned long long)(need & 0xffff),
+		      (unsigned long long)(b->params.hw_version >> 16),
+		      (unsigned long long)(b->params.hw_version & 0xffff));
+}
+
 /* Quantize8: float in, 8-bit out, one constant scale and zero point (the
  * QDQ pass lowers only those), in ONNX layout (the CPU's layout pass,
  * which sets channels_last, runs after placement). */
@@ -415,13 +432,8 @@ static int claim_quantize(const struct npu_backend *b, struct rt_kernel *k,
 	int32_t zero;
 	double scale;
 
-	if (b->params.hw_version < NPU_HW_QUANTIZE)
-		return refuse(claim, RT_REFUSE_OP,
-			      "QUANTIZE needs hardware interface 1.6 (the "
-			      "device has %llu.%llu)",
-			      (unsigned long long)(b->params.hw_version >> 16),
-			      (unsigned long long)(b->params.hw_version &
-						   0xffff));
+	if (refuse_below(b, NPU_HW_QUANTIZE, "QUANTIZE", claim))
+		return -1;
 	if (!in[1] || !in[2])
 		return refuse(claim, RT_REFUSE_ATTRIBUTE,
 			      "no scale or zero point");
@@ -434,6 +446,31 @@ static int claim_quantize(const struct npu_backend *b, struct rt_kernel *k,
 		return refuse(claim, RT_REFUSE_ATTRIBUTE,
 			      "a channels-last output or parameters that "
 			      "are not one constant scale and zero point");
+	return 0;
+}
+
+/* DequantizeLinear: 8-bit in (checked by the caller), float out, one
+ * constant positive scale and one constant zero point (or none). */
+static int claim_dequantize(const struct npu_backend *b,
+			    const struct rt_graph *g,
+			    const struct rt_node *node, struct rt_kernel *k,
+			    const struct rt_tensor **in,
+			    struct rt_claim *claim)
+{
+	const struct rt_value *y = &g->values[node->outputs[0]];
+	int32_t zero;
+	double scale;
+
+	if (refuse_below(b, NPU_HW_DEQUANTIZE, "DEQUANTIZE", claim))
+		return -1;
+	if (!in[1])
+		return refuse(claim, RT_REFUSE_ATTRIBUTE, "no scale");
+	if (y->tensor.dtype != ENPU_RT_FLOAT)
+		return refuse(claim, RT_REFUSE_DTYPE,
+			      "output type %s: DEQUANTIZE writes float",
+			      rt_dtype_name(y->tensor.dtype));
+	if (rt_q_dequantize_params(k, in, &scale, &zero))
+		return refuse_from(claim, RT_REFUSE_ATTRIBUTE, k->errors);
 	return 0;
 }
 
@@ -549,6 +586,9 @@ void npu_claim(struct npu_backend *b, const struct rt_graph *g, size_t n,
 		break;
 	case NPU_OP_QUANTIZE:
 		status = claim_quantize(b, &k, in, claim);
+		break;
+	case NPU_OP_DEQUANTIZE:
+		status = claim_dequantize(b, g, node, &k, in, claim);
 		break;
 	case NPU_OP_NONE:
 		break;

@@ -916,9 +916,9 @@ static int emit_pool(struct compile *cc, const struct rt_node *node,
 	return 0;
 }
 
-/* ---- QUANTIZE (interface 1.6) ---- */
+/* ---- QUANTIZE (interface 1.6) and DEQUANTIZE (1.7) ---- */
 
-/* Bytes of one row: 4 read and 1 written per element. */
+/* Bytes of one row: 4 + 1 per element, float one way, 8-bit the other. */
 struct quantize_fit {
 	struct compile *cc;
 	uint64_t row_bytes;
@@ -931,11 +931,14 @@ static bool quantize_fits(void *ctx, uint32_t rows)
 	return npu_fits(&f->cc->lim, 0, f->row_bytes * rows);
 }
 
-/* @src (float) to @dst (8-bit, same dims), cut into images and bands. */
-static int emit_quantize_tensor(struct compile *cc,
-				const struct enpu_layer_tensor *src,
-				const struct enpu_layer_tensor *dst,
-				float scale)
+/*
+ * @src (float) to @dst (8-bit, same dims), or with @dequantize 8-bit to
+ * float, cut into images and bands.
+ */
+static int emit_convert_tensor(struct compile *cc,
+			       const struct enpu_layer_tensor *src,
+			       const struct enpu_layer_tensor *dst,
+			       float scale, bool dequantize)
 {
 	struct quantize_fit f = {
 		cc, (uint64_t)src->width * src->channels * (4 + 1),
@@ -945,18 +948,31 @@ static int emit_quantize_tensor(struct compile *cc,
 	bands = npu_band_count(src->height, rows);
 	for (uint32_t n = 0; n < src->batch; n++)
 		for (uint32_t i = 0; i < bands; i++) {
-			struct enpu_quantize_layer l = { .scale = scale };
+			struct enpu_layer_tensor a, b;
 			uint32_t r0, r1;
 			int status;
 
 			npu_band_rows(src->height, bands, i, &r0, &r1);
-			l.input = slice(src, n, r0, r1 - r0, 0, src->width, 0,
-					src->channels);
-			l.output = slice(dst, n, r0, r1 - r0, 0, dst->width, 0,
-					 dst->channels);
-			status = enpu_cmdbuf_quantize(cc->cmd, &l);
+			a = slice(src, n, r0, r1 - r0, 0, src->width, 0,
+				  src->channels);
+			b = slice(dst, n, r0, r1 - r0, 0, dst->width, 0,
+				  dst->channels);
+			if (dequantize) {
+				struct enpu_dequantize_layer l = {
+					.input = a, .output = b, .scale = scale,
+				};
+
+				status = enpu_cmdbuf_dequantize(cc->cmd, &l);
+			} else {
+				struct enpu_quantize_layer l = {
+					.input = a, .output = b, .scale = scale,
+				};
+
+				status = enpu_cmdbuf_quantize(cc->cmd, &l);
+			}
 			if (status)
-				return fail(cc, status, "QUANTIZE");
+				return fail(cc, status, dequantize ?
+					    "DEQUANTIZE" : "QUANTIZE");
 			account(cc, 0, f.row_bytes * (r1 - r0));
 		}
 	return 0;
@@ -991,8 +1007,8 @@ static int emit_quantize(struct compile *cc, const struct rt_node *node,
 				struct enpu_layer_tensor out =
 					slice(&y, n, 0, x->t.h, 0, x->t.w, c, 1);
 
-				status = emit_quantize_tensor(cc, &plane, &out,
-							      (float)scale);
+				status = emit_convert_tensor(cc, &plane, &out,
+							     (float)scale, false);
 				if (status)
 					return status;
 			}
@@ -1001,7 +1017,51 @@ static int emit_quantize(struct compile *cc, const struct rt_node *node,
 	{
 		struct enpu_layer_tensor t = desc(x, 0);
 
-		return emit_quantize_tensor(cc, &t, &y, (float)scale);
+		return emit_convert_tensor(cc, &t, &y, (float)scale, false);
+	}
+}
+
+/*
+ * DequantizeLinear, the mirror of Quantize8: a float seam output is never
+ * kept in the arena (place_values); in NCHW each channel of the NHWC input
+ * is dequantized into its plane, so the tensor is transposed and
+ * dequantized in one pass.
+ */
+static int emit_dequantize(struct compile *cc, const struct rt_node *node,
+			   struct rt_kernel *k)
+{
+	const struct rt_tensor *in[3];
+	const struct place *y = &cc->pl[node->outputs[0]];
+	struct enpu_layer_tensor x;
+	int32_t zero;
+	double scale;
+	int status;
+
+	npu_node_inputs(cc->g, node, in, 3);
+	status = rt_q_dequantize_params(k, in, &scale, &zero);
+	if (status)
+		return status;
+	x = desc(&cc->pl[node->inputs[0]], zero);
+	if (y->kind == PLACE_SEAM &&
+	    !npu_layout_is_onnx(&cc->g->values[node->outputs[0]])) {
+		for (uint32_t n = 0; n < y->t.n; n++)
+			for (uint32_t c = 0; c < y->t.c; c++) {
+				struct enpu_layer_tensor plane =
+					onnx_plane(y, n, c);
+				struct enpu_layer_tensor src =
+					slice(&x, n, 0, y->t.h, 0, y->t.w, c, 1);
+
+				status = emit_convert_tensor(cc, &src, &plane,
+							     (float)scale, true);
+				if (status)
+					return status;
+			}
+		return 0;
+	}
+	{
+		struct enpu_layer_tensor t = desc(y, 0);
+
+		return emit_convert_tensor(cc, &x, &t, (float)scale, true);
 	}
 }
 
@@ -1063,6 +1123,8 @@ static int emit_node(struct compile *cc, const struct rt_node *node)
 		return emit_concat(cc, node);
 	case NPU_OP_QUANTIZE:
 		return emit_quantize(cc, node, &k);
+	case NPU_OP_DEQUANTIZE:
+		return emit_dequantize(cc, node, &k);
 	case NPU_OP_ALIAS: {
 		const struct place *x = &cc->pl[node->inputs[0]];
 		const struct place *y = &cc->pl[node->outputs[0]];
@@ -1251,8 +1313,11 @@ static int place_values(struct compile *cc)
 						    "NPU compiler: '%s' has no "
 						    "device layout",
 						    g->values[v].name);
+			/* Float is only DEQUANTIZE's output, which writes
+			 * NCHW itself. */
 			if (pl->boundary >= 0 &&
-			    npu_layout_is_onnx(&g->values[v])) {
+			    (npu_layout_is_onnx(&g->values[v]) ||
+			     pl->t.dtype == ENPU_DTYPE_FLOAT32)) {
 				pl->kind = PLACE_SEAM;
 				pl->bo = NPU_BO_SEAMS + (uint32_t)pl->boundary;
 				continue;
