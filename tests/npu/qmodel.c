@@ -440,6 +440,16 @@ struct qv qm_float_op(struct qm *m, const struct qv *x, const char *op)
 	return q(m, yf, -1, 1, x);
 }
 
+void qm_float_output(struct qm *m, const struct qv *x, const char *op)
+{
+	char xf[32], yf[32];
+
+	dq(m, x, xf);
+	fresh(m, yf, "u");
+	node(m, op, xf, yf);
+	mb_output(&m->mb, yf);
+}
+
 void qm_output(struct qm *m, const struct qv *x, int dequantize)
 {
 	char xf[32];

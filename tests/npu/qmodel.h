@@ -58,5 +58,7 @@ struct qv qm_concat(struct qm *m, const struct qv *a, const struct qv *b);
 struct qv qm_float_op(struct qm *m, const struct qv *x, const char *op);
 /* The graph output: the uint8 tensor itself, or DequantizeLinear'd. */
 void qm_output(struct qm *m, const struct qv *x, int dequantize);
+/* DequantizeLinear of @x, float @op on it, its float output the model's. */
+void qm_float_output(struct qm *m, const struct qv *x, const char *op);
 
 #endif /* ENPU_TEST_QMODEL_H */
