@@ -790,9 +790,11 @@ int main(int argc, char **argv)
 		}
 		if (latency(s, runs, &slow, v ?
 			    "MobileNetV2-shaped int8 224x224, uint8 frame in "
-			    "(no CPU partition before the NPU)" :
+			    "(logits' DequantizeLinear on the NPU from "
+			    "interface 1.7)" :
 			    "MobileNetV2-shaped int8 224x224, float in "
-			    "(QuantizeLinear on the NPU from interface 1.6)",
+			    "(QuantizeLinear on the NPU from interface 1.6, "
+			    "DequantizeLinear from 1.7)",
 			    &median[v],
 			    &scaled[v]))
 			return 1;
