@@ -978,91 +978,59 @@ static int emit_convert_tensor(struct compile *cc,
 	return 0;
 }
 
-/*
- * Quantize8. A float seam input is never moved into the arena (place_values):
- * in NCHW it is read plane by plane, each plane quantized into its channel
- * of the NHWC output, so the frame is transposed and quantized in one pass.
- */
-static int emit_quantize(struct compile *cc, const struct rt_node *node,
-			 struct rt_kernel *k)
+/* One QUANTIZE (@dequantize false: @f into @q) or DEQUANTIZE (@q into @f). */
+static int emit_convert_pair(struct compile *cc,
+			     const struct enpu_layer_tensor *f,
+			     const struct enpu_layer_tensor *q, float scale,
+			     bool dequantize)
 {
-	const struct rt_tensor *in[3];
-	const struct place *x = &cc->pl[node->inputs[0]];
-	struct enpu_layer_tensor y;
-	int32_t zero;
-	double scale;
-	int status;
-
-	npu_node_inputs(cc->g, node, in, 3);
-	status = rt_q_quantize_params(k, in, &scale, &zero);
-	if (status)
-		return status;
-	y = desc(&cc->pl[node->outputs[0]], zero);
-	if (x->kind == PLACE_SEAM &&
-	    !npu_layout_is_onnx(&cc->g->values[node->inputs[0]])) {
-		for (uint32_t n = 0; n < x->t.n; n++)
-			for (uint32_t c = 0; c < x->t.c; c++) {
-				struct enpu_layer_tensor plane =
-					onnx_plane(x, n, c);
-				struct enpu_layer_tensor out =
-					slice(&y, n, 0, x->t.h, 0, x->t.w, c, 1);
-
-				status = emit_convert_tensor(cc, &plane, &out,
-							     (float)scale, false);
-				if (status)
-					return status;
-			}
-		return 0;
-	}
-	{
-		struct enpu_layer_tensor t = desc(x, 0);
-
-		return emit_convert_tensor(cc, &t, &y, (float)scale, false);
-	}
+	return dequantize ? emit_convert_tensor(cc, q, f, scale, true) :
+			    emit_convert_tensor(cc, f, q, scale, false);
 }
 
 /*
- * DequantizeLinear, the mirror of Quantize8: a float seam output is never
- * kept in the arena (place_values); in NCHW each channel of the NHWC input
- * is dequantized into its plane, so the tensor is transposed and
- * dequantized in one pass.
+ * Quantize8 and its mirror DequantizeLinear, between a float tensor and an
+ * 8-bit one. A float seam value is never kept in the arena (place_values):
+ * in NCHW it is converted plane by plane, each plane to or from its
+ * channel of the NHWC 8-bit tensor, so the frame is transposed and
+ * converted in one pass.
  */
-static int emit_dequantize(struct compile *cc, const struct rt_node *node,
-			   struct rt_kernel *k)
+static int emit_convert(struct compile *cc, const struct rt_node *node,
+			struct rt_kernel *k, bool dequantize)
 {
+	int fv = dequantize ? node->outputs[0] : node->inputs[0];
+	int qv = dequantize ? node->inputs[0] : node->outputs[0];
+	const struct place *f = &cc->pl[fv];
 	const struct rt_tensor *in[3];
-	const struct place *y = &cc->pl[node->outputs[0]];
-	struct enpu_layer_tensor x;
+	struct enpu_layer_tensor q, t;
 	int32_t zero;
 	double scale;
 	int status;
 
 	npu_node_inputs(cc->g, node, in, 3);
-	status = rt_q_dequantize_params(k, in, &scale, &zero);
+	status = dequantize ? rt_q_dequantize_params(k, in, &scale, &zero) :
+			      rt_q_quantize_params(k, in, &scale, &zero);
 	if (status)
 		return status;
-	x = desc(&cc->pl[node->inputs[0]], zero);
-	if (y->kind == PLACE_SEAM &&
-	    !npu_layout_is_onnx(&cc->g->values[node->outputs[0]])) {
-		for (uint32_t n = 0; n < y->t.n; n++)
-			for (uint32_t c = 0; c < y->t.c; c++) {
+	q = desc(&cc->pl[qv], zero);
+	if (f->kind == PLACE_SEAM && !npu_layout_is_onnx(&cc->g->values[fv])) {
+		for (uint32_t n = 0; n < f->t.n; n++)
+			for (uint32_t c = 0; c < f->t.c; c++) {
 				struct enpu_layer_tensor plane =
-					onnx_plane(y, n, c);
-				struct enpu_layer_tensor src =
-					slice(&x, n, 0, y->t.h, 0, y->t.w, c, 1);
+					onnx_plane(f, n, c);
+				struct enpu_layer_tensor part =
+					slice(&q, n, 0, f->t.h, 0, f->t.w, c, 1);
 
-				status = emit_convert_tensor(cc, &src, &plane,
-							     (float)scale, true);
+				status = emit_convert_pair(cc, &plane, &part,
+							   (float)scale,
+							   dequantize);
 				if (status)
 					return status;
 			}
 		return 0;
 	}
-	{
-		struct enpu_layer_tensor t = desc(y, 0);
-
-		return emit_convert_tensor(cc, &x, &t, (float)scale, true);
-	}
+	t = desc(f, 0);
+	return emit_convert_pair(cc, &t, &q, (float)scale, dequantize);
 }
 
 /* ---- Concat along channels: a COPY of each input into its slice ---- */
@@ -1122,9 +1090,9 @@ static int emit_node(struct compile *cc, const struct rt_node *node)
 	case NPU_OP_CONCAT:
 		return emit_concat(cc, node);
 	case NPU_OP_QUANTIZE:
-		return emit_quantize(cc, node, &k);
+		return emit_convert(cc, node, &k, false);
 	case NPU_OP_DEQUANTIZE:
-		return emit_dequantize(cc, node, &k);
+		return emit_convert(cc, node, &k, true);
 	case NPU_OP_ALIAS: {
 		const struct place *x = &cc->pl[node->inputs[0]];
 		const struct place *y = &cc->pl[node->outputs[0]];
