@@ -569,6 +569,77 @@ static void test_dequantize_runs_on_a_1_7_device(struct test_state *t)
 	}
 }
 
+/*
+ * DequantizeLinear the NPU refuses, each for its own rule: the reason
+ * names the rule (the interface is 1.7, so none is the version's). The
+ * node sits after an NPU convolution so that its input is a QDQ group's
+ * output; the dtype cases take the model's input directly.
+ */
+static void test_dequantize_refusals_name_the_rule(struct test_state *t)
+{
+	static const struct {
+		const char *name;
+		int32_t dtype;		/* of x (and the zero point) */
+		int64_t opset;
+		float scale;
+		int scale_is_input;	/* a graph input, not a constant */
+		const char *reason;	/* a substring of the refusal */
+	} cases[] = {
+		{ "negative scale", ENPU_RT_UINT8, 13, -0.05f, 0,
+		  "x_scale -0.05 is not positive" },
+		{ "zero scale", ENPU_RT_UINT8, 13, 0.0f, 0,
+		  "x_scale 0 is not positive" },
+		{ "computed scale", ENPU_RT_UINT8, 13, 0.05f, 1,
+		  "x_scale must be a constant" },
+		{ "int32 input", ENPU_RT_INT32, 13, 0.05f, 0,
+		  "refuses (dtype): input type int32: the NPU computes on "
+		  "8-bit tensors" },
+		{ "int16 input", ENPU_RT_INT16, 21, 0.05f, 0,
+		  "refuses (dtype): input 'x' is int16: the device holds" },
+		{ "uint16 input", ENPU_RT_UINT16, 21, 0.05f, 0,
+		  "refuses (dtype): input 'x' is uint16: the device holds" },
+		/* The other side: the same node with a good scale is taken. */
+		{ "positive scale", ENPU_RT_UINT8, 13, 0.05f, 0, NULL },
+	};
+	int64_t dims[4] = { 1, 4, 6, 6 }, one = 1;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct model_builder mb;
+		enpu_rt_session *s;
+		const char *why, *where;
+		uint8_t zero[4] = { 0 }, *bytes;
+		size_t size;
+
+		mb_init(&mb, cases[i].opset);
+		mb_input(&mb, "x", cases[i].dtype, 4, dims);
+		if (cases[i].scale_is_input)
+			mb_input(&mb, "s", ENPU_RT_FLOAT, 0, &one);
+		else
+			mb_initializer(&mb, "s", ENPU_RT_FLOAT, 0, NULL,
+				       &cases[i].scale, sizeof(float));
+		mb_initializer(&mb, "z", cases[i].dtype, 0, NULL, zero,
+			       enpu_rt_dtype_size(cases[i].dtype));
+		mb_node_name(&mb, mb_node(&mb, "DequantizeLinear", "x,s,z",
+					  "y"), "dq");
+		mb_output(&mb, "y");
+		bytes = mb_pack(&mb, &size);
+		s = open_session(t, bytes, size, "npu,cpu", "", 1);
+		why = s ? reason_of(s, "DequantizeLinear") : NULL;
+		where = s ? backend_of(s, "DequantizeLinear") : NULL;
+		if (cases[i].reason)
+			CHECK(t, why && strstr(why, cases[i].reason) &&
+			      where && strcmp(where, "npu"),
+			      "%s: on %s, reason: %s", cases[i].name,
+			      where ? where : "(none)", why ? why : "(none)");
+		else
+			CHECK(t, where && !strcmp(where, "npu"),
+			      "%s: on %s, reason: %s", cases[i].name,
+			      where ? where : "(none)", why ? why : "(none)");
+		enpu_rt_session_destroy(s);
+		mb_free(&mb);
+	}
+}
+
 static void test_cache_hits_and_misses(struct test_state *t)
 {
 	char dir[] = "/tmp/enpu-npu-cache-XXXXXX";
@@ -1002,6 +1073,8 @@ int main(int argc, char **argv)
 		  test_quantize_runs_on_a_1_6_device },
 		{ "dequantize_runs_on_a_1_7_device",
 		  test_dequantize_runs_on_a_1_7_device },
+		{ "dequantize_refusals_name_the_rule",
+		  test_dequantize_refusals_name_the_rule },
 		{ "cache_hits_and_misses", test_cache_hits_and_misses },
 		{ "pipelined_runs_equal_the_cpu",
 		  test_pipelined_runs_equal_the_cpu },

@@ -51,6 +51,18 @@ static int refuse_from(struct rt_claim *claim, enum rt_refusal why,
 	return refuse(claim, why, "%s", m ? m + 3 : sink->message);
 }
 
+/* The device's element type for a runtime one; false if it has none. */
+static bool device_dtype(int32_t dtype, uint32_t *out)
+{
+	switch (dtype) {
+	case ENPU_RT_UINT8: *out = ENPU_DTYPE_UINT8; return true;
+	case ENPU_RT_INT8: *out = ENPU_DTYPE_INT8; return true;
+	case ENPU_RT_INT32: *out = ENPU_DTYPE_INT32; return true;
+	case ENPU_RT_FLOAT: *out = ENPU_DTYPE_FLOAT32; return true;
+	default: return false;
+	}
+}
+
 bool npu_value_shape(const struct rt_value *v, struct npu_tensor *t)
 {
 	const struct rt_tensor *x = &v->tensor;
@@ -61,13 +73,8 @@ bool npu_value_shape(const struct rt_value *v, struct npu_tensor *t)
 	for (int d = 0; d < x->rank; d++)
 		if (x->dims[d] < 1 || x->dims[d] > UINT32_MAX)
 			return false;
-	switch (x->dtype) {
-	case ENPU_RT_UINT8: t->dtype = ENPU_DTYPE_UINT8; break;
-	case ENPU_RT_INT8: t->dtype = ENPU_DTYPE_INT8; break;
-	case ENPU_RT_INT32: t->dtype = ENPU_DTYPE_INT32; break;
-	case ENPU_RT_FLOAT: t->dtype = ENPU_DTYPE_FLOAT32; break;
-	default: return false;
-	}
+	if (!device_dtype(x->dtype, &t->dtype))
+		return false;
 	t->n = t->h = t->w = t->c = 1;
 	if (x->rank == 4) {
 		t->n = (uint32_t)x->dims[0];
@@ -164,6 +171,11 @@ static int check_values(const struct rt_graph *g, const struct rt_node *node,
 			return refuse(claim, RT_REFUSE_SHAPE,
 				      "the shape of input '%s' is known only "
 				      "at run time", v->name);
+		if (!device_dtype(v->tensor.dtype, &t.dtype))
+			return refuse(claim, RT_REFUSE_DTYPE,
+				      "input '%s' is %s: the device holds "
+				      "8-bit, int32 or float tensors", v->name,
+				      rt_dtype_name(v->tensor.dtype));
 		if (!npu_value_shape(v, &t))
 			return refuse(claim, v->tensor.byte_size >
 				      NPU_TENSOR_MAX_BYTES ? RT_REFUSE_MEMORY :
@@ -185,6 +197,11 @@ static int check_values(const struct rt_graph *g, const struct rt_node *node,
 			return refuse(claim, RT_REFUSE_SHAPE,
 				      "the shape of output '%s' is known only "
 				      "at run time", v->name);
+		if (!device_dtype(v->tensor.dtype, &t.dtype))
+			return refuse(claim, RT_REFUSE_DTYPE,
+				      "output '%s' is %s: the device holds "
+				      "8-bit, int32 or float tensors", v->name,
+				      rt_dtype_name(v->tensor.dtype));
 		if (!npu_value_shape(v, &t))
 			return refuse(claim, RT_REFUSE_SHAPE,
 				      "output '%s' (%s, rank %d) has no device "
