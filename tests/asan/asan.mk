@@ -11,14 +11,14 @@ ASAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow \
 # test-validate is built with the sanitizers already; test-cpu-arm64 runs
 # under qemu-user, where ASan cannot.
 ASAN_TESTS := test-cpu test-rt test-quantize test-unit test-vnpu \
-	test-conformance
+	test-npu test-conformance
 # What those runners need built (their own prerequisites), by path.
 ASAN_PROGRAMS = $(ASAN_B)/tests/cpu/test-cpu $(ASAN_B)/tests/rt/test-rt \
 	$(ASAN_B)/tests/fuzz/fuzz-replay $(ASAN_B)/tests/quantize/test-quantize \
 	$(ASAN_B)/tests/unit/enpu-unit-tests $(ASAN_B)/bin/enpu-info \
 	$(ASAN_B)/tests/vnpu/vnpu-test $(ASAN_B)/bin/vnpu \
 	$(ASAN_B)/bin/enpu-fwpack $(ASAN_B)/firmware/enpu/enpu-fw-v1.bin \
-	$(ASAN_B)/tests/conformance/conformance
+	$(ASAN_B)/tests/conformance/conformance $(ASAN_B)/tests/npu/test-npu
 ASAN_OPTIONS_CHECK := detect_leaks=1:strict_init_order=1:abort_on_error=0
 UBSAN_OPTIONS_CHECK := print_stacktrace=1
 

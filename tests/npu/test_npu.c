@@ -783,16 +783,19 @@ static void test_pipelined_runs_equal_the_cpu(struct test_state *t)
 		      "frame %d: pipelined output differs from the CPU's",
 		      i - 1);
 	}
-	/* The last frame is left in flight: destroy must wait for it. */
+	/*
+	 * The last frame is left in flight: destroy must wait for it, and
+	 * its bound inputs stay valid until then (enpu_rt.h).
+	 */
 out:
+	enpu_rt_session_destroy(pair[0]);
+	enpu_rt_session_destroy(pair[1]);
+	enpu_rt_session_destroy(cpu);
 	for (int k = 0; k < 8; k++) {
 		free(in[0][k]);
 		free(in[1][k]);
 		free(ref[k]);
 	}
-	enpu_rt_session_destroy(pair[0]);
-	enpu_rt_session_destroy(pair[1]);
-	enpu_rt_session_destroy(cpu);
 	qm_free(&m);
 	npu_sim_configure(&default_config);
 }
