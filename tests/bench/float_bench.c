@@ -140,36 +140,71 @@ struct row {
 	const char *model, *precision;
 	int threads;
 	double ours, ort, diff;
+	/* int8 rows: each side against the float model's outputs */
+	double ours_to_float, ort_to_float;
 	double ours_best, ort_best;	/* fastest run: robust to load */
 	int ok;
 };
 
-/* Largest |ours - ort| over all outputs, relative to max |ort|. */
-static double output_diff(enpu_rt_session *s, const char *dir)
+/*
+ * Largest |y - ref| over one output, relative to max |ref|, where ref is
+ * the float32 file @dir/@prefix_@o.bin; INFINITY if it does not match.
+ */
+static double diff_to_file(const float *y, size_t bytes, const char *dir,
+			   const char *prefix, size_t o)
+{
+	double max_ref = 0, max_diff = 0;
+	char path[4096];
+	size_t ref_bytes;
+	float *ref;
+
+	snprintf(path, sizeof(path), "%s/%s_%zu.bin", dir, prefix, o);
+	ref = mio_read_file(path, &ref_bytes);
+	if (!ref || ref_bytes != bytes) {
+		free(ref);
+		return INFINITY;
+	}
+	for (size_t i = 0; i < bytes / 4; i++) {
+		max_ref = fmax(max_ref, fabs(ref[i]));
+		max_diff = fmax(max_diff, fabs(ref[i] - y[i]));
+	}
+	free(ref);
+	return max_ref > 0 ? max_diff / max_ref : max_diff;
+}
+
+/* The worst diff_to_file() of the session's last outputs. */
+static double output_diff(enpu_rt_session *s, const char *dir,
+			  const char *prefix)
+{
+	double worst = 0;
+
+	for (size_t o = 0; o < enpu_rt_session_output_count(s); o++) {
+		struct enpu_rt_output out;
+
+		if (enpu_rt_session_output(s, o, &out) ||
+		    out.dtype != ENPU_RT_FLOAT)
+			return INFINITY;
+		worst = fmax(worst, diff_to_file(out.data, out.byte_size, dir,
+						 prefix, o));
+	}
+	return worst;
+}
+
+/* The same for ONNX Runtime's last outputs, dumped as @dir/ort_<o>.bin. */
+static double ort_diff(size_t outputs, const char *dir, const char *prefix)
 {
 	double worst = 0;
 	char path[4096];
 
-	for (size_t o = 0; o < enpu_rt_session_output_count(s); o++) {
-		struct enpu_rt_output out;
+	for (size_t o = 0; o < outputs; o++) {
 		size_t bytes;
-		float *ref;
-		double max_ref = 0, max_diff = 0;
+		float *y;
 
 		snprintf(path, sizeof(path), "%s/ort_%zu.bin", dir, o);
-		ref = mio_read_file(path, &bytes);
-		if (enpu_rt_session_output(s, o, &out) || !ref ||
-		    out.dtype != ENPU_RT_FLOAT || bytes != out.byte_size) {
-			free(ref);
-			return INFINITY;
-		}
-		for (size_t i = 0; i < bytes / 4; i++) {
-			max_ref = fmax(max_ref, fabs(ref[i]));
-			max_diff = fmax(max_diff, fabs(ref[i] -
-					((const float *)out.data)[i]));
-		}
-		worst = fmax(worst, max_ref > 0 ? max_diff / max_ref : max_diff);
-		free(ref);
+		y = mio_read_file(path, &bytes);
+		worst = fmax(worst, y ? diff_to_file(y, bytes, dir, prefix, o) :
+			     INFINITY);
+		free(y);
 	}
 	return worst;
 }
@@ -475,7 +510,22 @@ static int bench_model(const char *dir, size_t m, const char *precision,
 		row->ort = median(sd->theirs, runs);
 		if (mio_ort_dump(&sd->ort, input_dir, "ort"))
 			goto out;
-		row->diff = output_diff(sd->s, input_dir);
+		row->diff = output_diff(sd->s, input_dir, "ort");
+		/*
+		 * The float model's outputs (ORT's, 1 thread) are what both
+		 * int8 runs approximate: dumped by the float rows (which run
+		 * first), read by the int8 rows.
+		 */
+		if (!strcmp(precision, "float") && t == 0 &&
+		    mio_ort_dump(&sd->ort, input_dir, "float"))
+			goto out;
+		if (!strcmp(precision, "int8")) {
+			row->ours_to_float = output_diff(sd->s, input_dir,
+							 "float");
+			row->ort_to_float = ort_diff(
+				enpu_rt_session_output_count(sd->s),
+				input_dir, "float");
+		}
 		row->ok = 1;
 		if (profile) {
 			printf("  profile of the %d runs, %s %s, %d thread(s), "
@@ -572,6 +622,15 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 	}
+	printf("\nint8 against the float model (ONNX Runtime's float "
+	       "outputs), largest |d| relative to the\nlargest |float| output "
+	       "(the int8 rows' diff above is the two int8 runs' against "
+	       "each other):\n");
+	for (int i = 0; i < n_rows; i++)
+		if (rows[i].ok && !strcmp(rows[i].precision, "int8"))
+			printf("%-12s %d thread(s): ours %.2e, ORT %.2e\n",
+			       rows[i].model, rows[i].threads,
+			       rows[i].ours_to_float, rows[i].ort_to_float);
 	printf("\nSpeed-up from 1 to %d threads (1-thread / %d-thread time, "
 	       "median and best):\n", threads[n_threads - 1],
 	       threads[n_threads - 1]);
