@@ -81,4 +81,4 @@ bench-e2e-npu: all $(E2E_MODEL) $(E2E_FRAME_MODEL) $(TEST_NPU_BIN)
 		$$(test -f $(B)/tests/bench/ort-e2e.txt && echo --ort \
 		   $(CURDIR)/$(B)/tests/bench/ort-e2e.txt)
 
-E2E_NPU_RUNS ?= 20
+E2E_NPU_RUNS ?= 300

@@ -349,8 +349,8 @@ static int dmabuf_copies(const char *model, const char *label)
 }
 
 struct frame {
-	double total, busy, vhost;
-	double process, others;		/* guest CPU ms */
+	double total;			/* wall ms */
+	double process, others, guest;	/* guest CPU ms; guest = the sum */
 	double cpu_parts, npu_round;	/* partitions' host ms */
 };
 
@@ -387,8 +387,7 @@ struct slowdowns {
  * compute read (cost-stats) once before and once after them, so each
  * figure is the block's mean per frame; per frame the wall time and the
  * guest's CPU time (this process, and every other task: the driver's IRQ
- * thread, workers). The frame of median latency speaks for the rest (the
- * machine is shared: means carry other processes' spikes).
+ * thread, workers).
  *
  * The cost-stats exchange is not read around every frame: it is the
  * bench's own apparatus (request and reply files over 9p, polled), and
@@ -404,21 +403,38 @@ struct slowdowns {
  * speed (its CPU time over the TCG slowdown) plus the device's busy time.
  * Neither the vnpu's host compute nor the time the guest sits idle waiting
  * for it (or for QEMU to deliver a doorbell or an interrupt) exists there.
+ *
+ * Which guest CPU time per frame: the target is judged on the MEAN over
+ * the block (its whole guest CPU time over its frames). Much of that work
+ * does not come every frame: an RCU grace period about every third
+ * frame, the devfreq poll every 50 ms, the watchdog tick every 100 ms,
+ * a job's free worker landing in the next frame. A frame's own figure
+ * (the one of median latency, which this bench used until session 8, or
+ * the median of the per-frame figures) leaves such work out whenever it
+ * comes less often than every other frame, and swung 0.19-1.7 ms between
+ * runs. The median of the per-frame sums is printed as well, scaled the
+ * same way, with the quartiles of both parts, and so is the median-
+ * latency frame's figure.
  */
 static int latency(enpu_rt_session *s, int runs,
 		   const struct slowdowns *slow, const char *label,
 		   double *median_ms, double *scaled_ms)
 {
 	struct frame *f = calloc((size_t)runs, sizeof(*f)), m;
+	double *v = calloc((size_t)runs, sizeof(*v));
+	struct probe_spread wall, proc, others, guest;
 	unsigned long long b0, b1, h0, h1;
-	double guest, scaled, scaled_sys, old;
-
+	double busy, vhost, scaled, scaled_med, scaled_sys, old, block;
+	double sum[2] = { 0, 0 };
 	struct probe_tasks *tasks = probe_tasks_open();
+	int ret = -1;
 
-	if (!f)
-		return -1;
-	if (cost_stats(&b0, &h0))
-		return -1;
+	if (!f || !v || cost_stats(&b0, &h0))
+		goto out;
+	/* Flushed: a host-side observer timestamps the block's edges. */
+	printf("%s, vnpu speed 1, %d frames:\n", label, runs);
+	fflush(stdout);
+	block = now_ms();
 	for (int i = 0; i < runs; i++) {
 		double t0, c0, o0;
 
@@ -426,59 +442,98 @@ static int latency(enpu_rt_session *s, int runs,
 		c0 = probe_process_cpu_ms();
 		t0 = now_ms();
 		if (enpu_rt_session_run(s))
-			return -1;
+			goto out;
 		f[i].total = now_ms() - t0;
 		f[i].process = probe_process_cpu_ms() - c0;
 		f[i].others = probe_tasks_cpu_ms(tasks) - o0;
+		f[i].guest = f[i].process + f[i].others;
 		partition_split(s, &f[i]);
 	}
-	if (cost_stats(&b1, &h1))
-		return -1;
+	block = now_ms() - block;
 	for (int i = 0; i < runs; i++) {
-		f[i].busy = (double)(b1 - b0) / 1e6 / runs;
-		f[i].vhost = (double)(h1 - h0) / 1e6 / runs;
+		sum[0] += f[i].process;
+		sum[1] += f[i].others;
 	}
+	printf("  block: %d frames back to back in %.1f ms of wall time, "
+	       "guest CPU %.1f ms (this process %.1f, other tasks %.1f)\n",
+	       runs, block, sum[0] + sum[1], sum[0], sum[1]);
+	fflush(stdout);
+	if (cost_stats(&b1, &h1))
+		goto out;
+	busy = (double)(b1 - b0) / 1e6 / runs;
+	vhost = (double)(h1 - h0) / 1e6 / runs;
+#define SPREAD(field, dst)					\
+	do {							\
+		for (int i = 0; i < runs; i++)			\
+			v[i] = f[i].field;			\
+		if (probe_spread(v, runs, dst))			\
+			goto out;				\
+	} while (0)
+	SPREAD(total, &wall);
+	SPREAD(process, &proc);
+	SPREAD(others, &others);
+	SPREAD(guest, &guest);
+#undef SPREAD
 	qsort(f, (size_t)runs, sizeof(*f), cmp_frame);
 	m = f[runs / 2];
-	guest = m.process + m.others;
-	scaled = guest / slow->cpu;
-	scaled_sys = slow->syscall > 0 ? guest / slow->syscall : 0;
-	old = m.total - m.busy - m.vhost;
+	scaled = guest.mean / slow->cpu;
+	scaled_med = guest.median / slow->cpu;
+	scaled_sys = slow->syscall > 0 ? guest.mean / slow->syscall : 0;
+	old = wall.median - busy - vhost;
 	old = old > 0 ? old / slow->cpu : 0;
-	printf("%s, vnpu speed 1, %d frames:\n", label, runs);
-	printf("  latency with NPU offload: best %.3f ms, median %.3f ms\n",
-	       f[0].total, m.total);
-	printf("  median frame: %.3f ms = guest CPU %.3f ms (this process "
-	       "%.3f, other tasks %.3f) + guest idle %.3f ms\n", m.total,
-	       guest, m.process, m.others,
+	printf("  latency with NPU offload: best %.3f ms, quartiles %.3f / "
+	       "%.3f / %.3f ms, mean %.3f ms\n", f[0].total, wall.q1,
+	       wall.median, wall.q3, wall.mean);
+	printf("  guest CPU per frame, ms (quartiles q1 / median / q3; "
+	       "mean):\n");
+	printf("    this process   %.3f / %.3f / %.3f; mean %.3f\n",
+	       proc.q1, proc.median, proc.q3, proc.mean);
+	printf("    other tasks    %.3f / %.3f / %.3f; mean %.3f\n",
+	       others.q1, others.median, others.q3, others.mean);
+	printf("    both (each frame's sum) %.3f / %.3f / %.3f; mean %.3f "
+	       "(the block's guest CPU over its frames)\n", guest.q1,
+	       guest.median, guest.q3, guest.mean);
+	printf("    the frame of median latency (the estimator until session "
+	       "8): %.3f ms = this process %.3f + other tasks %.3f; guest "
+	       "idle %.3f ms\n", m.guest, m.process, m.others,
 	       m.total - m.process > 0 ? m.total - m.process : 0);
-	printf("    NPU job round trips (submit to wait return) %.3f ms: "
-	       "device busy %.3f ms, vnpu host compute %.3f ms (the block's "
-	       "means per frame; overlapping: the vnpu's clock runs while it "
-	       "computes)\n", m.npu_round, m.busy, m.vhost);
-	printf("    CPU partitions %.3f ms; the rest of the run (engine, NPU "
-	       "backend outside the round trips) %.3f ms\n", m.cpu_parts,
-	       m.total - m.npu_round - m.cpu_parts);
+	printf("  NPU job round trips (submit to wait return) %.3f ms at the "
+	       "median-latency frame; device busy %.3f ms, vnpu host compute "
+	       "%.3f ms (the block's means per frame; overlapping: the vnpu's "
+	       "clock runs while it computes)\n", m.npu_round, busy, vhost);
+	printf("  CPU partitions %.3f ms; the rest of the run (engine, NPU "
+	       "backend outside the round trips) %.3f ms (median-latency "
+	       "frame)\n", m.cpu_parts, m.total - m.npu_round - m.cpu_parts);
 	probe_tasks_close(tasks, runs);
+	tasks = NULL;
 	printf("  driver+runtime overhead share (total - busy) / total: "
-	       "measured %.1f%%\n", 100 * (m.total - m.busy) / m.total);
-	printf("  scaled: guest CPU / %.1f (TCG, the CPU loop) = %.3f ms of "
-	       "guest work, over that + device busy %.3f ms = %.1f%% (target "
-	       "<= 5%%: %s)\n", slow->cpu, scaled, scaled + m.busy,
-	       100 * scaled / (scaled + m.busy),
-	       100 * scaled / (scaled + m.busy) <= 5 ? "met" : "MISSED");
+	       "measured %.1f%% (median latency)\n",
+	       100 * (wall.median - busy) / wall.median);
+	printf("  scaled, judged on the MEAN guest CPU per frame: %.3f ms / "
+	       "%.1f (TCG, the CPU loop) = %.3f ms of guest work, over that + "
+	       "device busy %.3f ms = %.1f%% (target <= 5%%: %s)\n",
+	       guest.mean, slow->cpu, scaled, busy,
+	       100 * scaled / (scaled + busy),
+	       100 * scaled / (scaled + busy) <= 5 ? "met" : "MISSED");
+	printf("          on the MEDIAN per-frame guest CPU instead (not "
+	       "judged): %.3f ms / %.1f = %.3f ms, %.1f%%\n", guest.median,
+	       slow->cpu, scaled_med, 100 * scaled_med / (scaled_med + busy));
 	if (scaled_sys > 0)
-		printf("          with the system-call slowdown (%.1fx) "
-		       "instead: %.3f ms, %.1f%%\n", slow->syscall,
-		       scaled_sys, 100 * scaled_sys / (scaled_sys + m.busy));
-	printf("          (the formula before: (wall - busy - vnpu host "
-	       "compute) / %.1f = %.3f ms, %.1f%%; it took the idle wait for "
-	       "code and busy and host compute for disjoint)\n", slow->cpu,
-	       old, 100 * old / (old + m.busy));
-	*median_ms = m.total;
-	*scaled_ms = scaled + m.busy;
+		printf("          the mean with the system-call slowdown "
+		       "(%.1fx) instead: %.3f ms, %.1f%%\n", slow->syscall,
+		       scaled_sys, 100 * scaled_sys / (scaled_sys + busy));
+	printf("          (the formula before: (median wall - busy - vnpu "
+	       "host compute) / %.1f = %.3f ms, %.1f%%; it took the idle wait "
+	       "for code and busy and host compute for disjoint)\n",
+	       slow->cpu, old, 100 * old / (old + busy));
+	*median_ms = wall.median;
+	*scaled_ms = scaled + busy;
+	ret = 0;
+out:
+	probe_tasks_close(tasks, runs);
+	free(v);
 	free(f);
-	return 0;
+	return ret;
 }
 
 /*
@@ -689,6 +744,8 @@ static void mac_share(const enpu_rt_session *s)
 	       macs && npu_macs * 100 >= macs * 95 ? "met" : "MISSED");
 }
 
+enum { AB_RUNS = 50 };
+
 int main(int argc, char **argv)
 {
 	const char *model = NULL, *small = NULL, *frame_model = NULL;
@@ -697,7 +754,7 @@ int main(int argc, char **argv)
 	double host_spin = 0, host_sys = 0, guest_spin;
 	struct slowdowns slow;
 	struct probe_clock clock;
-	int runs = 30, alone = 0;
+	int runs = 300, alone = 0, ab;
 	enpu_rt_session *pair[2] = { NULL, NULL };
 	struct run_input in;
 	char reply[256];
@@ -763,7 +820,13 @@ int main(int argc, char **argv)
 		printf("NPU clock: pinned at %s Hz for the benchmark "
 		       "(devfreq %s: min_freq = max_freq, restored after)\n",
 		       clock.top, clock.dir);
-	probe_primitives(runs);
+	/*
+	 * The before/after lines and the primitives compare medians of
+	 * their own frames: 50 of each are enough, and the latency block's
+	 * larger count (the mean it is judged on) stays affordable.
+	 */
+	ab = runs < AB_RUNS ? runs : AB_RUNS;
+	probe_primitives(ab);
 	for (int v = 0; v < 2; v++) {
 		const char *m = v ? frame_model : model;
 		enpu_rt_session *s;
@@ -799,10 +862,10 @@ int main(int argc, char **argv)
 			    &scaled[v]))
 			return 1;
 		mac_share(s);
-		input_copy_ab(m, runs);
-		stream_object_ab(m, runs);
+		input_copy_ab(m, ab);
+		stream_object_ab(m, ab);
 		if (v)
-			device_time_ab(m, runs);
+			device_time_ab(m, ab);
 		enpu_rt_session_destroy(s);
 		free(in.data);
 	}

@@ -200,6 +200,25 @@ double probe_median(double *v, int n)
 	return v[n / 2];
 }
 
+int probe_spread(const double *v, int n, struct probe_spread *out)
+{
+	double *c = n > 0 ? malloc((size_t)n * sizeof(*c)) : NULL, sum = 0;
+
+	if (!c)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		c[i] = v[i];
+		sum += v[i];
+	}
+	qsort(c, (size_t)n, sizeof(*c), cmp_double);
+	out->q1 = c[n / 4];
+	out->median = c[n / 2];
+	out->q3 = c[3 * n / 4];
+	out->mean = sum / n;
+	free(c);
+	return 0;
+}
+
 enum { P_SUBMIT, P_WAIT, P_ROUND, P_DONE_WAIT, P_GENERIC_WAIT, P_STATUS,
        P_SYNCOBJ, P_BO_WAIT, P_COUNTERS, P_COUNT };
 

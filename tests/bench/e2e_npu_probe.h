@@ -15,6 +15,15 @@ double probe_process_cpu_ms(void);
 /* The median of @v[0..n) (sorts it). */
 double probe_median(double *v, int n);
 /*
+ * The spread of @n per-frame values: quartiles (q1, median, q3: the
+ * values at ranks n/4, n/2 and 3n/4 of the sorted copy, as
+ * probe_median() picks its median) and the mean. @v is left as it was.
+ */
+struct probe_spread {
+	double q1, median, q3, mean;
+};
+int probe_spread(const double *v, int n, struct probe_spread *out);
+/*
  * Every other task of the system (kernel threads: the driver's IRQ
  * thread, workers), its schedstat file opened once: the sum of their CPU
  * time in ms now; the close prints the busiest since the open, per frame.
