@@ -688,40 +688,56 @@ static void side_by_side(const char *ort, const double median[2],
 }
 
 /*
- * @runs frames of @model and nothing else (no relay, no probes), so that
- * a profiler (perf record -a in the guest) sees only what a frame costs.
+ * @runs frames of @model and nothing else (no relay, no probes but the
+ * schedstat reads between frames), so that a profiler (perf record -a or
+ * ftrace in the guest) sees only what a frame costs, and two modules can
+ * be compared in one boot: per frame the wall time and the guest CPU
+ * (this process, other tasks), as quartiles and mean.
  */
 static int frames_alone(const char *model, int runs)
 {
 	enpu_rt_session *s = load(model);
-	double *wall = calloc((size_t)runs, sizeof(double));
-	double *cpu = calloc((size_t)runs, sizeof(double));
+	double *v = calloc(3 * (size_t)runs, sizeof(double));
+	struct probe_tasks *tasks = probe_tasks_open();
 	struct run_input in = { 0 };
+	struct probe_spread sp[3];
 	int status = 1;
 
-	if (!s || !wall || !cpu)
+	if (!s || !v)
 		goto out;
 	input_bytes(s, &in);
 	if (bind_in_place(s, &in))
 		goto out;
 	for (int i = 0; i < runs; i++) {
-		double t0 = now_ms(), c0 = probe_process_cpu_ms();
+		double o0 = probe_tasks_cpu_ms(tasks);
+		double c0 = probe_process_cpu_ms(), t0 = now_ms();
 
 		if (enpu_rt_session_run(s)) {
 			fprintf(stderr, "e2e-npu-bench: %s\n",
 				enpu_rt_session_error(s));
 			goto out;
 		}
-		wall[i] = now_ms() - t0;
-		cpu[i] = probe_process_cpu_ms() - c0;
+		v[i] = now_ms() - t0;
+		v[runs + i] = probe_process_cpu_ms() - c0;
+		v[2 * runs + i] = probe_tasks_cpu_ms(tasks) - o0;
 	}
+	for (int k = 0; k < 3; k++)
+		if (probe_spread(v + k * runs, runs, &sp[k]))
+			goto out;
 	printf("%s: %d frames: median %.3f ms wall, %.3f ms process CPU\n",
-	       model, runs, probe_median(wall, runs), probe_median(cpu, runs));
+	       model, runs, sp[0].median, sp[1].median);
+	for (int k = 0; k < 3; k++)
+		printf("  %-13s q1 %.3f, median %.3f, q3 %.3f, mean %.3f ms\n",
+		       k == 0 ? "wall" : k == 1 ? "this process" :
+		       "other tasks", sp[k].q1, sp[k].median, sp[k].q3,
+		       sp[k].mean);
+	probe_tasks_close(tasks, runs);
+	tasks = NULL;
 	status = 0;
 out:
+	probe_tasks_close(tasks, runs);
 	free(in.data);
-	free(wall);
-	free(cpu);
+	free(v);
 	enpu_rt_session_destroy(s);
 	return status;
 }
