@@ -326,6 +326,59 @@ out:
 	enpu_cpu_context_destroy(ctx);
 }
 
+/*
+ * Wide rows (conv.c: a dense convolution over 1-7 input channels that are
+ * not a multiple of 4, window width above 1, dilation_width 1, at most 16
+ * kernel rows, read one piece per kernel row): both sides of each of those
+ * conditions, windows that reach into the left and right padding (and an
+ * image narrower than the kernel, where no window lies inside), strides
+ * 1-3, odd widths, pixels apart (input_pixel_stride > channels: every
+ * window copied), batches, int8 input, int32 output, and rows longer than
+ * the 128 pixels whose pointers a block builds at a time. The input ends
+ * at an inaccessible page, so a piece read past it faults.
+ */
+static void test_wide_rows_edges_match_reference(struct test_state *s)
+{
+	const struct conv_case cases[] = {
+		/* MobileNet's first layer at a reduced size, and its edges. */
+		CONV(.height = 30, .width = 29, .cin = 3, .cout = 32, .kh = 3, .kw = 3, .sh = 2, .sw = 2, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .in_zp = 3),
+		CONV(.height = 5, .width = 150, .cin = 3, .cout = 32, .kh = 3, .kw = 3, .sh = 1, .sw = 1, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		CONV(.height = 9, .width = 11, .cin = 3, .cout = 17, .kh = 3, .kw = 3, .sh = 2, .sw = 3, .pt = 0, .pl = 2, .pb = 2, .pr = 2),
+		/* Channels 1, 2, 5, 7 (wide), 4 and 8 (per tap: multiples of 4). */
+		CONV(.height = 8, .width = 9, .cin = 1, .cout = 16, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		CONV(.height = 7, .width = 7, .cin = 2, .cout = 40, .kh = 5, .kw = 5, .sh = 2, .sw = 2, .pt = 2, .pl = 2, .pb = 2, .pr = 2),
+		CONV(.height = 6, .width = 13, .cin = 5, .cout = 9, .kh = 2, .kw = 4, .pt = 0, .pl = 3, .pb = 1, .pr = 0),
+		CONV(.height = 7, .width = 8, .cin = 7, .cout = 33, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		CONV(.height = 7, .width = 8, .cin = 4, .cout = 33, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		CONV(.height = 7, .width = 8, .cin = 8, .cout = 33, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		/* Window width 1 (per tap) and 2; dilation_width 2 (per tap)
+		 * with dilation_height 2 (wide). */
+		CONV(.height = 6, .width = 5, .cin = 3, .cout = 8, .kh = 3, .kw = 1, .pt = 1, .pb = 1),
+		CONV(.height = 6, .width = 5, .cin = 3, .cout = 8, .kh = 1, .kw = 2, .pr = 1),
+		CONV(.height = 9, .width = 9, .cin = 3, .cout = 16, .kh = 3, .kw = 3, .dh = 1, .dw = 2, .pt = 1, .pl = 2, .pb = 1, .pr = 2),
+		CONV(.height = 9, .width = 9, .cin = 3, .cout = 16, .kh = 3, .kw = 3, .dh = 2, .dw = 1, .pt = 2, .pl = 1, .pb = 2, .pr = 1),
+		/* 16 kernel rows (wide) and 17 (per tap). */
+		CONV(.height = 18, .width = 6, .cin = 3, .cout = 16, .kh = 16, .kw = 3, .pt = 1, .pl = 1, .pb = 0, .pr = 1),
+		CONV(.height = 18, .width = 6, .cin = 3, .cout = 16, .kh = 17, .kw = 3, .pt = 1, .pl = 1, .pb = 0, .pr = 1),
+		/* Groups: 3 groups of 1 channel are not one group of 3. */
+		CONV(.height = 6, .width = 7, .cin = 3, .cout = 6, .groups = 3, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		/* No window inside: the image narrower than the kernel. */
+		CONV(.height = 4, .width = 2, .cin = 3, .cout = 16, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		CONV(.height = 3, .width = 1, .cin = 1, .cout = 5, .kh = 2, .kw = 3, .pl = 1, .pr = 1),
+		/* Pixels apart, batches, int8 in, int32 and int8 out. */
+		CONV(.height = 7, .width = 9, .cin = 3, .cout = 20, .kh = 3, .kw = 3, .sh = 2, .sw = 2, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .in_pad = 1, .out_pad = 2),
+		CONV(.batch = 3, .height = 5, .width = 47, .cin = 3, .cout = 32, .kh = 3, .kw = 3, .sh = 2, .sw = 2, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .in_type = ENPU_CPU_INT8, .out_type = ENPU_CPU_INT8, .in_zp = -5, .out_zp = 3),
+		CONV(.height = 6, .width = 6, .cin = 6, .cout = 24, .kh = 3, .kw = 3, .pl = 1, .pr = 1, .in_type = ENPU_CPU_INT8, .out_type = ENPU_CPU_INT32, .in_zp = 9),
+		CONV(.height = 5, .width = 5, .cin = 3, .cout = 32, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .per_channel = 0, .relu = 1, .bias = 0),
+	};
+	enpu_cpu_context *ctx = make_context(s);
+
+	for (size_t i = 0; ctx && i < ARRAY_SIZE(cases); i++)
+		if (!run_case(s, ctx, &cases[i], 7000 + i))
+			break;
+	enpu_cpu_context_destroy(ctx);
+}
+
 static void test_conv_paths_match_reference_on_random_shapes(struct test_state *s)
 {
 	enpu_cpu_context *ctx = make_context(s);
@@ -689,6 +742,8 @@ const struct test_case conv_tests[] = {
 	  test_conv_paths_match_reference_on_random_shapes },
 	{ "depthwise_edges_match_reference",
 	  test_depthwise_edges_match_reference },
+	{ "wide_rows_edges_match_reference",
+	  test_wide_rows_edges_match_reference },
 	{ "conv_rejects_bad_arguments", test_conv_rejects_bad_arguments },
 	{ "conv_shape_bounds_field_by_field",
 	  test_conv_shape_bounds_field_by_field },

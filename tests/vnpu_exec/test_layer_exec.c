@@ -788,6 +788,107 @@ static void test_dequantize_values(struct test_state *t)
 		}
 }
 
+/* A dense convolution of the given shape; types, zero points, bias and
+ * requantization random. */
+struct conv_shape {
+	uint32_t n, h, w, cin, cout, kh, kw, sh, sw, dh, dw;
+	uint32_t pt, pl, pb, pr, in_stride;
+};
+
+static void shaped_conv(struct env *e, struct enpu_cmd_conv2d *c,
+			const struct conv_shape *s)
+{
+	uint8_t in_type = rnd(e) % 2 ? ENPU_DTYPE_UINT8 : ENPU_DTYPE_INT8;
+	uint8_t out_type = rnd(e) % 5 == 0 ? ENPU_DTYPE_INT32 :
+			   rnd(e) % 2 ? ENPU_DTYPE_UINT8 : ENPU_DTYPE_INT8;
+	uint32_t oh = output_extent(s->h, s->pt + s->pb, s->kh, s->sh, s->dh);
+	uint32_t ow = output_extent(s->w, s->pl + s->pr, s->kw, s->sw, s->dw);
+	int32_t out_zp = out_type == ENPU_DTYPE_INT32 ? 0 :
+			 zero_point(e, out_type);
+
+	memset(c, 0, sizeof(*c));
+	c->hdr.opcode = ENPU_CMD_CONV2D;
+	c->hdr.size = sizeof(*c);
+	c->kernel_height = s->kh;
+	c->kernel_width = s->kw;
+	c->stride_height = s->sh;
+	c->stride_width = s->sw;
+	c->dilation_height = s->dh;
+	c->dilation_width = s->dw;
+	c->pad_top = s->pt;
+	c->pad_left = s->pl;
+	c->pad_bottom = s->pb;
+	c->pad_right = s->pr;
+	c->groups = 1;
+	tensor(&c->input, 0, s->n, s->h, s->w, s->cin, s->in_stride, in_type,
+	       zero_point(e, in_type));
+	tensor(&c->output, 0, s->n, oh, ow, s->cout, 0, out_type, out_zp);
+	c->input.buf.bo_index = random_bo(e, tensor_bytes(&c->input));
+	c->output.buf.bo_index = random_bo(e, tensor_bytes(&c->output));
+	c->weights.bo_index = random_bo(e, (uint64_t)s->cout * s->cin *
+					s->kh * s->kw);
+	/*
+	 * A random int32 bias (random BO bytes) and the random shifts of
+	 * requant() saturate nearly every output, where a wrong weight
+	 * order would not show: a small bias, and a scale that maps the
+	 * sums of K products onto the output's range.
+	 */
+	c->bias.bo_index = bo_new(e, (uint64_t)s->cout * 4, 40);
+	for (uint32_t o = 0; o < s->cout; o++) {
+		int32_t b = (int32_t)pick(e, 0, 2000) - 1000;
+
+		bo_write(e, c->bias.bo_index, o * 4ull, &b, 4);
+	}
+	requant(e, &c->requant, s->cout, out_type, out_zp);
+	if (out_type != ENPU_DTYPE_INT32) {
+		/* Sums of K products of about 2^13 grow as sqrt(K). */
+		uint32_t k = s->cin * s->kh * s->kw, shift = 39;
+
+		for (uint32_t bits = 0; bits < 32 && k >> bits; bits += 2)
+			shift++;
+		none(&c->requant.per_channel);
+		c->requant.multiplier = 1 << 30;
+		c->requant.shift = (int32_t)shift;
+	}
+}
+
+/*
+ * First layers: the CPU kernels read a dense convolution over 1-7 input
+ * channels that are not a multiple of 4 row by row (conv.c, wide rows:
+ * window width above 1, dilation_width 1, at most 16 kernel rows); both
+ * sides of each condition, windows in the left and right padding, odd
+ * widths, strides 1-3, pixels apart (input_pixel_stride), several
+ * images, and MobileNet's 3 -> 32 3x3/2 on an odd-sized image.
+ */
+static void test_first_layers_equal_oracle(struct test_state *t)
+{
+	static const struct conv_shape shapes[] = {
+		/* n h w cin cout kh kw sh sw dh dw pt pl pb pr in_stride */
+		/* MobileNet's stem, odd sizes; padding on one side only. */
+		{ 1, 37, 35, 3, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0 }, { 2, 9, 11, 3, 16, 3, 3, 1, 1, 1, 1, 0, 2, 3, 1, 0 },
+		/* 1 and 7 channels (wide rows), 4 and 8 (per tap). */
+		{ 1, 10, 13, 1, 8, 3, 3, 3, 2, 1, 1, 1, 0, 1, 2, 0 }, { 1, 8, 9, 7, 20, 3, 2, 1, 1, 2, 1, 2, 1, 2, 1, 0 },
+		{ 1, 8, 9, 4, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0 }, { 1, 8, 9, 8, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0 },
+		/* Window width 1, dilation_width 2: per tap. */
+		{ 1, 8, 9, 3, 20, 3, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0 }, { 1, 8, 9, 3, 20, 3, 3, 1, 1, 1, 2, 1, 2, 1, 2, 0 },
+		/* 16 kernel rows (wide), 17 (per tap). */
+		{ 1, 20, 7, 3, 17, 16, 3, 1, 1, 1, 1, 3, 1, 2, 1, 0 }, { 1, 20, 7, 3, 17, 17, 3, 1, 1, 1, 1, 3, 1, 2, 1, 0 },
+		/* No window inside; pixels apart, three images. */
+		{ 1, 5, 2, 3, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0 }, { 3, 7, 9, 3, 24, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 5 },
+	};
+
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		struct enpu_cmd_conv2d c;
+		char what[64];
+
+		env_reset(env, 300 + i);
+		shaped_conv(env, &c, &shapes[i]);
+		snprintf(what, sizeof(what), "first layer shape %zu", i);
+		if (four_ways(t, env, &c, sizeof(c), what))
+			return;
+	}
+}
+
 /* K per group above the CPU kernels' 65536: FAST falls back, same bytes. */
 static void test_conv_beyond_cpu_limits_falls_back(struct test_state *t)
 {
@@ -958,6 +1059,7 @@ static const struct test_case tests[] = {
 	{ "dequantize_any_split_equals_oracle",
 	  test_dequantize_any_split_equals_oracle },
 	{ "dequantize_values", test_dequantize_values },
+	{ "first_layers_equal_oracle", test_first_layers_equal_oracle },
 	{ "conv_beyond_cpu_limits_falls_back",
 	  test_conv_beyond_cpu_limits_falls_back },
 	{ "overlapping_layer_reads_before_writing",

@@ -14,11 +14,9 @@
  * point, which is what padding means (docs/quantization.md), so every
  * range uses the same packed weights. FULLY_CONNECTED is a 1x1
  * convolution over its M pixels: its [N][K] weights are OIHW [N][K][1][1].
- * A network's first convolution (group 1, at most 4 input channels) has
- * too little K per tap for the GEMM microkernels; like the runtime's
- * first-layer rewrite it runs as a 1x1 convolution over unfolded windows,
- * each tap's channels padded to 4 with the input zero point, the weights
- * reordered to match (zero for the padding channels): the same products.
+ * A network's first convolution (a few input channels) goes to the
+ * kernels as it is: they read its windows one kernel row at a time
+ * (userspace/runtime/cpu/conv.c, wide rows).
  *
  * When the kernels refuse a layer (shapes beyond their limits, e.g. a
  * group's K above ENPU_CPU_GEMM_MAX_K), layer_exec.c runs the oracle for
@@ -64,33 +62,11 @@ int fast_conv_prepare(const struct layer_engine *e, const struct layer *l,
 		.pad_right = fc ? 0 : l->pad_right,
 	};
 	uint32_t count = per_channel ? l->out.c : 1;
-	uint32_t taps = l->kernel_h * l->kernel_w;
-	int8_t *unfolded = NULL;
 
 	memset(f, 0, sizeof(*f));
-	if (!fc && l->groups == 1 && l->in.c <= 4 && taps >= 2 && taps <= 64) {
-		/* W'[o][tap * 4 + c] = W[o][c][tap], 0 for c >= C. */
-		unfolded = calloc((size_t)l->out.c * taps * 4, 1);
-		if (!unfolded)
-			return -1;
-		for (uint32_t o = 0; o < l->out.c; o++)
-			for (uint32_t t = 0; t < taps; t++)
-				for (uint32_t c = 0; c < l->in.c; c++)
-					unfolded[((size_t)o * taps + t) * 4 + c] =
-						weights[((size_t)o * l->in.c + c) *
-							taps + t];
-		weights = unfolded;
-		f->patches = true;
-		shape.input_channels = (size_t)taps * 4;
-		shape.kernel_height = shape.kernel_width = 1;
-		shape.stride_height = shape.stride_width = 1;
-		shape.dilation_height = shape.dilation_width = 1;
-		shape.pad_left = shape.pad_right = 0;
-	}
 	f->multiplier = malloc(count * sizeof(*f->multiplier));
 	f->shift = malloc(count * sizeof(*f->shift));
 	if (!f->multiplier || !f->shift) {
-		free(unfolded);
 		fast_conv_release(f);
 		return -1;
 	}
@@ -106,65 +82,10 @@ int fast_conv_prepare(const struct layer_engine *e, const struct layer *l,
 	f->requant.max = l->max;
 	if (enpu_cpu_conv_weights_pack(e->cpu, &shape, weights, bias,
 				       &f->weights)) {
-		free(unfolded);
 		fast_conv_release(f);
 		return -1;
 	}
-	free(unfolded);
 	return 0;
-}
-
-/*
- * The unfolded windows of a first layer: for each output pixel of the
- * range, each tap's (up to 4) channels as one 4-byte group, padding taps
- * and padding channels the input zero point. @input has the range's rows
- * with vertical padding in place; horizontal padding is added here.
- */
-static uint8_t *unfold(const struct layer *l, const uint8_t *input,
-		       uint32_t input_rows, uint32_t out_rows)
-{
-	uint32_t taps = l->kernel_h * l->kernel_w, cin = l->in.c;
-	uint64_t width = (uint64_t)l->in.w + l->pad_left + l->pad_right;
-	uint8_t zp = (uint8_t)l->in.zero_point;
-	uint32_t *wide = malloc(input_rows * width * 4);
-	uint32_t *patches = malloc((uint64_t)out_rows * l->out.w * taps * 4);
-	uint32_t fill;
-
-	if (!wide || !patches) {
-		free(wide);
-		free(patches);
-		return NULL;
-	}
-	memset(&fill, zp, 4);
-	for (uint64_t i = 0; i < input_rows * width; i++)
-		wide[i] = fill;
-	/* Byte by byte: a memcpy call per pixel of 1-4 bytes was most of a
-	 * first layer's host time. */
-	for (uint32_t y = 0; y < input_rows; y++) {
-		uint8_t *dst = (uint8_t *)&wide[y * width + l->pad_left];
-		const uint8_t *src = input + (uint64_t)y * l->in.w * cin;
-
-		for (uint32_t x = 0; x < l->in.w; x++, dst += 4, src += cin)
-			for (uint32_t c = 0; c < cin; c++)
-				dst[c] = src[c];
-	}
-	for (uint32_t y = 0; y < out_rows; y++)
-		for (uint32_t x = 0; x < l->out.w; x++) {
-			uint32_t *p = patches + ((uint64_t)y * l->out.w + x) *
-					       taps;
-
-			for (uint32_t ky = 0; ky < l->kernel_h; ky++) {
-				const uint32_t *row = wide +
-					(uint64_t)(y * l->stride_h +
-						   ky * l->dilation_h) * width +
-					(uint64_t)x * l->stride_w;
-
-				for (uint32_t kx = 0; kx < l->kernel_w; kx++)
-					*p++ = row[kx * l->dilation_w];
-			}
-		}
-	free(wide);
-	return (uint8_t *)patches;
 }
 
 void fast_conv_release(struct fast_conv *f)
@@ -193,23 +114,8 @@ static int conv_rows(const struct layer_engine *e, const struct layer *l,
 		.output_type = cpu_type(l->out.dtype),
 		.requant = &f->requant,
 	};
-	uint8_t *patches = NULL;
-	int err;
 
-	if (f->patches) {
-		uint32_t out_rows = (input_rows - (l->kernel_h - 1) *
-				     l->dilation_h - 1) / l->stride_h + 1;
-
-		patches = unfold(l, input, input_rows, out_rows);
-		if (!patches)
-			return -1;
-		args.input = patches;
-		args.input_height = out_rows;
-		args.input_width = l->out.w;
-	}
-	err = enpu_cpu_conv2d(e->cpu, &args);
-	free(patches);
-	return err;
+	return enpu_cpu_conv2d(e->cpu, &args);
 }
 
 /*

@@ -17,9 +17,6 @@ struct fast_conv {
 	int32_t *multiplier;
 	int32_t *shift;
 	struct enpu_cpu_requant requant;
-	/* A first layer (<= 4 input channels): run as a 1x1 convolution over
-	 * unfolded windows of taps x 4 channels (layer_fast.c). */
-	bool patches;
 };
 
 int fast_conv_prepare(const struct layer_engine *e, const struct layer *l,

@@ -14,11 +14,21 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Output pixels per block with one thread; smaller blocks with more. */
 #define MAX_BLOCK_TILES 32
+/* Wide rows: input channels below this, kernel rows up to this. */
+#define WIDE_ROWS_MAX_CHANNELS 8
+#define WIDE_ROWS_MAX_HEIGHT 16
+/*
+ * Wide rows: output pixels whose pointers a block builds at a time, on
+ * the stack (16 KiB at the largest kernel height), used while in L1: a
+ * buffer of every pixel's pointers went out to L2 and back.
+ */
+#define WIDE_ROWS_PIXELS 128
 
 static int output_extent(size_t in, size_t pad_begin, size_t pad_end,
 			 size_t kernel, size_t stride, size_t dilation,
@@ -154,14 +164,14 @@ static int pack_dense(enpu_cpu_context *context, enpu_cpu_conv_weights *w,
 		      const int8_t *weights, const int32_t *bias)
 {
 	size_t cin = w->group_input_channels, cout = w->group_output_channels;
-	size_t k = w->taps * w->tap_bytes;
+	size_t k = w->pieces * w->tap_bytes;
 	int8_t *b;
 	int err = 0;
 
 	if (k > ENPU_CPU_GEMM_MAX_K)
 		return enpu_cpu_fail(context, -EINVAL,
-				     "conv weights: K=%zu (%zu taps x %zu channels) exceeds %d",
-				     k, w->taps, w->tap_bytes,
+				     "conv weights: K=%zu (%zu pieces x %zu bytes) exceeds %d",
+				     k, w->pieces, w->tap_bytes,
 				     ENPU_CPU_GEMM_MAX_K);
 	w->group_weights = calloc(w->shape.groups, sizeof(*w->group_weights));
 	b = calloc(k * cout, 1);
@@ -171,19 +181,44 @@ static int pack_dense(enpu_cpu_context *context, enpu_cpu_conv_weights *w,
 				     "conv weights: out of memory");
 	}
 	for (size_t g = 0; g < w->shape.groups && !err; g++) {
-		/* B[tap * tap_bytes + channel][output], padding rows zero. */
+		/*
+		 * B[tap * tap_bytes + channel][output], padding rows zero;
+		 * wide rows: B[ky * tap_bytes + kx * cin + channel][output].
+		 */
 		for (size_t o = 0; o < cout; o++)
 			for (size_t i = 0; i < cin; i++)
-				for (size_t t = 0; t < w->taps; t++)
-					b[(t * w->tap_bytes + i) * cout + o] =
+				for (size_t t = 0; t < w->taps; t++) {
+					size_t kw = w->shape.kernel_width;
+					size_t row = w->wide_rows ?
+						t / kw * w->tap_bytes +
+						t % kw * cin + i :
+						t * w->tap_bytes + i;
+
+					b[row * cout + o] =
 						weights[((g * cout + o) * cin + i) *
 							w->taps + t];
+				}
 		err = enpu_cpu_gemm_weights_pack(context, k, cout, b, cout,
 						 bias ? bias + g * cout : NULL,
 						 &w->group_weights[g]);
 	}
 	free(b);
 	return err;
+}
+
+/*
+ * Wide rows (struct enpu_cpu_conv_weights) for a dense convolution over a
+ * few input channels that are not a multiple of 4 (an image's 1-3 colour
+ * planes, up to 7) with contiguous window rows: a 3x3 over 3 channels
+ * reads 3 pieces of 12 bytes per output pixel instead of 9 of 4 (the
+ * same K, 36); over 1 channel K drops from 36 to 12.
+ */
+static int use_wide_rows(const struct enpu_cpu_conv_shape *s)
+{
+	return s->groups == 1 && s->input_channels < WIDE_ROWS_MAX_CHANNELS &&
+	       s->input_channels % 4 && s->kernel_width > 1 &&
+	       s->dilation_width == 1 &&
+	       s->kernel_height <= WIDE_ROWS_MAX_HEIGHT;
 }
 
 int enpu_cpu_conv_weights_pack(enpu_cpu_context *context,
@@ -215,6 +250,13 @@ int enpu_cpu_conv_weights_pack(enpu_cpu_context *context,
 		       shape->groups == shape->input_channels &&
 		       shape->groups == shape->output_channels;
 	w->tap_bytes = enpu_divide_up(w->group_input_channels, 4) * 4;
+	w->pieces = w->taps;
+	w->wide_rows = !w->depthwise && use_wide_rows(shape);
+	if (w->wide_rows) {
+		w->tap_bytes = enpu_divide_up(shape->kernel_width *
+					      shape->input_channels, 4) * 4;
+		w->pieces = shape->kernel_height;
+	}
 	w->direct_gemm = w->taps == 1 && shape->stride_height == 1 &&
 			 shape->stride_width == 1 && !shape->pad_top &&
 			 !shape->pad_left && !shape->pad_bottom &&
@@ -369,6 +411,14 @@ struct conv_job {
 	const uint8_t *padding;         /* a row of zero points */
 	const uint8_t *tail;            /* pixels read through tail_copy */
 	const uint8_t *tail_copy;
+	/*
+	 * Wide rows: output columns [inside_first, inside_end) read their
+	 * windows in place; the others (in the horizontal padding, or all
+	 * when pixels lie apart) from copies, edge_columns slots of
+	 * kernel_height pieces per output row.
+	 */
+	size_t inside_first, inside_end, edge_columns;
+	uint8_t *copies;
 	size_t output_height, output_width, pixels;
 	size_t input_pixel_bytes, output_pixel_stride, element_size;
 	size_t rows_per_block;          /* output pixels, kernel rows multiple */
@@ -410,19 +460,129 @@ static void build_indirection(const struct conv_job *job, size_t first,
 	}
 }
 
-static void run_block(void *argument, size_t block)
+/*
+ * Wide rows: one piece per kernel row, the window's row in place, or for
+ * a window reaching into the left or right padding (or with pixels apart,
+ * input_pixel_stride > channels) a copy with the zero point there.
+ */
+/* Out of line: inlined, it made the compiler keep the pointer loop's
+ * variables on the stack (a store-to-load chain per pixel). */
+static __attribute__((noinline)) const uint8_t *
+wide_copy(const struct conv_job *job, size_t n, size_t y, size_t x,
+	  size_t ky, ptrdiff_t iy)
 {
-	const struct conv_job *job = argument;
+	const struct enpu_cpu_conv_args *args = job->args;
+	const struct enpu_cpu_conv_shape *s = &job->w->shape;
+	size_t cin = s->input_channels, bytes = job->w->tap_bytes;
+	ptrdiff_t ix0 = (ptrdiff_t)(x * s->stride_width) -
+			(ptrdiff_t)s->pad_left;
+	size_t column = x < job->inside_first ? x :
+			job->inside_first + (x - job->inside_end);
+	uint8_t *copy = job->copies +
+			((((n * job->output_height + y) * job->edge_columns +
+			   column) * s->kernel_height + ky) * bytes);
+
+	memset(copy, (uint8_t)args->input_zero_point, bytes);
+	for (size_t kx = 0; kx < s->kernel_width; kx++) {
+		const uint8_t *p = enpu_pixel(args->input, n, iy,
+					      ix0 + (ptrdiff_t)kx,
+					      args->input_height,
+					      args->input_width,
+					      job->input_pixel_bytes);
+
+		if (p)
+			memcpy(copy + kx * cin, p, cin);
+	}
+	return copy;
+}
+
+/*
+ * The pointers of output pixels [first, end) into @out, output row by
+ * output row and kernel row by kernel row: a division or a chain of
+ * multiplications per pixel cost as much as the GEMM.
+ */
+static void build_wide_rows(const struct conv_job *job, size_t first,
+			    size_t end, const uint8_t **out)
+{
+	const struct enpu_cpu_conv_args *args = job->args;
+	const struct enpu_cpu_conv_shape *s = &job->w->shape;
+	size_t width = job->output_width, pieces = job->w->pieces;
+	size_t image = job->output_height * width;
+	size_t cin = s->input_channels, step = s->stride_width * cin;
+
+	for (size_t m = first; m < end;) {
+		size_t n = m / image, y = m % image / width, x0 = m % width;
+		size_t x1 = width - x0 < end - m ? width : x0 + (end - m);
+		size_t a = job->inside_first, b = job->inside_end;
+
+		/* [x0, a) and [b, x1) are copies, [a, b) in place. */
+		a = a < x0 ? x0 : a > x1 ? x1 : a;
+		b = b < a ? a : b > x1 ? x1 : b;
+
+		for (size_t ky = 0; ky < s->kernel_height; ky++) {
+			ptrdiff_t iy = (ptrdiff_t)(y * s->stride_height +
+						   ky * s->dilation_height) -
+				       (ptrdiff_t)s->pad_top;
+			const uint8_t **slot = out + ky;
+			uintptr_t p;
+
+			if (iy < 0 || iy >= (ptrdiff_t)args->input_height) {
+				for (size_t x = x0; x < x1; x++, slot += pieces)
+					*slot = job->padding;
+				continue;
+			}
+			/* Where column x0's window starts, as an integer:
+			 * in the left padding it lies before the input. */
+			p = (uintptr_t)args->input +
+			    (uintptr_t)((((ptrdiff_t)(n * args->input_height) +
+					  iy) * (ptrdiff_t)args->input_width +
+					 (ptrdiff_t)(x0 * s->stride_width) -
+					 (ptrdiff_t)s->pad_left) *
+					(ptrdiff_t)cin);
+			for (size_t x = x0; x < a; x++, slot += pieces)
+				*slot = wide_copy(job, n, y, x, ky, iy);
+			p += (a - x0) * step;
+			for (size_t x = a; x < b; x++, slot += pieces,
+			     p += step)
+				*slot = p >= (uintptr_t)job->tail ?
+					job->tail_copy +
+					(p - (uintptr_t)job->tail) :
+					(const uint8_t *)p;
+			for (size_t x = b; x < x1; x++, slot += pieces)
+				*slot = wide_copy(job, n, y, x, ky, iy);
+		}
+		out += (x1 - x0) * pieces;
+		m += x1 - x0;
+	}
+}
+
+static void run_tiles(const struct conv_job *job, size_t first, size_t end,
+		      const uint8_t *const *indirection);
+
+/* Wide rows: a block's pixels WIDE_ROWS_PIXELS at a time. */
+static void run_wide_block(const struct conv_job *job, size_t first,
+			   size_t end)
+{
+	const uint8_t *pointers[WIDE_ROWS_PIXELS * WIDE_ROWS_MAX_HEIGHT];
+
+	for (size_t start = first; start < end; start += WIDE_ROWS_PIXELS) {
+		size_t stop = end - start < WIDE_ROWS_PIXELS ? end :
+			      start + WIDE_ROWS_PIXELS;
+
+		build_wide_rows(job, start, stop, pointers);
+		run_tiles(job, start, stop, pointers);
+	}
+}
+
+/* Every tile of output pixels [first, end), @indirection at @first's. */
+static void run_tiles(const struct conv_job *job, size_t first, size_t end,
+		      const uint8_t *const *indirection)
+{
 	const enpu_cpu_conv_weights *w = job->w;
 	const struct enpu_cpu_conv_args *args = job->args;
 	size_t kr = job->kernel->rows, kc = job->kernel->columns;
-	size_t first = block * job->rows_per_block;
-	size_t end = first + job->rows_per_block;
 	struct enpu_gemm_tile tile = job->base;
 
-	if (end > job->pixels)
-		end = job->pixels;
-	build_indirection(job, first, end);
 	for (size_t g = 0; g < w->shape.groups; g++) {
 		const enpu_cpu_gemm_weights *gw = w->group_weights[g];
 		size_t group_column = g * w->group_output_channels;
@@ -442,8 +602,8 @@ static void run_block(void *argument, size_t block)
 			}
 			for (size_t row = first; row < end; row += kr) {
 				tile.rows = end - row < kr ? end - row : kr;
-				tile.indirection = job->indirection +
-						   row * w->taps;
+				tile.indirection = indirection +
+						   (row - first) * w->pieces;
 				tile.c = (char *)args->output +
 					 (row * job->output_pixel_stride +
 					  group_column + col) * job->element_size;
@@ -451,6 +611,22 @@ static void run_block(void *argument, size_t block)
 			}
 		}
 	}
+}
+
+static void run_block(void *argument, size_t block)
+{
+	const struct conv_job *job = argument;
+	size_t first = block * job->rows_per_block;
+	size_t end = first + job->rows_per_block;
+
+	if (end > job->pixels)
+		end = job->pixels;
+	if (job->w->wide_rows) {
+		run_wide_block(job, first, end);
+		return;
+	}
+	build_indirection(job, first, end);
+	run_tiles(job, first, end, job->indirection + first * job->w->taps);
 }
 
 /* 1x1, stride 1, no padding: each group is one GEMM over all pixels. */
@@ -498,6 +674,36 @@ static int run_direct(enpu_cpu_context *context,
 	return 0;
 }
 
+/*
+ * Wide rows: which output columns read their windows in place (all of the
+ * window inside the row, pixels back to back), and room for the others'
+ * copies. False when out of memory.
+ */
+static bool plan_wide_rows(struct conv_job *job, size_t ips)
+{
+	const struct enpu_cpu_conv_shape *s = &job->w->shape;
+	size_t width = job->args->input_width, out = job->output_width;
+	size_t a = enpu_divide_up(s->pad_left, s->stride_width), b = 0;
+
+	/* Columns x with x * stride - pad_left + kernel_width <= width. */
+	if (width + s->pad_left >= s->kernel_width)
+		b = (width + s->pad_left - s->kernel_width) / s->stride_width +
+		    1;
+	if (b > out)
+		b = out;
+	if (ips != s->input_channels || a > b)
+		a = b = out;
+	job->inside_first = a;
+	job->inside_end = b;
+	job->edge_columns = a + (out - b);
+	if (!job->edge_columns)
+		return true;
+	job->copies = malloc(job->args->batch * job->output_height *
+			     job->edge_columns * s->kernel_height *
+			     job->w->tap_bytes);
+	return job->copies != NULL;
+}
+
 int enpu_cpu_conv2d(enpu_cpu_context *context,
 		    const struct enpu_cpu_conv_args *args)
 {
@@ -505,7 +711,7 @@ int enpu_cpu_conv2d(enpu_cpu_context *context,
 	const struct enpu_cpu_requant *rq;
 	struct conv_job job;
 	size_t ips, row_tiles, tiles_per_block, blocks;
-	size_t total_pixels, tail_pixels;
+	size_t total_pixels, tail_pixels, padding_bytes;
 	unsigned int threads;
 	uint8_t *padding = NULL, *copy = NULL;
 	int err;
@@ -546,20 +752,29 @@ int enpu_cpu_conv2d(enpu_cpu_context *context,
 	 * zero-padded copy.
 	 */
 	total_pixels = args->batch * args->input_height * args->input_width;
-	tail_pixels = enpu_divide_up(w->shape.input_channels + 3, ips);
+	tail_pixels = enpu_divide_up((w->wide_rows ? w->shape.kernel_width : 1) *
+				     w->shape.input_channels + 3, ips);
 	if (tail_pixels > total_pixels)
 		tail_pixels = total_pixels;
-	padding = malloc(w->shape.input_channels + 4);
+	/* Read at a group's channel offset, or as a whole wide row. */
+	padding_bytes = (w->wide_rows ? w->tap_bytes :
+			 w->shape.input_channels) + 4;
+	padding = malloc(padding_bytes);
 	copy = calloc(tail_pixels * ips + 4, 1);
-	job.indirection = malloc(job.pixels * w->taps * sizeof(*job.indirection));
+	/* Wide rows build their pointers block by block, on the stack. */
+	job.indirection = malloc((w->wide_rows ? 1 : job.pixels * w->taps) *
+				 sizeof(*job.indirection));
+	if (job.indirection && w->wide_rows && !plan_wide_rows(&job, ips)) {
+		free(job.indirection);
+		job.indirection = NULL;
+	}
 	if (!padding || !copy || !job.indirection) {
 		err = enpu_cpu_fail(context, -ENOMEM,
 				    "conv: out of memory for %zu x %zu indirection pointers",
-				    job.pixels, w->taps);
+				    job.pixels, w->pieces);
 		goto out;
 	}
-	memset(padding, (uint8_t)args->input_zero_point,
-	       w->shape.input_channels + 4);
+	memset(padding, (uint8_t)args->input_zero_point, padding_bytes);
 	job.padding = padding;
 	job.tail = (const uint8_t *)args->input +
 		   (total_pixels - tail_pixels) * ips;
@@ -576,7 +791,7 @@ int enpu_cpu_conv2d(enpu_cpu_context *context,
 	job.base.panel_stride = w->group_weights[0]->panel_stride;
 	job.base.c_type = args->output_type;
 	job.base.ldc = job.output_pixel_stride;
-	job.base.taps = w->taps;
+	job.base.taps = w->pieces;
 	job.base.tap_bytes = w->tap_bytes;
 	if (args->output_type != ENPU_CPU_INT32)
 		enpu_gemm_tile_set_requant(&job.base, rq);
@@ -598,5 +813,6 @@ out:
 	free(padding);
 	free(copy);
 	free(job.indirection);
+	free(job.copies);
 	return err;
 }

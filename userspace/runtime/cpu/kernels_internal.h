@@ -57,8 +57,18 @@ struct enpu_cpu_conv_weights {
 	size_t group_output_channels;
 	int depthwise;
 	/* Dense / grouped. */
-	size_t tap_bytes;
+	size_t tap_bytes;              /* bytes of one indirection piece */
 	int direct_gemm;               /* 1x1, stride 1, no padding */
+	/*
+	 * Wide rows (a few input channels, conv.c): an output pixel reads
+	 * one piece per kernel row, the kernel_width x input_channels bytes
+	 * of the window's row in one run (tap_bytes: that rounded up to 4),
+	 * where per-tap pieces would pad every tap to 4 channels and cost a
+	 * pointer per 4 bytes. pieces: indirection pointers per output
+	 * pixel (taps, or kernel_height with wide rows).
+	 */
+	int wide_rows;
+	size_t pieces;
 	enpu_cpu_gemm_weights **group_weights;
 	/* Depthwise. */
 	size_t channels_padded;        /* multiple of 64 */
