@@ -692,6 +692,167 @@ static void test_thread_pool_leave_cpu(struct test_state *s)
 	      "restoring the mask");
 }
 
+struct order_probe {
+	pthread_t caller;
+	atomic_int next;
+	size_t order[32];	/* the task that ran n-th */
+	atomic_int others;	/* tasks run off the caller's thread */
+	atomic_int waited_out;
+	int hold;		/* caller's task 0 waits for a worker */
+};
+
+static void order_task(void *argument, size_t task)
+{
+	struct order_probe *p = argument;
+
+	int n = atomic_fetch_add(&p->next, 1);
+
+	if (n < (int)ARRAY_SIZE(p->order))
+		p->order[n] = task;
+	if (!pthread_equal(pthread_self(), p->caller)) {
+		atomic_fetch_add(&p->others, 1);
+		return;
+	}
+	if (task == 0 && p->hold)
+		wait_for_a_worker(&p->others, &p->waited_out);
+}
+
+/*
+ * The grain rule (thread_pool.h): the estimate is bytes over
+ * ENPU_THREAD_POOL_BYTES_PER_NS plus operations over
+ * ENPU_THREAD_POOL_FLOPS_PER_NS; a region is offered to the workers from
+ * ENPU_THREAD_POOL_SPLIT_NS of it on, with two tasks or more, on a pool
+ * with workers. One nanosecond under the threshold a 2-thread pool runs
+ * all 16 tasks on the caller, in order, and counts the region small,
+ * even with a spinning worker ready (a region just before); at the
+ * threshold, with the caller holding its first task until a worker took
+ * one, a worker joins and the region counts shared. A pool's threshold
+ * is settable (0: every region of two tasks is offered).
+ */
+static void test_thread_pool_grain_rule(struct test_state *s)
+{
+	struct enpu_thread_pool *pool = NULL, *solo = NULL;
+	struct enpu_thread_pool_stats before, after;
+	struct order_probe *p = calloc(1, sizeof(*p));
+	const uint64_t at = ENPU_THREAD_POOL_SPLIT_NS;
+
+	CHECK(s, enpu_thread_pool_work_ns(ENPU_THREAD_POOL_BYTES_PER_NS * 1000,
+					  0) == 1000 &&
+	      enpu_thread_pool_work_ns(0, ENPU_THREAD_POOL_FLOPS_PER_NS *
+				       1000) == 1000 &&
+	      enpu_thread_pool_work_ns(ENPU_THREAD_POOL_BYTES_PER_NS * 3,
+				       ENPU_THREAD_POOL_FLOPS_PER_NS * 4) == 7,
+	      "work estimate");
+	if (!p || enpu_thread_pool_create(2, &pool) ||
+	    enpu_thread_pool_create(1, &solo)) {
+		CHECK(s, 0, "setup");
+		goto out;
+	}
+	CHECK(s, !enpu_thread_pool_splits(pool, 2, at - 1), "split under");
+	CHECK(s, enpu_thread_pool_splits(pool, 2, at), "not split at");
+	CHECK(s, !enpu_thread_pool_splits(pool, 1, UINT64_MAX),
+	      "one task split");
+	CHECK(s, !enpu_thread_pool_splits(solo, 2, UINT64_MAX),
+	      "split on a pool without workers");
+	CHECK(s, enpu_thread_pool_splits(pool, 2,
+					 ENPU_THREAD_POOL_WORK_UNKNOWN),
+	      "unknown work not offered");
+
+	/* Under: all on the caller, in task order. */
+	p->caller = pthread_self();
+	enpu_thread_pool_parallel_for(pool, 2, order_task, p);
+	enpu_thread_pool_stats(pool, &before);
+	atomic_store(&p->next, 0);
+	atomic_store(&p->others, 0);
+	enpu_thread_pool_parallel_for_work(pool, 16, at - 1, order_task, p);
+	enpu_thread_pool_stats(pool, &after);
+	CHECK(s, atomic_load(&p->others) == 0 && atomic_load(&p->next) == 16,
+	      "under the threshold: %d of %d tasks on a worker",
+	      atomic_load(&p->others), atomic_load(&p->next));
+	for (size_t t = 0; t < 16; t++)
+		if (p->order[t] != t) {
+			CHECK(s, 0, "under the threshold: task %zu ran %zu-th",
+			      p->order[t], t);
+			break;
+		}
+	CHECK(s, after.regions == before.regions + 1 &&
+	      after.small == before.small + 1 && after.shared == before.shared,
+	      "under: counted %lu/%lu/%lu regions/small/shared after %lu/%lu/%lu",
+	      after.regions, after.small, after.shared, before.regions,
+	      before.small, before.shared);
+
+	/* At the threshold: offered, and a worker joins. */
+	p->hold = 1;
+	atomic_store(&p->next, 0);
+	atomic_store(&p->others, 0);
+	enpu_thread_pool_parallel_for_work(pool, 16, at, order_task, p);
+	enpu_thread_pool_stats(pool, &before);
+	CHECK(s, !atomic_load(&p->waited_out) && atomic_load(&p->others) >= 1,
+	      "at the threshold: no worker joined");
+	CHECK(s, before.shared == after.shared + 1 &&
+	      before.small == after.small, "at: not counted shared");
+
+	/* Threshold 0: a region of no work estimate at all is offered. */
+	enpu_thread_pool_set_split_ns(pool, 0);
+	CHECK(s, enpu_thread_pool_splits(pool, 2, 0), "threshold 0");
+	enpu_thread_pool_set_split_ns(pool, at);
+out:
+	enpu_thread_pool_destroy(pool);
+	enpu_thread_pool_destroy(solo);
+	free(p);
+}
+
+/*
+ * The mask a sleeping worker is woken with (enpu_thread_pool_wake_mask()):
+ * its own without the caller's CPU; nothing when the caller's CPU is not
+ * in it, is its only CPU, or is no CPU. Then on a pool: after a nap long
+ * enough for the worker to sleep, a region narrows it (counted), and
+ * with the caller pinned the worker's tasks still see the process's
+ * whole mask (thread_pool_worker_keeps_its_affinity checks that on every
+ * round). Needs two CPUs for the pool half.
+ */
+static void test_thread_pool_wakes_a_sleeper_elsewhere(struct test_state *s)
+{
+	cpu_set_t mask, out, allowed;
+	struct enpu_thread_pool *pool = NULL;
+	struct enpu_thread_pool_stats st = { 0 };
+	struct order_probe *p = calloc(1, sizeof(*p));
+	const struct timespec nap = { 0, 20 * 1000 * 1000 };
+
+	CPU_ZERO(&mask);
+	CPU_SET(1, &mask);
+	CPU_SET(3, &mask);
+	CHECK(s, enpu_thread_pool_wake_mask(&mask, 1, &out) &&
+	      CPU_COUNT(&out) == 1 && CPU_ISSET(3, &out) && !CPU_ISSET(1, &out),
+	      "{1,3} without 1");
+	CHECK(s, !enpu_thread_pool_wake_mask(&mask, 2, &out),
+	      "caller's CPU 2 not in the mask");
+	CHECK(s, !enpu_thread_pool_wake_mask(&mask, -1, &out) &&
+	      !enpu_thread_pool_wake_mask(&mask, CPU_SETSIZE, &out),
+	      "no caller CPU");
+	CPU_CLR(3, &mask);
+	CHECK(s, !enpu_thread_pool_wake_mask(&mask, 1, &out),
+	      "the caller's CPU the only one");
+	if (!p || sched_getaffinity(0, sizeof(allowed), &allowed) ||
+	    enpu_thread_pool_create(2, &pool)) {
+		CHECK(s, 0, "setup");
+		goto out;
+	}
+	p->caller = pthread_self();
+	if (CPU_COUNT(&allowed) >= 2) {
+		/* up to 50 naps: a loaded machine may not run the worker */
+		for (int i = 0; i < 50 && !st.narrowed; i++) {
+			nanosleep(&nap, NULL);
+			enpu_thread_pool_parallel_for(pool, 2, order_task, p);
+			enpu_thread_pool_stats(pool, &st);
+		}
+		CHECK(s, st.narrowed >= 1, "no sleeping worker narrowed");
+	}
+out:
+	enpu_thread_pool_destroy(pool);
+	free(p);
+}
+
 const struct test_case context_tests[] = {
 	{ "isa_names_round_trip", test_isa_names_round_trip },
 	{ "environment_forces_the_isa", test_environment_forces_the_isa },
@@ -712,6 +873,9 @@ const struct test_case context_tests[] = {
 	{ "thread_pool_worker_keeps_its_affinity",
 	  test_thread_pool_worker_keeps_its_affinity },
 	{ "thread_pool_leave_cpu", test_thread_pool_leave_cpu },
+	{ "thread_pool_grain_rule", test_thread_pool_grain_rule },
+	{ "thread_pool_wakes_a_sleeper_elsewhere",
+	  test_thread_pool_wakes_a_sleeper_elsewhere },
 	{ "context_parallel_for_runs_every_task_once",
 	  test_context_parallel_for_runs_every_task_once },
 	{ NULL, NULL },

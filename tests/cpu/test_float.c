@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "context_internal.h"
+#include "thread_pool.h"
 #include "enpu_cpu_float.h"
 #include "fmath_internal.h"
 #include "kernels.h"
@@ -167,6 +168,9 @@ static enpu_cpu_context *make_context(struct test_state *s)
 	enpu_cpu_context *ctx = NULL;
 
 	CHECK(s, enpu_cpu_context_create(1, &ctx) == 0, "context");
+	/* 2-thread passes share every region, as test_each_path() does */
+	if (ctx)
+		enpu_cpu_context_set_split_ns(ctx, 0);
 	return ctx;
 }
 
@@ -1756,7 +1760,66 @@ static void test_fmath_rows(struct test_state *s)
 	free(sy);
 }
 
+/*
+ * The grain rule changes who runs a GEMM's tasks, never the result: the
+ * smallest k whose estimate reaches ENPU_THREAD_POOL_SPLIT_NS for a
+ * 64 x 96 product, and the k one below, at the default threshold on 2
+ * threads (the first counted shared, the second small), give the bits
+ * of 1 thread.
+ */
+static void test_sgemm_same_bits_both_sides_of_the_grain(struct test_state *s)
+{
+	const size_t m = 64, n = 96;
+	enpu_cpu_context *one = NULL, *two = NULL;
+	size_t k = 1;
+	float *a = NULL, *b = NULL, *c1 = NULL, *c2 = NULL;
+	uint64_t rng = 0x2545f4914f6cdd1dull;
+
+	while (enpu_thread_pool_work_ns(4 * (m * k + k * n + m * n),
+					2 * m * n * k) < ENPU_THREAD_POOL_SPLIT_NS)
+		k++;
+	a = malloc(m * k * sizeof(float));
+	b = malloc(k * n * sizeof(float));
+	c1 = malloc(m * n * sizeof(float));
+	c2 = malloc(m * n * sizeof(float));
+	if (!a || !b || !c1 || !c2 || enpu_cpu_context_create(1, &one) ||
+	    enpu_cpu_context_create(2, &two)) {
+		CHECK(s, 0, "setup");
+		goto out;
+	}
+	fill(a, m * k, &rng);
+	fill(b, k * n, &rng);
+	for (size_t kk = k - 1; kk <= k; kk++) {
+		struct enpu_cpu_sgemm_args args = {
+			.m = m, .n = n, .k = kk, .a = a, .lda = kk, .b = b,
+			.ldb = n, .ldc = n,
+		};
+		struct enpu_thread_pool_stats before, after;
+
+		args.c = c1;
+		CHECK(s, enpu_cpu_sgemm(one, &args) == 0, "1 thread k%zu", kk);
+		args.c = c2;
+		enpu_thread_pool_stats(two->pool, &before);
+		CHECK(s, enpu_cpu_sgemm(two, &args) == 0, "2 threads k%zu", kk);
+		enpu_thread_pool_stats(two->pool, &after);
+		CHECK(s, !memcmp(c1, c2, m * n * sizeof(float)),
+		      "k%zu: 2 threads give other bits than 1", kk);
+		CHECK(s, kk == k ? after.shared == before.shared + 1 :
+				   after.small == before.small + 1,
+		      "k%zu: not counted %s", kk, kk == k ? "shared" : "small");
+	}
+out:
+	enpu_cpu_context_destroy(one);
+	enpu_cpu_context_destroy(two);
+	free(a);
+	free(b);
+	free(c1);
+	free(c2);
+}
+
 const struct test_case float_tests[] = {
+	{ "sgemm_same_bits_both_sides_of_the_grain",
+	  test_sgemm_same_bits_both_sides_of_the_grain },
 	{ "sgemm_paths_match_reference", test_sgemm_paths_match_reference },
 	{ "sgemm_clamp_keeps_nan", test_sgemm_clamp_keeps_nan },
 	{ "sgemm_rejects_bad_arguments", test_sgemm_rejects_bad_arguments },

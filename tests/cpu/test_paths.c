@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Every kernel path of this machine at 1 and 2 threads; see test_cpu.h. */
 #include "test_cpu.h"
+#include "thread_pool.h"
 
 #include <string.h>
 
@@ -15,6 +16,13 @@ void test_each_path(enpu_cpu_context *ctx, test_path_function run,
 		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
 		for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
 			enpu_cpu_context_set_thread_count(ctx, thread_counts[t]);
+			/*
+			 * Every region of two or more tasks shared, however
+			 * small: the test shapes are mostly under the grain
+			 * rule's threshold, which would run them on the
+			 * caller alone (thread_pool_grain_* test the rule).
+			 */
+			enpu_cpu_context_set_split_ns(ctx, 0);
 			run(ctx, argument,
 			    enpu_cpu_isa_name((enum enpu_cpu_isa)isa),
 			    thread_counts[t]);
@@ -22,6 +30,7 @@ void test_each_path(enpu_cpu_context *ctx, test_path_function run,
 	}
 	enpu_cpu_context_set_isa(ctx, ENPU_CPU_ISA_AUTO);
 	enpu_cpu_context_set_thread_count(ctx, 1);
+	enpu_cpu_context_set_split_ns(ctx, ENPU_THREAD_POOL_SPLIT_NS);
 }
 
 size_t test_first_difference(const uint8_t *got, const uint8_t *expected,

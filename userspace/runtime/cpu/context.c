@@ -118,6 +118,7 @@ int enpu_cpu_context_create(unsigned int thread_count,
 		free(context);
 		return err;
 	}
+	context->split_ns = ENPU_THREAD_POOL_SPLIT_NS;
 	*out = context;
 	return 0;
 }
@@ -147,6 +148,7 @@ int enpu_cpu_context_set_thread_count(enpu_cpu_context *context,
 				     thread_count);
 	enpu_thread_pool_destroy(context->pool);
 	context->pool = pool;
+	enpu_thread_pool_set_split_ns(pool, context->split_ns);
 	return 0;
 }
 
@@ -170,6 +172,24 @@ void enpu_cpu_parallel_for(enpu_cpu_context *context, size_t task_count,
 {
 	enpu_thread_pool_parallel_for(context->pool, task_count, function,
 				      argument);
+}
+
+void enpu_cpu_context_set_split_ns(enpu_cpu_context *context,
+				   uint64_t split_ns)
+{
+	context->split_ns = split_ns;
+	enpu_thread_pool_set_split_ns(context->pool, split_ns);
+}
+
+void enpu_cpu_parallel_for_work(enpu_cpu_context *context, size_t task_count,
+				uint64_t bytes, uint64_t flops,
+				enpu_cpu_task_function function,
+				void *argument)
+{
+	enpu_thread_pool_parallel_for_work(context->pool, task_count,
+					   enpu_thread_pool_work_ns(bytes,
+								    flops),
+					   function, argument);
 }
 
 const struct enpu_fmath_kernels *enpu_cpu_fmath(const enpu_cpu_context *context)

@@ -12,6 +12,7 @@
 
 struct enpu_cpu_context {
 	struct enpu_thread_pool *pool;
+	uint64_t split_ns;              /* kept across pool changes */
 	enum enpu_cpu_isa isa;
 	struct enpu_cpu_kernels kernels;	/* chosen with isa */
 	char error[256];

@@ -351,8 +351,13 @@ static int run(enpu_cpu_context *context, const char *op,
 		runs *= job.shape[d];
 	job.chunk = job.inner < CHUNK_ELEMENTS ? job.inner : CHUNK_ELEMENTS;
 	job.chunks_per_run = (job.inner + job.chunk - 1) / job.chunk;
-	enpu_thread_pool_parallel_for(context->pool, runs * job.chunks_per_run,
-				      run_task, &job);
+	/* two int8 inputs and the output; a requantization per element */
+	enpu_thread_pool_parallel_for_work(context->pool,
+					   runs * job.chunks_per_run,
+					   enpu_thread_pool_work_ns(
+						   (uint64_t)runs * job.inner * 3,
+						   (uint64_t)runs * job.inner * 8),
+					   run_task, &job);
 	return 0;
 }
 

@@ -76,6 +76,24 @@ const char *enpu_cpu_context_error(const enpu_cpu_context *context);
 typedef void (*enpu_cpu_task_function)(void *argument, size_t task);
 void enpu_cpu_parallel_for(enpu_cpu_context *context, size_t task_count,
 			   enpu_cpu_task_function function, void *argument);
+/*
+ * The same with what the whole region moves (bytes read and written)
+ * and computes (float operations; an int8 multiply-add counts a quarter
+ * of one): the pool runs it on the caller alone when that is too little
+ * to pay for a second thread (thread_pool.h, the grain rule).
+ */
+/*
+ * The grain rule's threshold in nanoseconds of estimated one-thread work
+ * (default ENPU_THREAD_POOL_SPLIT_NS); 0 shares every region of two or
+ * more tasks (the unit tests' threaded pass). Kept when the thread count
+ * changes.
+ */
+void enpu_cpu_context_set_split_ns(enpu_cpu_context *context,
+				   uint64_t split_ns);
+void enpu_cpu_parallel_for_work(enpu_cpu_context *context, size_t task_count,
+				uint64_t bytes, uint64_t flops,
+				enpu_cpu_task_function function,
+				void *argument);
 
 /*
  * Packs the int8 weights B[K][N] (row stride @ldb elements) and the optional

@@ -338,8 +338,12 @@ int enpu_cpu_gemm(enpu_cpu_context *context,
 	}
 	job.row_blocks = enpu_divide_up(job.row_tiles, job.rows_per_block);
 	job.column_blocks = enpu_divide_up(job.column_tiles, job.columns_per_block);
-	enpu_thread_pool_parallel_for(context->pool,
-				      job.row_blocks * job.column_blocks,
-				      run_block, &job);
+	enpu_thread_pool_parallel_for_work(context->pool,
+		job.row_blocks * job.column_blocks,
+		enpu_thread_pool_work_ns(
+			(uint64_t)args->m * w->k + (uint64_t)w->k * w->n +
+			(uint64_t)args->m * w->n,
+			(uint64_t)args->m * w->n * w->k),
+		run_block, &job);
 	return 0;
 }

@@ -403,7 +403,12 @@ int enpu_sgemm_run(enpu_cpu_context *context,
 		job.row_ranges = job.row_blocks;
 	tasks = job.chunks * job.row_ranges;
 	atomic_init(&job.failed, 0);
-	enpu_thread_pool_parallel_for(context->pool, tasks, run_task, &job);
+	enpu_thread_pool_parallel_for_work(context->pool, tasks,
+		enpu_thread_pool_work_ns(
+			4 * ((uint64_t)a->m * a->k + (uint64_t)a->k * a->n +
+			     (uint64_t)a->m * a->n),
+			2 * (uint64_t)a->m * a->n * a->k),
+		run_task, &job);
 	if (atomic_load(&job.failed))
 		return enpu_cpu_fail(context, -ENOMEM,
 				     "sgemm: out of memory for B panels");

@@ -67,6 +67,16 @@ static inline void cpu_relax(void) { }
 #define SOLO_MIN ENPU_THREAD_POOL_SOLO_MIN
 #define SOLO_MAX 1024
 
+/*
+ * A worker's sleep, guarded by the pool's lock: the mask it had when it
+ * went to sleep, and whether the caller narrowed it to wake it elsewhere.
+ */
+struct worker_sleep {
+	pthread_t thread;
+	cpu_set_t mask;
+	bool asleep, narrowed, mask_known;
+};
+
 /* One thread's share of a job; on its own cache line, as it is contended. */
 struct task_range {
 	_Alignas(64) atomic_size_t next;
@@ -76,6 +86,7 @@ struct task_range {
 struct enpu_thread_pool {
 	unsigned int thread_count;
 	pthread_t *threads;
+	struct worker_sleep *sleeps;    /* thread_count - 1 of them */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	/* Incremented (under lock) for each job; workers watch it. */
@@ -93,7 +104,9 @@ struct enpu_thread_pool {
 	atomic_int caller_cpu, worker_cpu;
 	/* The caller's own bookkeeping (parallel_for is not reentrant). */
 	int64_t credit_ns;
+	uint64_t split_ns;              /* the grain rule's threshold */
 	unsigned int solo_left, solo_backoff;
+	struct enpu_thread_pool_stats stats;
 };
 
 static int64_t now_ns(void)
@@ -173,6 +186,76 @@ void enpu_thread_pool_leave_cpu(int cpu)
 	(void)sched_setaffinity(0, sizeof(allowed), &allowed);
 }
 
+/*
+ * Sleeps on the condition variable until a job newer than seen (or
+ * stopping) and returns its generation. The mask the worker had is kept
+ * with the sleep, so that the caller can narrow it (wake_sleepers()) and
+ * the worker, once awake, gives it back.
+ */
+static unsigned long sleep_until_job(struct enpu_thread_pool *pool,
+				     struct worker_sleep *sleep,
+				     unsigned long seen)
+{
+	cpu_set_t mask;
+	bool known = !sched_getaffinity(0, sizeof(mask), &mask), narrowed;
+	unsigned long now;
+
+	pthread_mutex_lock(&pool->lock);
+	sleep->thread = pthread_self();
+	sleep->mask = mask;
+	sleep->mask_known = known;
+	sleep->asleep = true;
+	while ((now = atomic_load(&pool->generation)) == seen &&
+	       !atomic_load(&pool->stopping))
+		pthread_cond_wait(&pool->wake, &pool->lock);
+	sleep->asleep = false;
+	narrowed = sleep->narrowed;
+	sleep->narrowed = false;
+	pthread_mutex_unlock(&pool->lock);
+	if (narrowed)
+		(void)sched_setaffinity(0, sizeof(mask), &mask);
+	return now;
+}
+
+bool enpu_thread_pool_wake_mask(const cpu_set_t *mask, int caller_cpu,
+				cpu_set_t *elsewhere)
+{
+	if (caller_cpu < 0 || caller_cpu >= CPU_SETSIZE ||
+	    !CPU_ISSET(caller_cpu, mask))
+		return false;
+	*elsewhere = *mask;
+	CPU_CLR(caller_cpu, elsewhere);
+	return CPU_COUNT(elsewhere) > 0;
+}
+
+/*
+ * Called by the caller with the lock held, before it announces a job:
+ * every sleeping worker whose mask has the caller's CPU and another one
+ * gets the mask without the caller's CPU, so the wakeup puts it on
+ * another CPU (it gives its mask back as soon as it runs). Left alone,
+ * this VM's kernel woke the worker on the caller's CPU in most runs,
+ * where it waited behind the caller for 1 to 3.4 ms, about a whole
+ * run of the int8 transformer (docs/runtime.md). The lock keeps the
+ * worker from waking and restoring its mask in between.
+ */
+static void wake_sleepers(struct enpu_thread_pool *pool, int caller_cpu)
+{
+	for (unsigned int i = 0; i + 1 < pool->thread_count; i++) {
+		struct worker_sleep *sleep = &pool->sleeps[i];
+		cpu_set_t elsewhere;
+
+		if (!sleep->asleep || sleep->narrowed || !sleep->mask_known ||
+		    !enpu_thread_pool_wake_mask(&sleep->mask, caller_cpu,
+						&elsewhere))
+			continue;
+		if (!pthread_setaffinity_np(sleep->thread, sizeof(elsewhere),
+					    &elsewhere)) {
+			sleep->narrowed = true;
+			pool->stats.narrowed++;
+		}
+	}
+}
+
 static void *worker_main(void *data)
 {
 	struct enpu_thread_pool *pool = data;
@@ -188,13 +271,9 @@ static void *worker_main(void *data)
 			cpu_relax();
 			now = atomic_load(&pool->generation);
 		}
-		if (now == seen) {
-			pthread_mutex_lock(&pool->lock);
-			while ((now = atomic_load(&pool->generation)) == seen &&
-			       !atomic_load(&pool->stopping))
-				pthread_cond_wait(&pool->wake, &pool->lock);
-			pthread_mutex_unlock(&pool->lock);
-		}
+		if (now == seen)
+			now = sleep_until_job(pool, &pool->sleeps[self - 1],
+					      seen);
 		if (atomic_load(&pool->stopping))
 			return NULL;
 		seen = now;
@@ -235,6 +314,7 @@ int enpu_thread_pool_create(unsigned int thread_count,
 	}
 	atomic_init(&pool->next_worker_index, 1);
 	pool->solo_backoff = SOLO_MIN;
+	pool->split_ns = ENPU_THREAD_POOL_SPLIT_NS;
 	atomic_init(&pool->caller_cpu, -1);
 	atomic_init(&pool->worker_cpu, -1);
 	pool->ranges = aligned_alloc(_Alignof(struct task_range),
@@ -243,8 +323,10 @@ int enpu_thread_pool_create(unsigned int thread_count,
 		enpu_thread_pool_destroy(pool);
 		return -ENOMEM;
 	}
+	pool->sleeps = calloc(thread_count, sizeof(*pool->sleeps));
 	pool->threads = calloc(thread_count, sizeof(*pool->threads));
-	if (!pool->threads) {
+	if (!pool->threads || !pool->sleeps) {
+		pool->thread_count = 1;         /* no thread to join */
 		enpu_thread_pool_destroy(pool);
 		return -ENOMEM;
 	}
@@ -275,6 +357,7 @@ void enpu_thread_pool_destroy(struct enpu_thread_pool *pool)
 			pthread_join(pool->threads[i], NULL);
 		free(pool->threads);
 	}
+	free(pool->sleeps);
 	free(pool->ranges);
 	pthread_cond_destroy(&pool->wake);
 	pthread_mutex_destroy(&pool->lock);
@@ -286,9 +369,44 @@ unsigned int enpu_thread_pool_thread_count(const struct enpu_thread_pool *pool)
 	return pool->thread_count;
 }
 
+uint64_t enpu_thread_pool_work_ns(uint64_t bytes, uint64_t flops)
+{
+	return bytes / ENPU_THREAD_POOL_BYTES_PER_NS +
+	       flops / ENPU_THREAD_POOL_FLOPS_PER_NS;
+}
+
+bool enpu_thread_pool_splits(const struct enpu_thread_pool *pool,
+			     size_t task_count, uint64_t work_ns)
+{
+	return pool->thread_count > 1 && task_count > 1 &&
+	       work_ns >= pool->split_ns;
+}
+
+void enpu_thread_pool_set_split_ns(struct enpu_thread_pool *pool,
+				   uint64_t split_ns)
+{
+	pool->split_ns = split_ns;
+}
+
+void enpu_thread_pool_stats(const struct enpu_thread_pool *pool,
+			    struct enpu_thread_pool_stats *stats)
+{
+	*stats = pool->stats;
+}
+
 void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
 				   size_t task_count,
 				   enpu_task_function function, void *argument)
+{
+	enpu_thread_pool_parallel_for_work(pool, task_count,
+					   ENPU_THREAD_POOL_WORK_UNKNOWN,
+					   function, argument);
+}
+
+void enpu_thread_pool_parallel_for_work(struct enpu_thread_pool *pool,
+					size_t task_count, uint64_t work_ns,
+					enpu_task_function function,
+					void *argument)
 {
 	unsigned int workers = pool->thread_count - 1;
 	unsigned long next;
@@ -296,13 +414,23 @@ void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
 	int64_t start, own_done, saved, waited;
 	int caller_cpu;
 
-	if (workers == 0 || task_count <= 1 || pool->solo_left) {
-		if (workers && task_count > 1)
-			pool->solo_left--;
+	if (workers)
+		pool->stats.regions++;
+	if (!enpu_thread_pool_splits(pool, task_count, work_ns) ||
+	    pool->solo_left) {
+		if (workers && task_count > 1) {
+			if (work_ns < pool->split_ns) {
+				pool->stats.small++;
+			} else {
+				pool->solo_left--;
+				pool->stats.backoff++;
+			}
+		}
 		for (size_t i = 0; i < task_count; i++)
 			function(argument, i);
 		return;
 	}
+	pool->stats.shared++;
 	pool->function = function;
 	pool->argument = argument;
 	for (unsigned int i = 0; i <= workers; i++) {
@@ -320,6 +448,7 @@ void enpu_thread_pool_parallel_for(struct enpu_thread_pool *pool,
 	atomic_store_explicit(&pool->caller_cpu, caller_cpu,
 			      memory_order_relaxed);
 	pthread_mutex_lock(&pool->lock);
+	wake_sleepers(pool, caller_cpu);
 	next = atomic_load(&pool->generation) + 1;
 	atomic_store(&pool->open_generation, next);
 	atomic_store(&pool->generation, next);

@@ -191,8 +191,11 @@ static int layer_norm_run(struct rt_kernel *k,
 		};
 
 		r.per_task = 16384 / v.n ? 16384 / v.n : 1;
-		enpu_cpu_parallel_for(k->cpu, (v.rows + r.per_task - 1) /
-				      r.per_task, ln_task, &r);
+		/* mean, squares, normalize: three passes, 8 bytes moved */
+		enpu_cpu_parallel_for_work(k->cpu, (v.rows + r.per_task - 1) /
+					   r.per_task, (uint64_t)v.rows * v.n * 8,
+					   (uint64_t)v.rows * v.n * 24, ln_task,
+					   &r);
 		return 0;
 	}
 	for (size_t r = 0; r < v.rows; r++) {

@@ -125,7 +125,10 @@ static void softmax_rows_f32(struct rt_kernel *k,
 	r.per_task = 16384 / (v->n ? v->n : 1);
 	r.per_task = r.per_task ? r.per_task : 1;
 	tasks = (v->outer + r.per_task - 1) / r.per_task;
-	enpu_cpu_parallel_for(k->cpu, tasks, softmax_rows_task, &r);
+	/* max, exp and sum, scale: a little more than an exp's 80 */
+	enpu_cpu_parallel_for_work(k->cpu, tasks, (uint64_t)v->outer * v->n * 8,
+				   (uint64_t)v->outer * v->n * 96,
+				   softmax_rows_task, &r);
 }
 
 /*
