@@ -43,6 +43,11 @@
  * costing (up to SOLO_MAX regions) and falls back to SOLO_MIN after a
  * region that paid. Counted in regions, not time, so a caller that is
  * itself preempted does not shorten it.
+ *
+ * A sleeping worker is woken off the caller's CPU (wake_sleepers()), and
+ * a region of less estimated work than ENPU_THREAD_POOL_SPLIT_NS is not
+ * offered at all (the grain rule, thread_pool.h); docs/runtime.md has
+ * the traces behind both.
  */
 #include "thread_pool.h"
 
