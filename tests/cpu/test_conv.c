@@ -240,6 +240,22 @@ static void test_conv_paths_match_reference_on_edge_shapes(struct test_state *s)
 		CONV(.batch = 2, .height = 3, .width = 3, .cin = 200, .cout = 200, .groups = 200, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .in_pad = 9, .out_pad = 1, .per_channel = 0, .relu = 1),
 		CONV(.height = 1, .width = 1, .cin = 3, .cout = 3, .groups = 3, .kh = 1, .kw = 1),
 		CONV(.height = 4, .width = 40, .cin = 2, .cout = 2, .groups = 2, .kh = 23, .kw = 24, .pt = 10, .pl = 12, .pb = 10, .pr = 12),
+		/*
+		 * Depthwise by flat rows (dwconv.c: up to 32 channels,
+		 * stride_width 1, kernel_width <= 4, 8-bit output, pixels
+		 * back to back): both sides of each, dilation, rows shorter
+		 * than 64 bytes and not a multiple of them, the period of
+		 * odd channel counts (lcm with 64), per-tensor requant.
+		 */
+		CONV(.height = 9, .width = 11, .cin = 32, .cout = 32, .groups = 32, .kh = 3, .kw = 4, .pt = 1, .pl = 2, .pb = 1, .pr = 1),
+		CONV(.height = 9, .width = 11, .cin = 32, .cout = 32, .groups = 32, .kh = 3, .kw = 5, .pt = 1, .pl = 2, .pb = 1, .pr = 2),
+		CONV(.height = 9, .width = 11, .cin = 24, .cout = 24, .groups = 24, .kh = 3, .kw = 3, .sh = 2, .sw = 1, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		CONV(.height = 9, .width = 11, .cin = 24, .cout = 24, .groups = 24, .kh = 3, .kw = 3, .sh = 1, .sw = 2, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
+		CONV(.height = 10, .width = 12, .cin = 7, .cout = 7, .groups = 7, .kh = 2, .kw = 3, .dh = 2, .dw = 3, .pt = 2, .pl = 3, .pb = 0, .pr = 3, .in_type = ENPU_CPU_INT8, .out_type = ENPU_CPU_INT8, .in_zp = -7, .out_zp = 4),
+		CONV(.height = 5, .width = 3, .cin = 5, .cout = 5, .groups = 5, .kh = 5, .kw = 1, .pt = 2, .pb = 2, .per_channel = 0),
+		CONV(.batch = 2, .height = 6, .width = 7, .cin = 32, .cout = 32, .groups = 32, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .in_pad = 3),
+		CONV(.batch = 2, .height = 6, .width = 7, .cin = 32, .cout = 32, .groups = 32, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .out_pad = 1),
+		CONV(.height = 40, .width = 60, .cin = 32, .cout = 32, .groups = 32, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1, .relu = 1),
 		/* Depthwise with channel multiplier 2: the grouped GEMM path. */
 		CONV(.height = 6, .width = 6, .cin = 8, .cout = 16, .groups = 8, .kh = 3, .kw = 3, .pt = 1, .pl = 1, .pb = 1, .pr = 1),
 		/* As many groups as outputs, two inputs each: not depthwise. */
@@ -296,7 +312,8 @@ static size_t pick(uint64_t *rng, size_t lo, size_t hi)
  */
 static void test_depthwise_edges_match_reference(struct test_state *s)
 {
-	static const size_t channels[] = { 1, 3, 15, 16, 17, 63, 64, 65, 144 };
+	static const size_t channels[] = { 1, 3, 15, 16, 17, 31, 32, 33, 63,
+					   64, 65, 144 };
 	enpu_cpu_context *ctx = make_context(s);
 	uint64_t seed = 5000;
 

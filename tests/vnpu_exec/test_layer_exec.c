@@ -32,8 +32,9 @@ struct env {
 	struct guest_model gm;
 	uint8_t *before;	/* RAM before a run */
 	uint8_t *first;		/* RAM after the first way of running */
-	/* fast_rows: FAST scattering each output row as it is computed. */
-	struct layer_engine fast, fast_rows, oracle;
+	/* fast_rows: FAST scattering each output row as it is computed;
+	 * fast2: FAST on 2 host threads, every layer (no grain). */
+	struct layer_engine fast, fast_rows, fast2, oracle;
 };
 
 static uint32_t rnd(struct env *e)
@@ -523,13 +524,14 @@ static int four_ways(struct test_state *t, struct env *e, const void *cmd,
 	memcpy(e->first, e->gm.ram.base, used(e));
 	CHECK(t, memcmp(e->first, e->before, used(e)),
 	      "%s: the oracle wrote nothing", what);
-	for (int way = 1; way < 7; way++) {
-		const struct layer_engine *engine = way == 6 ? &e->fast_rows :
+	for (int way = 1; way < 8; way++) {
+		const struct layer_engine *engine = way == 7 ? &e->fast2 :
+						    way == 6 ? &e->fast_rows :
 						    way % 2 ? &e->fast :
 							      &e->oracle;
 
 		memcpy(e->gm.ram.base, e->before, used(e));
-		status = way == 1 || way == 6 ?
+		status = way == 1 || way >= 6 ?
 			 layer_run(engine, &l, &e->gm.job, &e->gm.ram) :
 			 run_split(e, engine, &l, pick(e, 2, 12), way >= 4);
 		CHECK(t, status == ENPU_JOB_STATUS_OK, "%s way %d: status %u",
@@ -543,7 +545,8 @@ static int four_ways(struct test_state *t, struct env *e, const void *cmd,
 			      "0x%zx", what, way, layer_mode_name(engine->mode),
 			      way == 1 ? "one range" : way < 4 ?
 			      "split, any order" : way < 6 ? "split, resumed" :
-			      "one range, row by row", at);
+			      way == 6 ? "one range, row by row" :
+			      "one range, 2 threads", at);
 			differ++;
 		}
 	}
@@ -795,8 +798,9 @@ struct conv_shape {
 	uint32_t pt, pl, pb, pr, in_stride;
 };
 
+/* @depthwise: groups = cin = cout. */
 static void shaped_conv(struct env *e, struct enpu_cmd_conv2d *c,
-			const struct conv_shape *s)
+			const struct conv_shape *s, bool depthwise)
 {
 	uint8_t in_type = rnd(e) % 2 ? ENPU_DTYPE_UINT8 : ENPU_DTYPE_INT8;
 	uint8_t out_type = rnd(e) % 5 == 0 ? ENPU_DTYPE_INT32 :
@@ -806,8 +810,11 @@ static void shaped_conv(struct env *e, struct enpu_cmd_conv2d *c,
 	int32_t out_zp = out_type == ENPU_DTYPE_INT32 ? 0 :
 			 zero_point(e, out_type);
 
+	uint32_t group_in = depthwise ? 1 : s->cin;
+
 	memset(c, 0, sizeof(*c));
-	c->hdr.opcode = ENPU_CMD_CONV2D;
+	c->hdr.opcode = depthwise ? ENPU_CMD_DEPTHWISE_CONV2D :
+				       ENPU_CMD_CONV2D;
 	c->hdr.size = sizeof(*c);
 	c->kernel_height = s->kh;
 	c->kernel_width = s->kw;
@@ -819,13 +826,13 @@ static void shaped_conv(struct env *e, struct enpu_cmd_conv2d *c,
 	c->pad_left = s->pl;
 	c->pad_bottom = s->pb;
 	c->pad_right = s->pr;
-	c->groups = 1;
+	c->groups = depthwise ? s->cin : 1;
 	tensor(&c->input, 0, s->n, s->h, s->w, s->cin, s->in_stride, in_type,
 	       zero_point(e, in_type));
 	tensor(&c->output, 0, s->n, oh, ow, s->cout, 0, out_type, out_zp);
 	c->input.buf.bo_index = random_bo(e, tensor_bytes(&c->input));
 	c->output.buf.bo_index = random_bo(e, tensor_bytes(&c->output));
-	c->weights.bo_index = random_bo(e, (uint64_t)s->cout * s->cin *
+	c->weights.bo_index = random_bo(e, (uint64_t)s->cout * group_in *
 					s->kh * s->kw);
 	/*
 	 * A random int32 bias (random BO bytes) and the random shifts of
@@ -842,13 +849,30 @@ static void shaped_conv(struct env *e, struct enpu_cmd_conv2d *c,
 	requant(e, &c->requant, s->cout, out_type, out_zp);
 	if (out_type != ENPU_DTYPE_INT32) {
 		/* Sums of K products of about 2^13 grow as sqrt(K). */
-		uint32_t k = s->cin * s->kh * s->kw, shift = 39;
+		uint32_t k = group_in * s->kh * s->kw, shift = 39;
 
 		for (uint32_t bits = 0; bits < 32 && k >> bits; bits += 2)
 			shift++;
 		none(&c->requant.per_channel);
 		c->requant.multiplier = 1 << 30;
 		c->requant.shift = (int32_t)shift;
+	}
+}
+
+/* Each shape the six ways and more (four_ways), from seed @seed on. */
+static void shapes_equal_oracle(struct test_state *t,
+				const struct conv_shape *shapes, size_t count,
+				bool depthwise, uint64_t seed, const char *name)
+{
+	for (size_t i = 0; i < count; i++) {
+		struct enpu_cmd_conv2d c;
+		char what[64];
+
+		env_reset(env, seed + i);
+		shaped_conv(env, &c, &shapes[i], depthwise);
+		snprintf(what, sizeof(what), "%s shape %zu", name, i);
+		if (four_ways(t, env, &c, sizeof(c), what))
+			return;
 	}
 }
 
@@ -877,16 +901,73 @@ static void test_first_layers_equal_oracle(struct test_state *t)
 		{ 1, 5, 2, 3, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0 }, { 3, 7, 9, 3, 24, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 5 },
 	};
 
-	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
-		struct enpu_cmd_conv2d c;
-		char what[64];
+	shapes_equal_oracle(t, shapes, sizeof(shapes) / sizeof(shapes[0]),
+			    false, 300, "first layer");
+}
 
-		env_reset(env, 300 + i);
-		shaped_conv(env, &c, &shapes[i]);
-		snprintf(what, sizeof(what), "first layer shape %zu", i);
-		if (four_ways(t, env, &c, sizeof(c), what))
-			return;
+/*
+ * Depthwise of up to 32 channels, which the CPU kernels compute by flat
+ * rows (dwconv.c): both sides of each condition (32/33 channels, stride
+ * width 1/2, kernel width 4/5, pixel strides), dilation, odd widths,
+ * several images, MobileNet's 32-channel 3x3/1 on a reduced image; a
+ * small bias and a scale that leave most outputs unsaturated.
+ */
+static void test_small_depthwise_equals_oracle(struct test_state *t)
+{
+	static const struct conv_shape shapes[] = {
+		/* n h w cin cout kh kw sh sw dh dw pt pl pb pr in_stride */
+		/* 32 channels (flat rows) and 33 (per pixel). */
+		{ 1, 23, 21, 32, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0 }, { 1, 9, 7, 33, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0 },
+		/* Kernel width 4, stride height 2 (flat rows); width 5. */
+		{ 2, 9, 7, 24, 24, 3, 4, 2, 1, 1, 1, 1, 2, 1, 1, 0 }, { 1, 9, 7, 24, 24, 3, 5, 1, 1, 1, 1, 1, 2, 1, 2, 0 },
+		/* Stride width 2 (per pixel); dilation (flat rows). */
+		{ 1, 9, 7, 16, 16, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1, 0 }, { 1, 11, 13, 5, 5, 2, 3, 1, 1, 2, 3, 1, 3, 2, 3, 0 },
+		/* Pixels apart in the guest: gathered dense, flat rows. */
+		{ 3, 5, 3, 32, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 40 },
+	};
+
+	shapes_equal_oracle(t, shapes, sizeof(shapes) / sizeof(shapes[0]),
+			    true, 400, "depthwise");
+}
+
+/*
+ * The grain rule: with 2 host threads a layer whose modeled device time
+ * is below solo_cycles runs on the engine's one-thread twin, one at or
+ * above it on the engine; with one thread there is no twin.
+ */
+static void test_grain_picks_one_thread_below_it(struct test_state *t)
+{
+	struct layer_engine two;
+	struct enpu_cmd_conv2d c;
+	struct layer_cost cost;
+	struct layer l;
+
+	env_reset(env, 77);
+	conv_command(env, &c, false, false);
+	CHECK(t, layer_check(&env->gm.job, (const uint8_t *)&c, sizeof(c),
+			     &(uint32_t){ 0 }) ==
+	      ENPU_JOB_STATUS_OK, "command refused");
+	layer_decode((const uint8_t *)&c, &l);
+	layer_cost(&l, &cost);
+	if (layer_engine_init(&two, LAYER_MODE_FAST, 2)) {
+		CHECK(t, 0, "engine init");
+		return;
 	}
+	CHECK(t, two.solo && two.solo->cpu != two.cpu &&
+	      two.solo->cache == two.cache &&
+	      two.solo_cycles == LAYER_SOLO_CYCLES, "no one-thread twin");
+	two.solo_cycles = cost.cycles;
+	CHECK(t, layer_engine_for(&two, &l) == &two,
+	      "%llu cycles at a grain of as many: not the 2-thread engine",
+	      (unsigned long long)cost.cycles);
+	two.solo_cycles = cost.cycles + 1;
+	CHECK(t, layer_engine_for(&two, &l) == two.solo,
+	      "%llu cycles below the grain: not the one-thread twin",
+	      (unsigned long long)cost.cycles);
+	CHECK(t, !env->fast.solo && layer_engine_for(&env->fast, &l) ==
+	      &env->fast, "one thread has a twin");
+	CHECK(t, layer_engine_for(NULL, &l) == NULL, "NULL engine");
+	layer_engine_destroy(&two);
 }
 
 /* K per group above the CPU kernels' 65536: FAST falls back, same bytes. */
@@ -1060,6 +1141,10 @@ static const struct test_case tests[] = {
 	  test_dequantize_any_split_equals_oracle },
 	{ "dequantize_values", test_dequantize_values },
 	{ "first_layers_equal_oracle", test_first_layers_equal_oracle },
+	{ "grain_picks_one_thread_below_it",
+	  test_grain_picks_one_thread_below_it },
+	{ "small_depthwise_equals_oracle",
+	  test_small_depthwise_equals_oracle },
 	{ "conv_beyond_cpu_limits_falls_back",
 	  test_conv_beyond_cpu_limits_falls_back },
 	{ "overlapping_layer_reads_before_writing",
@@ -1081,12 +1166,14 @@ int main(void)
 	if (guest_model_init(&e.gm, RAM_SIZE, SG_BYTES) || !e.before ||
 	    !e.first || layer_engine_init(&e.fast, LAYER_MODE_FAST, 1) ||
 	    layer_engine_init(&e.fast_rows, LAYER_MODE_FAST, 1) ||
+	    layer_engine_init(&e.fast2, LAYER_MODE_FAST, 2) ||
 	    layer_engine_init(&e.oracle, LAYER_MODE_ORACLE, 1)) {
 		printf("vnpu-exec: 0 passed, 1 failed (setup)\n");
 		return 1;
 	}
 	/* Below any output row: one row per chunk. */
 	e.fast_rows.scatter_chunk_bytes = 1;
+	e.fast2.solo_cycles = 0;
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		struct test_state t = { 0 };
 
@@ -1099,6 +1186,7 @@ int main(void)
 	}
 	layer_engine_destroy(&e.fast);
 	layer_engine_destroy(&e.fast_rows);
+	layer_engine_destroy(&e.fast2);
 	layer_engine_destroy(&e.oracle);
 	guest_model_destroy(&e.gm);
 	free(e.before);

@@ -176,9 +176,24 @@ struct layer_engine {
 	 * this many bytes, each right after computing it (cache-hot);
 	 * layer_engine_init() sets LAYER_SCATTER_CHUNK_BYTES. */
 	uint64_t scatter_chunk_bytes;
+	/*
+	 * With more than one host thread: the same engine on a one-thread
+	 * CPU context (sharing the cache), which layers whose modeled
+	 * device time is below solo_cycles run on (layer_engine_for()):
+	 * handing a layer that small to a second thread cost more than it
+	 * saved. layer_engine_init() sets LAYER_SOLO_CYCLES.
+	 */
+	struct layer_engine *solo;
+	uint64_t solo_cycles;
 };
 
 #define LAYER_SCATTER_CHUNK_BYTES (128 * 1024)
+/* 8 us at the top OPP (1 GHz): about 30-40 us of host time at 1 thread. */
+#define LAYER_SOLO_CYCLES 8000
+
+/* The engine @l runs on: @e, or e->solo for a layer below the grain. */
+const struct layer_engine *layer_engine_for(const struct layer_engine *e,
+					    const struct layer *l);
 
 /* "fast" / "oracle" -> mode; false for anything else. */
 bool layer_mode_from_name(const char *name, enum layer_mode *mode);

@@ -688,6 +688,19 @@ static uint32_t fast_compute(const struct layer *l, struct layer_state *st,
 	return ENPU_JOB_STATUS_OK;
 }
 
+/* Here, not in layer_fast.c: the device's own files (the validator and
+ * its fuzzer link only those) call it too. */
+const struct layer_engine *layer_engine_for(const struct layer_engine *e,
+					    const struct layer *l)
+{
+	struct layer_cost cost;
+
+	if (!e || !e->solo)
+		return e;
+	layer_cost(l, &cost);
+	return cost.cycles < e->solo_cycles ? e->solo : e;
+}
+
 /*
  * Performs the output elements [first, end) of a checked layer command,
  * gathering its operands into *@state first if it is NULL (the caller
@@ -711,6 +724,7 @@ uint32_t layer_run_range(const struct layer_engine *e, const struct layer *l,
 		st = calloc(1, sizeof(*st));
 		if (!st)
 			return LAYER_HOST_TROUBLE;
+		e = layer_engine_for(e, l);
 		st->engine = e;
 		if (e && e->fast)
 			status = fast_prepare(l, job, ram, st);

@@ -249,6 +249,7 @@ int layer_engine_init(struct layer_engine *e, enum layer_mode mode,
 	memset(e, 0, sizeof(*e));
 	e->mode = mode;
 	e->scatter_chunk_bytes = LAYER_SCATTER_CHUNK_BYTES;
+	e->solo_cycles = LAYER_SOLO_CYCLES;
 	if (mode != LAYER_MODE_FAST)
 		return 0;
 	e->fast = &fast_ops;
@@ -258,16 +259,36 @@ int layer_engine_init(struct layer_engine *e, enum layer_mode mode,
 		layer_engine_destroy(e);
 		return -1;
 	}
+	if (threads > 1) {
+		e->solo = malloc(sizeof(*e->solo));
+		if (!e->solo) {
+			layer_engine_destroy(e);
+			return -1;
+		}
+		*e->solo = *e;
+		e->solo->solo = NULL;
+		e->solo->cpu = NULL;
+		if (enpu_cpu_context_create(1, &e->solo->cpu)) {
+			layer_engine_destroy(e);
+			return -1;
+		}
+	}
 	return 0;
 }
 
 void layer_engine_destroy(struct layer_engine *e)
 {
+	if (e->solo) {
+		enpu_cpu_context_destroy(e->solo->cpu);
+		free(e->solo);
+	}
 	layer_cache_destroy(e->cache);
 	enpu_cpu_context_destroy(e->cpu);
+	e->solo = NULL;
 	e->cache = NULL;
 	e->cpu = NULL;
 }
+
 
 bool layer_mode_from_name(const char *name, enum layer_mode *mode)
 {

@@ -115,3 +115,183 @@ void enpu_dwconv_avx512_vnni(const struct enpu_dwconv_pass *pass)
 	else
 		run(pass, 0);
 }
+
+/*
+ * Depthwise by flat rows (struct enpu_dwconv_rows_pass): 64 output bytes
+ * per step, whatever the channel count. For each kernel row the four
+ * kernel columns' input vectors (64 bytes of one input row, shifted by
+ * a column each) are interleaved byte by byte into four dword
+ * vectors, each dword one output byte's four column inputs, and one
+ * vpdpbusd per vector multiplies them by the four column weights: 3
+ * loads, 8 unpacks and 4 vpdpbusd per kernel row for 64 outputs, where
+ * the per-pixel kernel spends 12 loads, 12 widenings and 12 vpdpbusd on
+ * 16 channels of 4 pixels. Saturating packs put the 64 requantized
+ * bytes back in order (the values are clamped already, so exactly).
+ */
+/*
+ * 64 bytes of an input row from byte @at (of @bytes), flipped to uint8;
+ * bytes outside the row (and a padding row, NULL) the zero point.
+ */
+static inline __attribute__((always_inline)) __m512i
+row_load(const uint8_t *row, ptrdiff_t at, ptrdiff_t bytes, __m512i zp,
+	 __m512i flip)
+{
+	ptrdiff_t lo, hi;
+	__mmask64 m;
+
+	if (!row)
+		return _mm512_xor_si512(zp, flip);
+	if (at >= 0 && at + 64 <= bytes)
+		return _mm512_xor_si512(
+			_mm512_loadu_si512((const void *)(row + at)), flip);
+	lo = at < 0 ? -at : 0;
+	hi = bytes - at < 64 ? bytes - at : 64;
+	if (lo >= hi)
+		return _mm512_xor_si512(zp, flip);
+	m = (hi == 64 ? ~(__mmask64)0 : (((__mmask64)1 << hi) - 1)) &
+	    ~(((__mmask64)1 << lo) - 1);
+	/* Masked-off bytes are never read: the address may lie outside
+	 * the row, so it is formed as an integer. */
+	return _mm512_xor_si512(
+		_mm512_mask_loadu_epi8(zp, m, (const void *)((uintptr_t)row +
+							    (uintptr_t)at)),
+		flip);
+}
+
+/* The per-entry part of struct enpu_requant_avx512, 6 vectors of 16. */
+struct rows_lanes {
+	__m512i multiplier_even, multiplier_odd;
+	__m512i shift_even, shift_odd;
+	__m512i round_even, round_odd;
+};
+
+_Static_assert(sizeof(struct rows_lanes) == 16 * ENPU_DWCONV_ROWS_LANE_BYTES,
+	       "ENPU_DWCONV_ROWS_LANE_BYTES");
+
+void enpu_dwconv_rows_prepare_avx512_vnni(const struct enpu_dwconv_rows_pass *pass)
+{
+	struct rows_lanes *lanes = pass->lanes;
+
+	for (size_t e = 0; e < pass->period; e += 16, lanes++) {
+		struct enpu_requant_avx512 v = enpu_requant_avx512_setup(
+			pass->multiplier + (pass->per_channel ? e : 0),
+			pass->shift + (pass->per_channel ? e : 0),
+			pass->per_channel, pass->zero_point, pass->min,
+			pass->max, 0xffff);
+
+		lanes->multiplier_even = v.multiplier_even;
+		lanes->multiplier_odd = v.multiplier_odd;
+		lanes->shift_even = v.shift_even;
+		lanes->shift_odd = v.shift_odd;
+		lanes->round_even = v.round_even;
+		lanes->round_odd = v.round_odd;
+	}
+}
+
+static inline __attribute__((always_inline)) __m512i
+rows_requantize(__m512i acc, const struct rows_lanes *l, __m512i low,
+		__m512i high, __m512i zero_point)
+{
+	struct enpu_requant_avx512 v = {
+		.multiplier_even = _mm512_load_si512(&l->multiplier_even),
+		.multiplier_odd = _mm512_load_si512(&l->multiplier_odd),
+		.shift_even = _mm512_load_si512(&l->shift_even),
+		.shift_odd = _mm512_load_si512(&l->shift_odd),
+		.round_even = _mm512_load_si512(&l->round_even),
+		.round_odd = _mm512_load_si512(&l->round_odd),
+		.low = low, .high = high, .zero_point = zero_point,
+	};
+
+	return enpu_requantize_avx512(acc, &v);
+}
+
+static inline __attribute__((always_inline)) void
+rows_run(const struct enpu_dwconv_rows_pass *pass, const size_t kw)
+{
+	const ptrdiff_t c = (ptrdiff_t)pass->channels;
+	const ptrdiff_t in_bytes = (ptrdiff_t)pass->input_width * c;
+	const __m512i flip = _mm512_set1_epi8((char)pass->flip);
+	const __m512i zp = _mm512_set1_epi8((char)pass->input_zero_point);
+	const __m512i low = _mm512_set1_epi32(pass->min - pass->zero_point);
+	const __m512i high = _mm512_set1_epi32(pass->max - pass->zero_point);
+	const __m512i zero_point = _mm512_set1_epi32(pass->zero_point);
+	const struct rows_lanes *lanes = pass->lanes;
+	const size_t kh = pass->kernel_height;
+	ptrdiff_t offset[4];
+	size_t j = pass->first % pass->period;
+
+	for (size_t kx = 0; kx < 4; kx++)
+		offset[kx] = ((ptrdiff_t)(kx * pass->dilation_width) -
+			      (ptrdiff_t)pass->pad_left) * c;
+	for (size_t i = pass->first; i < pass->end; i += 64) {
+		const int32_t *init = pass->init + j;
+		const struct rows_lanes *l = lanes + j / 16;
+		__m512i acc0 = _mm512_load_si512(init);
+		__m512i acc1 = _mm512_load_si512(init + 16);
+		__m512i acc2 = _mm512_load_si512(init + 32);
+		__m512i acc3 = _mm512_load_si512(init + 48);
+		__m512i p01, p23, bytes;
+		size_t left = pass->end - i;
+
+		for (size_t ky = 0; ky < kh; ky++) {
+			const uint8_t *row = pass->rows[ky];
+			const int32_t *w = pass->weights + ky * pass->period + j;
+			__m512i r0, r1, r2, r3, a_lo, a_hi, b_lo, b_hi;
+
+			r0 = row_load(row, (ptrdiff_t)i + offset[0], in_bytes,
+				      zp, flip);
+			r1 = kw > 1 ? row_load(row, (ptrdiff_t)i + offset[1],
+					       in_bytes, zp, flip) :
+				      _mm512_setzero_si512();
+			r2 = kw > 2 ? row_load(row, (ptrdiff_t)i + offset[2],
+					       in_bytes, zp, flip) :
+				      _mm512_setzero_si512();
+			r3 = kw > 3 ? row_load(row, (ptrdiff_t)i + offset[3],
+					       in_bytes, zp, flip) :
+				      _mm512_setzero_si512();
+			a_lo = _mm512_unpacklo_epi8(r0, r1);
+			a_hi = _mm512_unpackhi_epi8(r0, r1);
+			b_lo = _mm512_unpacklo_epi8(r2, r3);
+			b_hi = _mm512_unpackhi_epi8(r2, r3);
+			acc0 = _mm512_dpbusd_epi32(acc0,
+				_mm512_unpacklo_epi16(a_lo, b_lo),
+				_mm512_load_si512(w));
+			acc1 = _mm512_dpbusd_epi32(acc1,
+				_mm512_unpackhi_epi16(a_lo, b_lo),
+				_mm512_load_si512(w + 16));
+			acc2 = _mm512_dpbusd_epi32(acc2,
+				_mm512_unpacklo_epi16(a_hi, b_hi),
+				_mm512_load_si512(w + 32));
+			acc3 = _mm512_dpbusd_epi32(acc3,
+				_mm512_unpackhi_epi16(a_hi, b_hi),
+				_mm512_load_si512(w + 48));
+		}
+		p01 = _mm512_packs_epi32(
+			rows_requantize(acc0, l, low, high, zero_point),
+			rows_requantize(acc1, l + 1, low, high, zero_point));
+		p23 = _mm512_packs_epi32(
+			rows_requantize(acc2, l + 2, low, high, zero_point),
+			rows_requantize(acc3, l + 3, low, high, zero_point));
+		bytes = pass->output_type == ENPU_CPU_INT8 ?
+			_mm512_packs_epi16(p01, p23) :
+			_mm512_packus_epi16(p01, p23);
+		if (left >= 64)
+			_mm512_storeu_si512((void *)(pass->output + i), bytes);
+		else
+			_mm512_mask_storeu_epi8(pass->output + i,
+						((__mmask64)1 << left) - 1,
+						bytes);
+		j += 64;
+		if (j == pass->period)
+			j = 0;
+	}
+}
+
+/* The kernel width as a constant: 3 (MobileNet's), else any up to 4. */
+void enpu_dwconv_rows_avx512_vnni(const struct enpu_dwconv_rows_pass *pass)
+{
+	if (pass->kernel_width == 3)
+		rows_run(pass, 3);
+	else
+		rows_run(pass, 4);
+}

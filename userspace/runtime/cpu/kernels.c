@@ -31,6 +31,8 @@ void enpu_cpu_kernels_select(enum enpu_cpu_isa isa, struct enpu_cpu_kernels *k)
 	case ENPU_CPU_ISA_AVX512_VNNI:
 		k->gemm = &enpu_gemm_kernel_avx512_vnni;
 		k->dwconv = enpu_dwconv_avx512_vnni;
+		k->dwconv_rows = enpu_dwconv_rows_avx512_vnni;
+		k->dwconv_rows_prepare = enpu_dwconv_rows_prepare_avx512_vnni;
 		k->max_pool = enpu_max_pool_avx512;
 		k->average_pool = enpu_average_pool_avx512;
 		k->add = enpu_add_avx512;

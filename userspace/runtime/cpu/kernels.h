@@ -19,6 +19,9 @@ struct enpu_cpu_kernels {
 	/* int8 */
 	const struct enpu_gemm_kernel_info *gemm;
 	enpu_dwconv_kernel dwconv;
+	/* NULL where the ISA has none: the per-pixel kernel runs those. */
+	enpu_dwconv_rows_kernel dwconv_rows;
+	enpu_dwconv_rows_prepare dwconv_rows_prepare;
 	enpu_pool_kernel max_pool;
 	enpu_pool_kernel average_pool;
 	enpu_eltwise_kernel add;

@@ -122,6 +122,59 @@ static inline void enpu_dwconv_store_one(const struct enpu_dwconv_pass *pass,
 	((uint8_t *)pass->output)[index] = (uint8_t)out;
 }
 
+/*
+ * Depthwise by flat rows (stride_width 1, kernel_width <= 4, 8-bit out,
+ * dense pixels; dwconv.c): an output row of W x C bytes is computed 64
+ * bytes (a "chunk") at a time whatever C is, so no lane is wasted on a
+ * channel count that does not fill a vector (C = 32 used half of each).
+ * Output byte i of a row reads, for each kernel row, the input bytes
+ * i + (kx * dilation_width - pad_left) * C of its input row (the zero
+ * point outside [0, input_width * C)), four kernel columns as the four
+ * bytes of one vpdpbusd lane against the four weights of those columns.
+ * The tables repeat with the period lcm(C, 64) bytes; within each chunk
+ * they are in lane order: entry e = 16q + 4L + k holds byte position
+ * 16L + 4q + k (what byte unpacks of the four column vectors produce,
+ * and what saturating packs of the four accumulators undo).
+ */
+#define ENPU_DWCONV_ROWS_MAX_PERIOD 4096
+
+struct enpu_dwconv_rows_pass {
+	const uint8_t *const *rows;    /* kernel_height input rows; NULL: padding */
+	uint8_t *output;               /* the output row */
+	size_t first, end;             /* its bytes computed; first % 64 == 0 */
+	size_t channels;
+	size_t input_width, output_width;   /* pixels */
+	size_t kernel_height, kernel_width;
+	size_t dilation_width, pad_left;
+	size_t period;                 /* bytes, a multiple of 64 */
+	const int32_t *weights;        /* [kernel_height][period], 4 x int8 */
+	const int32_t *init;           /* [period]: bias - zp * weight sum */
+	const int32_t *multiplier;     /* [period] per channel, else [0] */
+	const int32_t *shift;
+	int per_channel;
+	int32_t zero_point, min, max;
+	enum enpu_cpu_dtype output_type;    /* uint8 or int8 */
+	uint8_t flip;                  /* 0x80 for int8 activations */
+	uint8_t input_zero_point;      /* as stored (before the flip) */
+	/* The kernel's own form of the requantization per table entry,
+	 * period * ENPU_DWCONV_ROWS_LANE_BYTES bytes, 64-aligned, filled
+	 * once per call by its prepare function. */
+	void *lanes;
+};
+
+#define ENPU_DWCONV_ROWS_LANE_BYTES 24
+
+/* Lane-order entry e of a chunk: the byte position it holds. */
+static inline size_t enpu_dwconv_rows_position(size_t e)
+{
+	return (e / 4 % 4) * 16 + (e / 16) * 4 + e % 4;
+}
+
+typedef void (*enpu_dwconv_rows_kernel)(const struct enpu_dwconv_rows_pass *pass);
+typedef void (*enpu_dwconv_rows_prepare)(const struct enpu_dwconv_rows_pass *pass);
+void enpu_dwconv_rows_avx512_vnni(const struct enpu_dwconv_rows_pass *pass);
+void enpu_dwconv_rows_prepare_avx512_vnni(const struct enpu_dwconv_rows_pass *pass);
+
 /* The depthwise driver (dwconv.c), called by enpu_cpu_conv2d(). */
 int enpu_dwconv_run(enpu_cpu_context *context,
 		    const struct enpu_cpu_conv_args *args,
