@@ -93,7 +93,7 @@ static void enpu_nop_release(struct kref *ref)
 	if (nop->fence_live)
 		dma_fence_put(nop->sched.fence);
 	else
-		kfree(nop->sched.fence);
+		enpu_fence_free_uninit(nop->sched.fence);
 	kfree(nop);
 }
 
@@ -142,7 +142,7 @@ static int enpu_debugfs_nop_locked(struct seq_file *m,
 	}
 	ret = enpu_queue_register_waiter(edev, &nop->sched.waiter);
 	if (ret) {
-		kfree(nop->sched.fence);
+		enpu_fence_free_uninit(nop->sched.fence);
 		kfree(nop);
 		return ret;
 	}

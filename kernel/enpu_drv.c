@@ -4,7 +4,6 @@
  * handlers stay thin and call into the file that owns the concept.
  */
 #include <linux/module.h>
-#include <linux/rcupdate.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -20,6 +19,7 @@
 #include "enpu_device.h"
 #include "enpu_drv.h"
 #include "enpu_fdinfo.h"
+#include "enpu_fence.h"
 #include "enpu_gem.h"
 #include "enpu_hw.h"
 #include "enpu_job.h"
@@ -129,9 +129,12 @@ static int __init enpu_init(void)
 {
 	int ret;
 
-	ret = enpu_context_cache_init();
+	ret = enpu_fence_cache_init();
 	if (ret)
 		return ret;
+	ret = enpu_context_cache_init();
+	if (ret)
+		goto err_fence;
 	ret = enpu_pci_register();
 	if (ret)
 		goto err_cache;
@@ -144,6 +147,8 @@ err_pci:
 	enpu_pci_unregister();
 err_cache:
 	enpu_context_cache_fini();
+err_fence:
+	enpu_fence_exit();
 	return ret;
 }
 module_init(enpu_init);
@@ -154,11 +159,12 @@ static void __exit enpu_exit(void)
 	enpu_pci_unregister();
 	enpu_context_cache_fini();
 	/*
-	 * The last fence's RCU callback may still be running the
-	 * instructions after its module_put() (enpu_fence.c); this returns
-	 * once it and every earlier callback (kfree_rcu of timelines) is done.
+	 * Last: the fence batch work and the last batch's RCU callback may
+	 * still be running the instructions after its call_rcu() and its
+	 * module_put() (enpu_fence.c); this returns once they and every
+	 * earlier RCU callback (kfree_rcu of timelines) are done.
 	 */
-	rcu_barrier();
+	enpu_fence_exit();
 }
 module_exit(enpu_exit);
 

@@ -11,6 +11,15 @@
 
 struct enpu_sched_ctx;
 
+/*
+ * Released fences are freed in batches (enpu_fence.c): at most this long
+ * after the first of a batch is released, and at once when this many are
+ * waiting, so at most ENPU_FENCE_FREE_BATCH_MAX released fences wait
+ * for their batch (not counting batches waiting for their grace period).
+ */
+#define ENPU_FENCE_FREE_DELAY_MS	100
+#define ENPU_FENCE_FREE_BATCH_MAX	128
+
 /**
  * struct enpu_timeline - the fence context of one context's jobs
  * @ref: held by the device and by every fence of the timeline, so that a
@@ -39,7 +48,10 @@ struct enpu_timeline {
 struct enpu_timeline *enpu_timeline_create(const char *name);
 struct enpu_timeline *enpu_fence_timeline(struct dma_fence *fence);
 void enpu_timeline_put(struct enpu_timeline *timeline);
+int enpu_fence_cache_init(void);
+void enpu_fence_exit(void);
 struct dma_fence *enpu_fence_alloc(void);
+void enpu_fence_free_uninit(struct dma_fence *fence);
 void enpu_fence_init(struct dma_fence *fence, struct enpu_timeline *timeline);
 
 #endif /* ENPU_FENCE_H */

@@ -268,7 +268,7 @@ static void enpu_job_release(struct kref *ref)
 	if (job->fence_live)
 		dma_fence_put(job->sched.fence);
 	else
-		kfree(job->sched.fence);
+		enpu_fence_free_uninit(job->sched.fence);
 	if (job->ctx)
 		enpu_context_put(job->ctx);
 	kfree(job);

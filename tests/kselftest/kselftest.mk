@@ -70,7 +70,7 @@ VM_TESTS += vm-test-kselftest
 # debug kernel debugs every cache already, and slub_debug= would narrow
 # that to ours.
 ENPU_SLAB_POISON_ARG = $(if $(filter debug,$(KERNEL)),,\
-	--kernel-arg slub_debug=FZPU,enpu_context)
+	--kernel-arg slub_debug=FZPU,enpu_context,enpu_fence)
 KSELFTEST_VM_ARGS = --timeout 900 --fault-relay $(ENPU_SLAB_POISON_ARG)
 # The second configuration runs even when the first failed, so that one
 # finding (a report on the debug kernel fails the whole VM run) does not
