@@ -63,6 +63,7 @@ struct enpu_fconv_few_taps_pass {
 };
 
 typedef void (*enpu_fconv_few_taps_kernel)(const struct enpu_fconv_few_taps_pass *pass);
+void enpu_fconv_few_taps_avx2(const struct enpu_fconv_few_taps_pass *pass);
 void enpu_fconv_few_taps_avx512(const struct enpu_fconv_few_taps_pass *pass);
 
 #endif /* ENPU_CPU_FMATH_INTERNAL_H */

@@ -2,7 +2,9 @@
 /*
  * AVX2 + FMA float GEMM microkernel, 6 x 16: 12 ymm accumulators, two B
  * vectors and one broadcast per row and k. Rows past mr alias row 0; a
- * column tail goes through a stack row.
+ * column tail goes through a stack row. A tail panel of at most 8
+ * columns runs the same loop on one B vector (6 FMAs a k, not 12 with
+ * half of them dropped): 14x14 planes end in one of 4 columns.
  */
 #include <immintrin.h>
 #include <string.h>
@@ -11,6 +13,9 @@
 
 #define MR 6
 #define NR 16
+/* B rows a one-row product prefetches ahead: 4 KB of a packed panel. */
+#define GEMV_AHEAD 64
+
 
 /*
  * The body of both entry points: B rows at b + kk * ldb, or at
@@ -20,7 +25,8 @@
 static inline __attribute__((always_inline)) void
 body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
      const float *b, size_t ldb, const ptrdiff_t *b_offsets, float *c,
-     size_t ldc, const float *bias, int bias_rows, const float *clamp)
+     size_t ldc, const float *bias, int bias_rows, const float *clamp,
+     const int half)
 {
 	const float *a0 = a, *a1 = mr > 1 ? a0 + lda : a0;
 	const float *a2 = mr > 2 ? a1 + lda : a1, *a3 = mr > 3 ? a2 + lda : a2;
@@ -30,13 +36,44 @@ body(size_t mr, size_t nr, size_t k, const float *a, size_t lda,
 	__m256 c40 = c00, c41 = c00, c50 = c00, c51 = c00;
 	__m256 acc[MR][2];
 
+	/*
+	 * One row (a batch-1 Gemm): 2 FMAs a k instead of 12 on aliased
+	 * rows, B streamed and prefetched GEMV_AHEAD rows ahead (the stream
+	 * prefetcher stops at each 4 KB page). The same sum in the same
+	 * order.
+	 */
+	if (mr == 1) {
+		for (size_t kk = 0; kk < k; kk++) {
+			const float *bk = b_offsets ? b + b_offsets[kk] :
+					  b + kk * ldb;
+			__m256 v = _mm256_broadcast_ss(a0 + kk);
+
+			_mm_prefetch((const char *)(bk + GEMV_AHEAD * ldb),
+				     _MM_HINT_T0);
+			c00 = _mm256_fmadd_ps(v, _mm256_loadu_ps(bk), c00);
+			if (!half)
+				c01 = _mm256_fmadd_ps(v, _mm256_loadu_ps(bk + 8),
+						      c01);
+		}
+		k = 0;
+	}
 	for (size_t kk = 0; kk < k; kk++) {
 		const float *bk = b_offsets ? b + b_offsets[kk] :
 				  b + kk * ldb;
 
-		__m256 b0 = _mm256_loadu_ps(bk), b1 = _mm256_loadu_ps(bk + 8);
+		__m256 b0, b1;
 		__m256 v;
 
+		b0 = _mm256_loadu_ps(bk);
+		if (half) {
+#define ROW(i)								\
+			v = _mm256_broadcast_ss(a##i + kk);		\
+			c##i##0 = _mm256_fmadd_ps(v, b0, c##i##0);
+			ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5)
+#undef ROW
+			continue;
+		}
+		b1 = _mm256_loadu_ps(bk + 8);
 #define ROW(i)								\
 		v = _mm256_broadcast_ss(a##i + kk);			\
 		c##i##0 = _mm256_fmadd_ps(v, b0, c##i##0);		\
@@ -86,8 +123,12 @@ static void sgemm_avx2(size_t mr, size_t nr, size_t k, const float *a,
 		size_t lda, const float *b, size_t ldb, float *c, size_t ldc,
 		const float *bias, int bias_rows, const float *clamp)
 {
-	body(mr, nr, k, a, lda, b, ldb, NULL, c, ldc, bias, bias_rows,
-	     clamp);
+	if (nr <= NR / 2)
+		body(mr, nr, k, a, lda, b, ldb, NULL, c, ldc, bias,
+		     bias_rows, clamp, 1);
+	else
+		body(mr, nr, k, a, lda, b, ldb, NULL, c, ldc, bias,
+		     bias_rows, clamp, 0);
 }
 
 static void sgemm_avx2_indirect(size_t mr, size_t nr, size_t k,
@@ -95,11 +136,90 @@ static void sgemm_avx2_indirect(size_t mr, size_t nr, size_t k,
 		const ptrdiff_t *b_offsets, float *c, size_t ldc,
 		const float *bias, int bias_rows, const float *clamp)
 {
-	body(mr, nr, k, a, lda, b, 0, b_offsets, c, ldc, bias, bias_rows,
-	     clamp);
+	if (nr <= NR / 2)
+		body(mr, nr, k, a, lda, b, 0, b_offsets, c, ldc, bias,
+		     bias_rows, clamp, 1);
+	else
+		body(mr, nr, k, a, lda, b, 0, b_offsets, c, ldc, bias,
+		     bias_rows, clamp, 0);
+}
+
+/* Lanes [0, count) of an 8-float load (count <= 8), for maskload. */
+static inline __m256i lanes_below(size_t count)
+{
+	return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count),
+				  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* Sum of the 8 lanes. */
+static inline float lanes_sum(__m256 v)
+{
+	__m128 q = _mm_add_ps(_mm256_castps256_ps128(v),
+			      _mm256_extractf128_ps(v, 1));
+
+	q = _mm_add_ps(q, _mm_movehl_ps(q, q));
+	q = _mm_add_ss(q, _mm_movehdup_ps(q));
+	return _mm_cvtss_f32(q);
+}
+
+/*
+ * A thin column (sgemm_internal.h): four rows at a time, each a dot
+ * product along k in 8-float vectors (the last one a masked load, which
+ * reads nothing past k), so a 7x7 plane's 49th output column costs k / 8
+ * FMAs a row instead of a whole 16-column panel's 2 k (320->1280 at 7x7:
+ * 4 panels of FMAs for 49 columns, 3 and an eighth this way).
+ */
+static void column_avx2(size_t m, size_t k, const float *a, size_t lda,
+			const float *x, float *c, size_t ldc,
+			const float *bias, int bias_rows, const float *clamp)
+{
+	for (size_t r = 0; r < m; r += 4) {
+		size_t rows = m - r < 4 ? m - r : 4;
+		const float *a0 = a + r * lda;
+		const float *a1 = rows > 1 ? a0 + lda : a0;
+		const float *a2 = rows > 2 ? a1 + lda : a1;
+		const float *a3 = rows > 3 ? a2 + lda : a2;
+		__m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+		size_t kk = 0;
+		float out[4];
+
+		for (; kk + 8 <= k; kk += 8) {
+			__m256 v = _mm256_loadu_ps(x + kk);
+
+			s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a0 + kk), v, s0);
+			s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a1 + kk), v, s1);
+			s2 = _mm256_fmadd_ps(_mm256_loadu_ps(a2 + kk), v, s2);
+			s3 = _mm256_fmadd_ps(_mm256_loadu_ps(a3 + kk), v, s3);
+		}
+		if (kk < k) {
+			__m256i in = lanes_below(k - kk);
+			__m256 v = _mm256_maskload_ps(x + kk, in);
+
+			s0 = _mm256_fmadd_ps(_mm256_maskload_ps(a0 + kk, in), v, s0);
+			s1 = _mm256_fmadd_ps(_mm256_maskload_ps(a1 + kk, in), v, s1);
+			s2 = _mm256_fmadd_ps(_mm256_maskload_ps(a2 + kk, in), v, s2);
+			s3 = _mm256_fmadd_ps(_mm256_maskload_ps(a3 + kk, in), v, s3);
+		}
+		out[0] = lanes_sum(s0);
+		out[1] = lanes_sum(s1);
+		out[2] = lanes_sum(s2);
+		out[3] = lanes_sum(s3);
+		for (size_t i = 0; i < rows; i++) {
+			float v = out[i];
+
+			if (bias)
+				v += bias_rows ? bias[r + i] : bias[0];
+			if (clamp) {
+				/* max(lo, x), min(hi, x): NaN comes out. */
+				v = clamp[0] > v ? clamp[0] : v;
+				v = clamp[1] < v ? clamp[1] : v;
+			}
+			c[(r + i) * ldc] = v;
+		}
+	}
 }
 
 const struct enpu_sgemm_kernel_info enpu_sgemm_kernel_avx2 = {
-	sgemm_avx2, sgemm_avx2_indirect, MR, NR, NULL, 0, 0, NULL,
+	sgemm_avx2, sgemm_avx2_indirect, MR, NR, column_avx2, NR / 2, 2, NULL,
 	{ { NULL, 0, 0 } },
 };
