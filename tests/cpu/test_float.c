@@ -947,6 +947,60 @@ static void test_fdwconv_3x3_8_lane_edges(struct test_state *s)
 }
 
 /*
+ * The blocked depthwise kernel (fdwconv_blocked_avx2.c; fconv.c
+ * uses_blocked_dw()): channels 1, 7, 8, 9, 17 around its blocks of 8;
+ * planes 1x1 to 28x28 and both sides of the 28-a-side limit (28x29 and
+ * 29x28 take the per-plane kernel); strides 1 and 2 with every pad 0 or
+ * 1 on each side, odd and even sizes (a stride-2 window reaching the
+ * zero ring past the end); and the other side of its other conditions:
+ * pad 2, stride 2x1, dilation 2. Every ISA at 1 and 2 threads against
+ * the double reference.
+ */
+static void test_fdwconv_blocked_small_planes(struct test_state *s)
+{
+	static const size_t channels[] = { 1, 7, 8, 9, 17 };
+	static const size_t sizes[][2] = {
+		{ 1, 1 }, { 3, 7 }, { 7, 7 }, { 8, 9 }, { 14, 14 }, { 15, 13 },
+		{ 28, 28 }, { 28, 29 }, { 29, 28 },
+	};
+	/* pad top, left, bottom, right; stride h, w; dilation */
+	static const size_t geometry[][7] = {
+		{ 1, 1, 1, 1, 1, 1, 1 }, { 0, 0, 0, 0, 1, 1, 1 },
+		{ 1, 0, 0, 1, 1, 1, 1 }, { 1, 1, 1, 1, 2, 2, 1 },
+		{ 0, 0, 1, 1, 2, 2, 1 }, { 0, 0, 0, 0, 2, 2, 1 },
+		{ 2, 1, 1, 1, 1, 1, 1 }, { 1, 1, 1, 1, 2, 1, 1 },
+		{ 2, 2, 2, 2, 1, 1, 2 },
+	};
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t seed = 2600;
+
+	for (size_t g = 0; ctx && g < ARRAY_SIZE(geometry); g++)
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		const size_t *e = geometry[g];
+		size_t c = channels[(g + i) % ARRAY_SIZE(channels)];
+		size_t span = 2 * e[6] + 1;
+		struct enpu_cpu_fconv_shape sh = {
+			.batch = 1 + (seed & 1), .in_channels = c,
+			.out_channels = c, .group = c,
+			.height = sizes[i][0], .width = sizes[i][1],
+			.kernel_height = 3, .kernel_width = 3,
+			.stride_height = e[4], .stride_width = e[5],
+			.dilation_height = e[6], .dilation_width = e[6],
+			.pad_top = e[0], .pad_left = e[1],
+			.pad_bottom = e[2], .pad_right = e[3],
+		};
+
+		seed++;
+		if (sh.height + e[0] + e[2] < span ||
+		    sh.width + e[1] + e[3] < span)
+			continue;
+		if (!run_conv_case(s, ctx, &sh, seed % 3 == 0, seed))
+			break;
+	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
  * The few-taps stride-2 convolution (fconv_taps_avx512.c; fconv.c
  * uses_few_taps()): MobileNet's first layer 3->32 3x3/2 with pads 0/1 on
  * either side, odd and even sizes; 32 taps (2 x 4x4) and 33 (11 x 1x3,
@@ -1826,6 +1880,7 @@ const struct test_case float_tests[] = {
 	{ "fconv_paths_match_reference", test_fconv_paths_match_reference },
 	{ "fdwconv_3x3_stride1_edges", test_fdwconv_3x3_stride1_edges },
 	{ "fdwconv_3x3_8_lane_edges", test_fdwconv_3x3_8_lane_edges },
+	{ "fdwconv_blocked_small_planes", test_fdwconv_blocked_small_planes },
 	{ "fconv_few_taps_stride2", test_fconv_few_taps_stride2 },
 	{ "fconv_packs_only_for_the_in_place_path",
 	  test_fconv_packs_only_for_the_in_place_path },

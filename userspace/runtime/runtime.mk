@@ -46,6 +46,7 @@ RUNTIME_CPU_ISA_FLAGS_fmath_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
 RUNTIME_CPU_ISA_FLAGS_fdwconv_avx2 := $(RUNTIME_CPU_AVX2_FLAGS) -ffp-contract=fast
 RUNTIME_CPU_ISA_FLAGS_fdwconv_avx512 := $(RUNTIME_CPU_AVX512_FLAGS) -ffp-contract=fast
 RUNTIME_CPU_ISA_FLAGS_fconv_taps_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
+RUNTIME_CPU_ISA_FLAGS_fdwconv_blocked_avx2 := $(RUNTIME_CPU_AVX2_FLAGS)
 RUNTIME_CPU_ISA_FLAGS_fconv_taps_avx512 := $(RUNTIME_CPU_AVX512_FLAGS)
 # arm64: NEON is baseline; the dot-product kernels need the extensions.
 RUNTIME_CPU_ISA_FLAGS_gemm_neon_dot := -march=armv8.2-a+dotprod

@@ -510,6 +510,8 @@ struct dw_job {
 	int max_pool;
 	/* few_taps_task()'s kernel; w is then the transposed weights. */
 	enpu_fconv_few_taps_kernel few_taps;
+	/* blocked_dw_task()'s kernel. */
+	enpu_fdwconv_blocked_kernel blocked;
 };
 
 static void dw_task(void *argument, size_t task)
@@ -539,6 +541,53 @@ static void dw_task(void *argument, size_t task)
 	};
 
 	job->kernel(&pass);
+}
+
+/*
+ * Depthwise 3x3 on small planes (fmath_internal.h): the context's
+ * blocked kernel, one task per image and block of 8 channels, where one
+ * task per plane and band paid a padded copy and the edges per plane.
+ */
+#define DW_BLOCK 8
+
+static int is_depthwise(const struct enpu_cpu_fconv_shape *s);
+
+static int uses_blocked_dw(const enpu_cpu_context *context,
+			   const struct enpu_cpu_fconv_shape *s)
+{
+	return context->kernels.fdwconv_blocked && is_depthwise(s) &&
+	       s->kernel_height == 3 && s->kernel_width == 3 &&
+	       s->dilation_height == 1 && s->dilation_width == 1 &&
+	       s->stride_height == s->stride_width &&
+	       (s->stride_height == 1 || s->stride_height == 2) &&
+	       s->pad_top <= 1 && s->pad_left <= 1 && s->pad_bottom <= 1 &&
+	       s->pad_right <= 1 &&
+	       s->height <= ENPU_FDWCONV_BLOCKED_MAX_SIDE &&
+	       s->width <= ENPU_FDWCONV_BLOCKED_MAX_SIDE;
+}
+
+static void blocked_dw_task(void *argument, size_t task)
+{
+	const struct dw_job *job = argument;
+	const struct enpu_cpu_fconv_shape *s = job->s;
+	size_t blocks = enpu_divide_up(s->in_channels, DW_BLOCK);
+	size_t n = task / blocks, c0 = task % blocks * DW_BLOCK;
+	size_t first = n * s->in_channels + c0;
+	struct enpu_fdwconv_block_pass pass = {
+		.x = job->x + first * s->height * s->width,
+		.w = job->w + c0 * 9,
+		.bias = job->bias ? job->bias + c0 : NULL,
+		.clamp = job->clamp,
+		.y = job->y + first * job->oh * job->ow,
+		.channels = s->in_channels - c0 < DW_BLOCK ?
+			    s->in_channels - c0 : DW_BLOCK,
+		.height = s->height, .width = s->width,
+		.out_height = job->oh, .out_width = job->ow,
+		.stride = s->stride_height,
+		.pad_top = s->pad_top, .pad_left = s->pad_left,
+	};
+
+	job->blocked(&pass);
 }
 
 /*
@@ -740,11 +789,24 @@ int enpu_cpu_conv2d_f32_packed(enpu_cpu_context *context,
 			s->kernel_height * s->kernel_width))
 		return enpu_cpu_fail(context, -EINVAL,
 				     "fconv: weights packed for another shape or ISA");
+	if (uses_blocked_dw(context, s)) {
+		struct dw_job job = {
+			s, x, w, bias, clamp, y, oh, ow, 0, NULL, 0, NULL,
+			context->kernels.fdwconv_blocked,
+		};
+
+		enpu_thread_pool_parallel_for(context->pool,
+					      s->batch *
+					      enpu_divide_up(s->in_channels,
+							     DW_BLOCK),
+					      blocked_dw_task, &job);
+		return 0;
+	}
 	if (is_depthwise(s)) {
 		struct dw_job job = {
 			s, x, w, bias, clamp, y, oh, ow,
 			enpu_divide_up(oh, DW_ROWS), context->kernels.fdwconv, 0,
-			NULL,
+			NULL, NULL,
 		};
 
 		enpu_thread_pool_parallel_for(context->pool,
@@ -814,7 +876,7 @@ int enpu_cpu_max_pool_f32(enpu_cpu_context *context,
 		struct dw_job job = {
 			s, x, NULL, NULL, NULL, y, oh, ow,
 			enpu_divide_up(oh, DW_ROWS), context->kernels.fdwconv, 1,
-			NULL,
+			NULL, NULL,
 		};
 
 		enpu_thread_pool_parallel_for(context->pool,

@@ -38,6 +38,25 @@ void enpu_fdwconv_avx512(const struct enpu_fdwconv_pass *pass);
 void enpu_fdwconv_neon(const struct enpu_fdwconv_pass *pass);
 
 /*
+ * A block of at most 8 channels of a float depthwise 3x3 convolution,
+ * dilation 1, stride 1 or 2 both ways, every pad at most 1, on planes of
+ * at most ENPU_FDWCONV_BLOCKED_MAX_SIDE a side (fconv.c picks it there:
+ * MobileNetV2's 7x7, 14x14 and 28x28 layers), all output rows.
+ */
+#define ENPU_FDWCONV_BLOCKED_MAX_SIDE 28
+struct enpu_fdwconv_block_pass {
+	const float *x;			/* channels planes, height x width */
+	const float *w;			/* channels x 9 */
+	const float *bias;		/* channels, or NULL */
+	const float *clamp;		/* NULL or {min, max} */
+	float *y;			/* channels planes, out_height x out_width */
+	size_t channels, height, width, out_height, out_width;
+	size_t stride, pad_top, pad_left;
+};
+typedef void (*enpu_fdwconv_blocked_kernel)(const struct enpu_fdwconv_block_pass *pass);
+void enpu_fdwconv_blocked_avx2(const struct enpu_fdwconv_block_pass *pass);
+
+/*
  * Output rows [row0, row1) of a dense float convolution at stride 2 whose
  * taps (channels x kernel_h x kernel_w) are at most ENPU_FCONV_FEW_TAPS
  * (MobileNet's first 3->32 3x3/2 has 27), dilation 1, one image: the

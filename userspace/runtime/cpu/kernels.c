@@ -55,6 +55,7 @@ void enpu_cpu_kernels_select(enum enpu_cpu_isa isa, struct enpu_cpu_kernels *k)
 		k->clamp = enpu_clamp_avx2;
 		k->sgemm = &enpu_sgemm_kernel_avx2;
 		k->fdwconv = enpu_fdwconv_avx2;
+		k->fdwconv_blocked = enpu_fdwconv_blocked_avx2;
 		k->fconv_few_taps = enpu_fconv_few_taps_avx2;
 		k->fmath = &enpu_fmath_avx2;
 		break;

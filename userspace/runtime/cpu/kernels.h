@@ -31,6 +31,8 @@ struct enpu_cpu_kernels {
 	/* float */
 	const struct enpu_sgemm_kernel_info *sgemm;
 	enpu_fdwconv_kernel fdwconv;
+	/* NULL where the ISA has none: fdwconv runs those planes one by one. */
+	enpu_fdwconv_blocked_kernel fdwconv_blocked;
 	/* NULL where the ISA has none: the GEMM path runs those convs. */
 	enpu_fconv_few_taps_kernel fconv_few_taps;
 	const struct enpu_fmath_kernels *fmath;
