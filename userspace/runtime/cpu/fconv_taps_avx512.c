@@ -30,16 +30,13 @@ static void gather(const struct enpu_fconv_few_taps_pass *p, size_t oy,
 	size_t t = 0;
 
 	for (size_t r = 0; r < p->channels * p->kernel_h; r++) {
-		size_t c = r / p->kernel_h, ky = r % p->kernel_h;
-		ptrdiff_t iy = (ptrdiff_t)(2 * oy + ky) - (ptrdiff_t)p->pad_top;
-		const float *row;
+		const float *row = enpu_fconv_few_taps_row(p, r, oy);
 
-		if (iy < 0 || iy >= (ptrdiff_t)p->height) {
+		if (!row) {
 			for (size_t kx = 0; kx < p->kernel_w; kx++)
 				panel[t++] = _mm512_setzero_ps();
 			continue;
 		}
-		row = p->x + (c * p->height + (size_t)iy) * p->width;
 		for (size_t kx = 0; kx < p->kernel_w; kx++) {
 			ptrdiff_t base = (ptrdiff_t)(2 * x0 + kx) -
 					 (ptrdiff_t)p->pad_left;

@@ -81,6 +81,23 @@ struct enpu_fconv_few_taps_pass {
 	size_t row0, row1;
 };
 
+/*
+ * The input row under tap row @r (channel r / kernel_h, kernel row
+ * r % kernel_h) of output row @oy, or NULL where that row is padding:
+ * the taps are channel-major, kernel row, then kernel column.
+ */
+static inline const float *
+enpu_fconv_few_taps_row(const struct enpu_fconv_few_taps_pass *p, size_t r,
+			size_t oy)
+{
+	size_t c = r / p->kernel_h, ky = r % p->kernel_h;
+	ptrdiff_t iy = (ptrdiff_t)(2 * oy + ky) - (ptrdiff_t)p->pad_top;
+
+	if (iy < 0 || iy >= (ptrdiff_t)p->height)
+		return NULL;
+	return p->x + (c * p->height + (size_t)iy) * p->width;
+}
+
 typedef void (*enpu_fconv_few_taps_kernel)(const struct enpu_fconv_few_taps_pass *pass);
 void enpu_fconv_few_taps_avx2(const struct enpu_fconv_few_taps_pass *pass);
 void enpu_fconv_few_taps_avx512(const struct enpu_fconv_few_taps_pass *pass);

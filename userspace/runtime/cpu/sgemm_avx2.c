@@ -9,6 +9,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "hsum_x86.h"
 #include "sgemm_internal.h"
 
 #define MR 6
@@ -154,12 +155,8 @@ static inline __m256i lanes_below(size_t count)
 /* Sum of the 8 lanes. */
 static inline float lanes_sum(__m256 v)
 {
-	__m128 q = _mm_add_ps(_mm256_castps256_ps128(v),
-			      _mm256_extractf128_ps(v, 1));
-
-	q = _mm_add_ps(q, _mm_movehl_ps(q, q));
-	q = _mm_add_ss(q, _mm_movehdup_ps(q));
-	return _mm_cvtss_f32(q);
+	return enpu_hsum128(_mm_add_ps(_mm256_castps256_ps128(v),
+				       _mm256_extractf128_ps(v, 1)));
 }
 
 /*
@@ -175,46 +172,33 @@ static void column_avx2(size_t m, size_t k, const float *a, size_t lda,
 {
 	for (size_t r = 0; r < m; r += 4) {
 		size_t rows = m - r < 4 ? m - r : 4;
-		const float *a0 = a + r * lda;
-		const float *a1 = rows > 1 ? a0 + lda : a0;
-		const float *a2 = rows > 2 ? a1 + lda : a1;
-		const float *a3 = rows > 3 ? a2 + lda : a2;
+		const float *row[4];
 		__m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
 		size_t kk = 0;
-		float out[4];
-
+		enpu_sgemm_column_rows(a, lda, r, rows, row);
 		for (; kk + 8 <= k; kk += 8) {
 			__m256 v = _mm256_loadu_ps(x + kk);
 
-			s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a0 + kk), v, s0);
-			s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a1 + kk), v, s1);
-			s2 = _mm256_fmadd_ps(_mm256_loadu_ps(a2 + kk), v, s2);
-			s3 = _mm256_fmadd_ps(_mm256_loadu_ps(a3 + kk), v, s3);
+			s0 = _mm256_fmadd_ps(_mm256_loadu_ps(row[0] + kk), v, s0);
+			s1 = _mm256_fmadd_ps(_mm256_loadu_ps(row[1] + kk), v, s1);
+			s2 = _mm256_fmadd_ps(_mm256_loadu_ps(row[2] + kk), v, s2);
+			s3 = _mm256_fmadd_ps(_mm256_loadu_ps(row[3] + kk), v, s3);
 		}
 		if (kk < k) {
 			__m256i in = lanes_below(k - kk);
 			__m256 v = _mm256_maskload_ps(x + kk, in);
 
-			s0 = _mm256_fmadd_ps(_mm256_maskload_ps(a0 + kk, in), v, s0);
-			s1 = _mm256_fmadd_ps(_mm256_maskload_ps(a1 + kk, in), v, s1);
-			s2 = _mm256_fmadd_ps(_mm256_maskload_ps(a2 + kk, in), v, s2);
-			s3 = _mm256_fmadd_ps(_mm256_maskload_ps(a3 + kk, in), v, s3);
+			s0 = _mm256_fmadd_ps(_mm256_maskload_ps(row[0] + kk, in), v, s0);
+			s1 = _mm256_fmadd_ps(_mm256_maskload_ps(row[1] + kk, in), v, s1);
+			s2 = _mm256_fmadd_ps(_mm256_maskload_ps(row[2] + kk, in), v, s2);
+			s3 = _mm256_fmadd_ps(_mm256_maskload_ps(row[3] + kk, in), v, s3);
 		}
-		out[0] = lanes_sum(s0);
-		out[1] = lanes_sum(s1);
-		out[2] = lanes_sum(s2);
-		out[3] = lanes_sum(s3);
-		for (size_t i = 0; i < rows; i++) {
-			float v = out[i];
+		{
+			const float out[4] = { lanes_sum(s0), lanes_sum(s1),
+					       lanes_sum(s2), lanes_sum(s3) };
 
-			if (bias)
-				v += bias_rows ? bias[r + i] : bias[0];
-			if (clamp) {
-				/* max(lo, x), min(hi, x): NaN comes out. */
-				v = clamp[0] > v ? clamp[0] : v;
-				v = clamp[1] < v ? clamp[1] : v;
-			}
-			c[(r + i) * ldc] = v;
+			enpu_sgemm_column_store(out, rows, r, c, ldc, bias,
+						bias_rows, clamp);
 		}
 	}
 }

@@ -8,6 +8,7 @@
  */
 #include <immintrin.h>
 
+#include "hsum_x86.h"
 #include "sgemm_internal.h"
 #include "avx512_mask.h"
 
@@ -262,12 +263,8 @@ static inline float lanes_sum(__m512 v)
 {
 	__m256 h = _mm256_add_ps(_mm512_castps512_ps256(v),
 				 _mm512_extractf32x8_ps(v, 1));
-	__m128 q = _mm_add_ps(_mm256_castps256_ps128(h),
-			      _mm256_extractf128_ps(h, 1));
-
-	q = _mm_add_ps(q, _mm_movehl_ps(q, q));
-	q = _mm_add_ss(q, _mm_movehdup_ps(q));
-	return _mm_cvtss_f32(q);
+	return enpu_hsum128(_mm_add_ps(_mm256_castps256_ps128(h),
+				       _mm256_extractf128_ps(h, 1)));
 }
 
 /*
@@ -284,37 +281,25 @@ static void column_avx512(size_t m, size_t k, const float *a, size_t lda,
 
 	for (; r < m; r += 4) {
 		size_t rows = m - r < 4 ? m - r : 4;
-		const float *a0 = a + r * lda;
-		const float *a1 = rows > 1 ? a0 + lda : a0;
-		const float *a2 = rows > 2 ? a1 + lda : a1;
-		const float *a3 = rows > 3 ? a2 + lda : a2;
+		const float *row[4];
 		__m512 s0 = _mm512_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-		float out[4];
+		enpu_sgemm_column_rows(a, lda, r, rows, row);
 
 		for (size_t kk = 0; kk < k; kk += 16) {
 			__mmask16 m16 = enpu_mask16(k - kk);
 			__m512 v = _mm512_maskz_loadu_ps(m16, x + kk);
 
-			s0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, a0 + kk), v, s0);
-			s1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, a1 + kk), v, s1);
-			s2 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, a2 + kk), v, s2);
-			s3 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, a3 + kk), v, s3);
+			s0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, row[0] + kk), v, s0);
+			s1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, row[1] + kk), v, s1);
+			s2 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, row[2] + kk), v, s2);
+			s3 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m16, row[3] + kk), v, s3);
 		}
-		out[0] = lanes_sum(s0);
-		out[1] = lanes_sum(s1);
-		out[2] = lanes_sum(s2);
-		out[3] = lanes_sum(s3);
-		for (size_t i = 0; i < rows; i++) {
-			float v = out[i];
+		{
+			const float out[4] = { lanes_sum(s0), lanes_sum(s1),
+					       lanes_sum(s2), lanes_sum(s3) };
 
-			if (bias)
-				v += bias_rows ? bias[r + i] : bias[0];
-			if (clamp) {
-				/* max(lo, x), min(hi, x): NaN comes out. */
-				v = clamp[0] > v ? clamp[0] : v;
-				v = clamp[1] < v ? clamp[1] : v;
-			}
-			c[(r + i) * ldc] = v;
+			enpu_sgemm_column_store(out, rows, r, c, ldc, bias,
+						bias_rows, clamp);
 		}
 	}
 }

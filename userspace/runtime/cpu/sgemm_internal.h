@@ -53,6 +53,43 @@ typedef void (*enpu_sgemm_column_kernel)(size_t m, size_t k, const float *a,
 					 const float *clamp);
 
 /*
+ * A column kernel's rows r.. of A, four at a time: @rows (<= 4) real
+ * ones, the others aliasing the last real one (computed, not stored).
+ */
+static inline void enpu_sgemm_column_rows(const float *a, size_t lda,
+					  size_t r, size_t rows,
+					  const float *row[4])
+{
+	row[0] = a + r * lda;
+	for (size_t i = 1; i < 4; i++)
+		row[i] = i < rows ? row[i - 1] + lda : row[i - 1];
+}
+
+/*
+ * A column kernel's last step: the @rows (<= 4) dot products @out of
+ * rows r.. get the bias and clamp and go to their column of C, c[(r +
+ * i) * ldc], with the clamp's operand order of the microkernels.
+ */
+static inline void enpu_sgemm_column_store(const float *out, size_t rows,
+					   size_t r, float *c, size_t ldc,
+					   const float *bias, int bias_rows,
+					   const float *clamp)
+{
+	for (size_t i = 0; i < rows; i++) {
+		float v = out[i];
+
+		if (bias)
+			v += bias_rows ? bias[r + i] : bias[0];
+		if (clamp) {
+			/* max(lo, x), min(hi, x): NaN comes out. */
+			v = clamp[0] > v ? clamp[0] : v;
+			v = clamp[1] < v ? clamp[1] : v;
+		}
+		c[(r + i) * ldc] = v;
+	}
+}
+
+/*
  * A full NR panel and up to 16 columns after it in one pass (NR < nr <=
  * NR + 16): B's first NR columns as the microkernel reads them (rows at
  * b + kk * ldb), the rest at b2 + kk * ldb2, read under a lane mask (so
