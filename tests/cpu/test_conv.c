@@ -22,6 +22,9 @@ struct conv_case {
 	int per_channel, relu, bias;
 	size_t in_pad, out_pad;      /* extra elements per pixel */
 	enum fill fill;
+	/* Output channel 0 (per tensor: every channel) requantized with
+	 * shift 32, below the AVX-512 high-dword path (requant_avx512.h). */
+	int shift_32;
 };
 
 static void describe(const struct conv_case *c, char *text, size_t size)
@@ -135,6 +138,10 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 		if (enpu_requant_from_scale(scale, &mult[o], &shift[o])) {
 			CHECK(s, 0, "scale %g rejected", scale);
 			goto out;
+		}
+		if (c->shift_32 && o == 0) {
+			shift[o] = 32;
+			mult[o] = (int32_t)(scale * 4294967296.0);
 		}
 	}
 	rq = (struct enpu_cpu_requant){
@@ -266,6 +273,45 @@ static void test_conv_paths_match_reference_on_edge_shapes(struct test_state *s)
 	for (size_t i = 0; ctx && i < ARRAY_SIZE(cases); i++)
 		if (!run_case(s, ctx, &cases[i], 100 + i))
 			break;
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
+ * Depthwise by flat rows (up to 32 channels, dwconv_avx512_vnni.c): row
+ * lengths of 1-140 pixels over 3, 5, 31 and 32 channels, so that the 64-byte
+ * steps meet the row's ends (and its interior, loaded without masks) at
+ * every alignment; kernel width 3 and 4, left padding 0-2, int8 input
+ * (flipped) and output, a channel with shift 32 (the rows' other
+ * requantization form), per tensor and per channel. Inputs and outputs
+ * end at guard pages.
+ */
+static void test_depthwise_flat_rows_edges(struct test_state *s)
+{
+	static const size_t channels[] = { 3, 5, 31, 32 };
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t seed = 7000;
+
+	for (size_t w = 1; ctx && w <= 140; w++) {
+		for (size_t i = 0; i < ARRAY_SIZE(channels); i++) {
+			size_t v = (w + i) % 4, kw = 3 + (w % 2);
+			size_t pl = w % 3 < kw ? w % 3 : 0;
+			struct conv_case c = CONV(.height = 3, .width = w,
+				.cin = channels[i], .cout = channels[i],
+				.groups = channels[i], .kh = 3, .kw = kw,
+				.pt = 1, .pb = 1, .pl = pl,
+				.pr = kw - 1 - pl,
+				.in_type = v & 1 ? ENPU_CPU_INT8 : ENPU_CPU_UINT8,
+				.out_type = v & 2 ? ENPU_CPU_INT8 : ENPU_CPU_UINT8,
+				.in_zp = v & 1 ? -5 : 9,
+				.out_zp = v & 2 ? -7 : 13,
+				.per_channel = (int)(w % 5 != 0),
+				.shift_32 = (int)(w % 3 == 1));
+
+			if (!run_case(s, ctx, &c, seed++))
+				goto out;
+		}
+	}
+out:
 	enpu_cpu_context_destroy(ctx);
 }
 
@@ -761,6 +807,7 @@ const struct test_case conv_tests[] = {
 	  test_depthwise_edges_match_reference },
 	{ "wide_rows_edges_match_reference",
 	  test_wide_rows_edges_match_reference },
+	{ "depthwise_flat_rows_edges", test_depthwise_flat_rows_edges },
 	{ "conv_rejects_bad_arguments", test_conv_rejects_bad_arguments },
 	{ "conv_shape_bounds_field_by_field",
 	  test_conv_shape_bounds_field_by_field },

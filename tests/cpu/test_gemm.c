@@ -21,6 +21,11 @@ enum scales {
 	SCALES_TYPICAL,   /* outputs spread over the 8-bit range */
 	SCALES_RANDOM,    /* any multiplier, any shift */
 	SCALES_EXTREME,   /* largest multiplier, smallest and largest shift */
+	/* Around the AVX-512 high-dword path's bound (shift >= 33,
+	 * requant_avx512.h): large multipliers, shifts 33 and 38 ... */
+	SCALES_SHIFT_33,
+	/* ... and the same with column 17 (the second panel) at 32. */
+	SCALES_SHIFT_32_AT_17,
 };
 
 struct gemm_case {
@@ -133,6 +138,21 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 			mult[i] = i % 3 == 2 ? 0 : 0x7fffffff;
 			shift[i] = i % 2 ? 62 : 31;
 			break;
+		case SCALES_SHIFT_33:
+		case SCALES_SHIFT_32_AT_17: {
+			/* Even columns spread over the 8-bit range (rounding
+			 * matters), odd ones far beyond int16 (saturation). */
+			double scale = (0.3 + (double)(test_random(&rng) % 1000) /
+					1000.0) / (128.0 * (double)(gc->k + 16));
+
+			shift[i] = i % 3 ? 38 : 33;
+			if (gc->scales == SCALES_SHIFT_32_AT_17 && i == 17)
+				shift[i] = 32;
+			mult[i] = i % 2 ? (int32_t)(0x40000000u |
+					   (test_random(&rng) & 0x3fffffff)) :
+				  (int32_t)(scale * (double)((int64_t)1 << shift[i]));
+			break;
+		}
 		}
 	}
 	rq = (struct enpu_cpu_requant){
@@ -232,6 +252,62 @@ static void test_gemm_paths_match_reference_on_edge_shapes(struct test_state *s)
 		if (!run_case(s, ctx, &gc, 3000 + i))
 			break;
 	}
+	enpu_cpu_context_destroy(ctx);
+}
+
+/*
+ * The AVX-512 8-bit epilogue of two panels (columns 17-32 of a tile) on
+ * the high-dword path: every row count, column masks, int8 and uint8
+ * with extreme zero points and a fused clamp, outputs beyond int16
+ * before the clamp (shift 33 with large multipliers), per tensor and
+ * per channel, and a second panel with one shift of 32 (not taken).
+ */
+static void test_gemm_two_panel_epilogue_edges(struct test_state *s)
+{
+	static const size_t shapes[][3] = {
+		{ 1, 4, 18 }, { 2, 5, 31 }, { 3, 36, 32 }, { 4, 16, 33 },
+		{ 5, 7, 48 }, { 7, 24, 63 }, { 8, 32, 32 }, { 9, 12, 20 },
+		{ 15, 64, 96 }, { 33, 3, 144 },
+	};
+	static const struct {
+		enum enpu_cpu_dtype c_type;
+		int32_t zc;
+		int relu6;
+	} outputs[] = {
+		{ ENPU_CPU_UINT8, 0, 0 }, { ENPU_CPU_UINT8, 255, 0 },
+		{ ENPU_CPU_UINT8, 17, 1 }, { ENPU_CPU_INT8, -128, 0 },
+		{ ENPU_CPU_INT8, 127, 0 }, { ENPU_CPU_INT8, -5, 1 },
+	};
+	static const enum scales scales[] = {
+		SCALES_SHIFT_33, SCALES_SHIFT_32_AT_17, SCALES_TYPICAL,
+	};
+	enpu_cpu_context *ctx = make_context(s);
+	uint64_t seed = 9000;
+
+	if (!ctx)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(shapes); i++)
+		for (size_t o = 0; o < ARRAY_SIZE(outputs); o++)
+			for (size_t c = 0; c < ARRAY_SIZE(scales); c++) {
+				struct gemm_case gc = {
+					.m = shapes[i][0], .k = shapes[i][1],
+					.n = shapes[i][2],
+					.a_type = (i + o) % 2 ? ENPU_CPU_INT8 :
+								ENPU_CPU_UINT8,
+					.a_zero_point = (i + o) % 2 ? -3 : 140,
+					.c_type = outputs[o].c_type,
+					.c_zero_point = outputs[o].zc,
+					.relu6 = outputs[o].relu6,
+					.per_channel = (int)((i + c) % 2) ||
+						       scales[c] == SCALES_SHIFT_32_AT_17,
+					.scales = scales[c], .bias = 1,
+					.lda_pad = o % 3, .ldc_pad = i % 4,
+				};
+
+				if (!run_case(s, ctx, &gc, seed++))
+					goto out;
+			}
+out:
 	enpu_cpu_context_destroy(ctx);
 }
 
@@ -463,6 +539,7 @@ const struct test_case gemm_tests[] = {
 	  test_gemm_paths_match_reference_on_edge_shapes },
 	{ "gemm_paths_match_reference_on_random_shapes",
 	  test_gemm_paths_match_reference_on_random_shapes },
+	{ "gemm_two_panel_epilogue_edges", test_gemm_two_panel_epilogue_edges },
 	{ "gemm_paths_match_reference_at_extreme_zero_points",
 	  test_gemm_paths_match_reference_at_extreme_zero_points },
 	{ "gemm_large_k_accumulates_exactly_and_wraps_with_bias",

@@ -225,6 +225,7 @@ static int dwconv_rows_run(enpu_cpu_context *context,
 	void *lanes = enpu_cpu_aligned_calloc(period *
 					      ENPU_DWCONV_ROWS_LANE_BYTES);
 	struct dwconv_rows_job job;
+	int32_t min_shift = rq->shift[0];
 	int32_t zero_point = args->input_type == ENPU_CPU_INT8 ?
 			     args->input_zero_point + 128 :
 			     args->input_zero_point;
@@ -253,6 +254,8 @@ static int dwconv_rows_run(enpu_cpu_context *context,
 				    (uint32_t)w->dw_weight_sum[ch]);
 		multiplier[e] = rq->multiplier[at];
 		shift[e] = rq->shift[at];
+		if (shift[e] < min_shift)
+			min_shift = shift[e];
 	}
 	memset(&job, 0, sizeof(job));
 	job.args = args;
@@ -272,6 +275,7 @@ static int dwconv_rows_run(enpu_cpu_context *context,
 		.multiplier = multiplier,
 		.shift = shift,
 		.per_channel = rq->per_channel,
+		.min_shift = min_shift,
 		.zero_point = rq->zero_point,
 		.min = rq->min,
 		.max = rq->max,

@@ -168,9 +168,20 @@ struct rows_lanes {
 _Static_assert(sizeof(struct rows_lanes) == 16 * ENPU_DWCONV_ROWS_LANE_BYTES,
 	       "ENPU_DWCONV_ROWS_LANE_BYTES");
 
+/*
+ * Every table entry's shift at least ENPU_REQUANT_AVX512_HIGH_SHIFT: the
+ * lanes then hold the high-dword form (requant_avx512.h), its shift and
+ * rounding in the even slots.
+ */
+static int rows_high(const struct enpu_dwconv_rows_pass *pass)
+{
+	return pass->min_shift >= ENPU_REQUANT_AVX512_HIGH_SHIFT;
+}
+
 void enpu_dwconv_rows_prepare_avx512_vnni(const struct enpu_dwconv_rows_pass *pass)
 {
 	struct rows_lanes *lanes = pass->lanes;
+	const int high = rows_high(pass);
 
 	for (size_t e = 0; e < pass->period; e += 16, lanes++) {
 		struct enpu_requant_avx512 v = enpu_requant_avx512_setup(
@@ -181,48 +192,70 @@ void enpu_dwconv_rows_prepare_avx512_vnni(const struct enpu_dwconv_rows_pass *pa
 
 		lanes->multiplier_even = v.multiplier_even;
 		lanes->multiplier_odd = v.multiplier_odd;
-		lanes->shift_even = v.shift_even;
+		lanes->shift_even = high ? v.shift_high : v.shift_even;
 		lanes->shift_odd = v.shift_odd;
-		lanes->round_even = v.round_even;
+		lanes->round_even = high ? v.round_high : v.round_even;
 		lanes->round_odd = v.round_odd;
 	}
 }
 
+/* The rule up to the clamp for one vector of a chunk (16 entries). */
 static inline __attribute__((always_inline)) __m512i
-rows_requantize(__m512i acc, const struct rows_lanes *l, __m512i low,
-		__m512i high, __m512i zero_point)
+rows_scaled(__m512i acc, const struct rows_lanes *l, const int high)
 {
-	struct enpu_requant_avx512 v = {
-		.multiplier_even = _mm512_load_si512(&l->multiplier_even),
-		.multiplier_odd = _mm512_load_si512(&l->multiplier_odd),
-		.shift_even = _mm512_load_si512(&l->shift_even),
-		.shift_odd = _mm512_load_si512(&l->shift_odd),
-		.round_even = _mm512_load_si512(&l->round_even),
-		.round_odd = _mm512_load_si512(&l->round_odd),
-		.low = low, .high = high, .zero_point = zero_point,
-	};
+	struct enpu_requant_avx512 v;
 
-	return enpu_requantize_avx512(acc, &v);
+	v.multiplier_even = _mm512_load_si512(&l->multiplier_even);
+	v.multiplier_odd = _mm512_load_si512(&l->multiplier_odd);
+	if (high) {
+		v.shift_high = _mm512_load_si512(&l->shift_even);
+		v.round_high = _mm512_load_si512(&l->round_even);
+		return enpu_requant_avx512_scaled_high(acc, &v);
+	}
+	v.shift_even = _mm512_load_si512(&l->shift_even);
+	v.shift_odd = _mm512_load_si512(&l->shift_odd);
+	v.round_even = _mm512_load_si512(&l->round_even);
+	v.round_odd = _mm512_load_si512(&l->round_odd);
+	return enpu_requant_avx512_scaled(acc, &v);
+}
+
+/*
+ * 64 bytes of an input row in the row's interior (every byte inside it),
+ * flipped to uint8; a padding row (NULL) is the zero point.
+ */
+static inline __attribute__((always_inline)) __m512i
+row_load_inside(const uint8_t *row, ptrdiff_t at, __m512i zp, __m512i flip,
+		const int flipped)
+{
+	__m512i x = row ? _mm512_loadu_si512((const void *)(row + at)) : zp;
+
+	return flipped ? _mm512_xor_si512(x, flip) : x;
 }
 
 static inline __attribute__((always_inline)) void
-rows_run(const struct enpu_dwconv_rows_pass *pass, const size_t kw)
+rows_run(const struct enpu_dwconv_rows_pass *pass, const size_t kw,
+	 const int high, const int flipped)
 {
 	const ptrdiff_t c = (ptrdiff_t)pass->channels;
 	const ptrdiff_t in_bytes = (ptrdiff_t)pass->input_width * c;
 	const __m512i flip = _mm512_set1_epi8((char)pass->flip);
 	const __m512i zp = _mm512_set1_epi8((char)pass->input_zero_point);
-	const __m512i low = _mm512_set1_epi32(pass->min - pass->zero_point);
-	const __m512i high = _mm512_set1_epi32(pass->max - pass->zero_point);
-	const __m512i zero_point = _mm512_set1_epi32(pass->zero_point);
+	/* Clamp and zero point: the same for every entry. */
+	const struct enpu_requant_avx512 clamp = enpu_requant_avx512_setup(
+		pass->multiplier, pass->shift, 0, pass->zero_point, pass->min,
+		pass->max, 0xffff);
+	const int is_signed = pass->output_type == ENPU_CPU_INT8;
 	const struct rows_lanes *lanes = pass->lanes;
 	const size_t kh = pass->kernel_height;
-	ptrdiff_t offset[4];
+	ptrdiff_t offset[4], inside_first, inside_end;
 	size_t j = pass->first % pass->period;
 
 	for (size_t kx = 0; kx < 4; kx++)
 		offset[kx] = ((ptrdiff_t)(kx * pass->dilation_width) -
 			      (ptrdiff_t)pass->pad_left) * c;
+	/* Steps whose every load lies inside the input row. */
+	inside_first = -offset[0];
+	inside_end = in_bytes - 64 - offset[kw - 1] + 1;
 	for (size_t i = pass->first; i < pass->end; i += 64) {
 		const int32_t *init = pass->init + j;
 		const struct rows_lanes *l = lanes + j / 16;
@@ -230,29 +263,32 @@ rows_run(const struct enpu_dwconv_rows_pass *pass, const size_t kw)
 		__m512i acc1 = _mm512_load_si512(init + 16);
 		__m512i acc2 = _mm512_load_si512(init + 32);
 		__m512i acc3 = _mm512_load_si512(init + 48);
-		__m512i p01, p23, bytes;
+		__m512i bytes;
 		size_t left = pass->end - i;
+		const int inside = (ptrdiff_t)i >= inside_first &&
+				   (ptrdiff_t)i < inside_end;
 
 		for (size_t ky = 0; ky < kh; ky++) {
 			const uint8_t *row = pass->rows[ky];
 			const int32_t *w = pass->weights + ky * pass->period + j;
-			__m512i r0, r1, r2, r3, a_lo, a_hi, b_lo, b_hi;
+			__m512i r[4], a_lo, a_hi, b_lo, b_hi;
 
-			r0 = row_load(row, (ptrdiff_t)i + offset[0], in_bytes,
-				      zp, flip);
-			r1 = kw > 1 ? row_load(row, (ptrdiff_t)i + offset[1],
-					       in_bytes, zp, flip) :
-				      _mm512_setzero_si512();
-			r2 = kw > 2 ? row_load(row, (ptrdiff_t)i + offset[2],
-					       in_bytes, zp, flip) :
-				      _mm512_setzero_si512();
-			r3 = kw > 3 ? row_load(row, (ptrdiff_t)i + offset[3],
-					       in_bytes, zp, flip) :
-				      _mm512_setzero_si512();
-			a_lo = _mm512_unpacklo_epi8(r0, r1);
-			a_hi = _mm512_unpackhi_epi8(r0, r1);
-			b_lo = _mm512_unpacklo_epi8(r2, r3);
-			b_hi = _mm512_unpackhi_epi8(r2, r3);
+			for (size_t kx = 0; kx < 4; kx++) {
+				ptrdiff_t at = (ptrdiff_t)i + offset[kx];
+
+				if (kx >= kw)
+					r[kx] = _mm512_setzero_si512();
+				else if (inside)
+					r[kx] = row_load_inside(row, at, zp,
+								flip, flipped);
+				else
+					r[kx] = row_load(row, at, in_bytes, zp,
+							 flip);
+			}
+			a_lo = _mm512_unpacklo_epi8(r[0], r[1]);
+			a_hi = _mm512_unpackhi_epi8(r[0], r[1]);
+			b_lo = _mm512_unpacklo_epi8(r[2], r[3]);
+			b_hi = _mm512_unpackhi_epi8(r[2], r[3]);
 			acc0 = _mm512_dpbusd_epi32(acc0,
 				_mm512_unpacklo_epi16(a_lo, b_lo),
 				_mm512_load_si512(w));
@@ -266,15 +302,11 @@ rows_run(const struct enpu_dwconv_rows_pass *pass, const size_t kw)
 				_mm512_unpackhi_epi16(a_hi, b_hi),
 				_mm512_load_si512(w + 48));
 		}
-		p01 = _mm512_packs_epi32(
-			rows_requantize(acc0, l, low, high, zero_point),
-			rows_requantize(acc1, l + 1, low, high, zero_point));
-		p23 = _mm512_packs_epi32(
-			rows_requantize(acc2, l + 2, low, high, zero_point),
-			rows_requantize(acc3, l + 3, low, high, zero_point));
-		bytes = pass->output_type == ENPU_CPU_INT8 ?
-			_mm512_packs_epi16(p01, p23) :
-			_mm512_packus_epi16(p01, p23);
+		/* The packs restore the byte order the unpacks took. */
+		bytes = enpu_requant_avx512_narrow4(
+			rows_scaled(acc0, l, high), rows_scaled(acc1, l + 1, high),
+			rows_scaled(acc2, l + 2, high),
+			rows_scaled(acc3, l + 3, high), &clamp, is_signed);
 		if (left >= 64)
 			_mm512_storeu_si512((void *)(pass->output + i), bytes);
 		else
@@ -287,11 +319,28 @@ rows_run(const struct enpu_dwconv_rows_pass *pass, const size_t kw)
 	}
 }
 
-/* The kernel width as a constant: 3 (MobileNet's), else any up to 4. */
+/*
+ * The kernel width as a constant (3, MobileNet's, else any up to 4), the
+ * requantization's form and the flip of int8 input.
+ */
+#define ROWS_RUN(kw, high)                                                \
+	do {                                                              \
+		if (pass->flip)                                           \
+			rows_run(pass, kw, high, 1);                      \
+		else                                                      \
+			rows_run(pass, kw, high, 0);                      \
+	} while (0)
+
 void enpu_dwconv_rows_avx512_vnni(const struct enpu_dwconv_rows_pass *pass)
 {
-	if (pass->kernel_width == 3)
-		rows_run(pass, 3);
+	const int high = rows_high(pass);
+
+	if (pass->kernel_width == 3 && high)
+		ROWS_RUN(3, 1);
+	else if (pass->kernel_width == 3)
+		ROWS_RUN(3, 0);
+	else if (high)
+		ROWS_RUN(4, 1);
 	else
-		rows_run(pass, 4);
+		ROWS_RUN(4, 0);
 }

@@ -152,6 +152,7 @@ struct enpu_dwconv_rows_pass {
 	const int32_t *multiplier;     /* [period] per channel, else [0] */
 	const int32_t *shift;
 	int per_channel;
+	int32_t min_shift;             /* the lowest of the table's shifts */
 	int32_t zero_point, min, max;
 	enum enpu_cpu_dtype output_type;    /* uint8 or int8 */
 	uint8_t flip;                  /* 0x80 for int8 activations */
