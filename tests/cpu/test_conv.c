@@ -25,6 +25,11 @@ struct conv_case {
 	/* Output channel 0 (per tensor: every channel) requantized with
 	 * shift 32, below the AVX-512 high-dword path (requant_avx512.h). */
 	int shift_32;
+	/*
+	 * Scales near 1 (2^-1 to 2^-3): scaled accumulators far outside
+	 * int16, so a kernel that narrows before it clamps must saturate.
+	 */
+	int large_scales;
 };
 
 static void describe(const struct conv_case *c, char *text, size_t size)
@@ -48,19 +53,38 @@ static struct enpu_cpu_conv_shape shape_of(const struct conv_case *c)
 	};
 }
 
-/* What one case's paths run and name in a failure. */
+/*
+ * What one case's paths run and name in a failure; as in test_gemm.c,
+ * once with weights packed by the context's first ISA, once with weights
+ * packed by each path's own.
+ */
 struct conv_path {
 	struct test_state *s;
 	const struct enpu_cpu_conv_args *args;
 	size_t elem, ops;
 	const char *text;
+	const struct enpu_cpu_conv_shape *shape;  /* non-NULL: pack per path */
+	const int8_t *weights;
+	const int32_t *bias;
 };
 
 static int conv_run(enpu_cpu_context *ctx, const void *argument)
 {
 	const struct conv_path *p = argument;
+	struct enpu_cpu_conv_args args = *p->args;
+	enpu_cpu_conv_weights *w = NULL;
+	int err;
 
-	return enpu_cpu_conv2d(ctx, p->args);
+	if (!p->shape)
+		return enpu_cpu_conv2d(ctx, p->args);
+	err = enpu_cpu_conv_weights_pack(ctx, p->shape, p->weights, p->bias,
+					 &w);
+	if (err)
+		return err;
+	args.weights = w;
+	err = enpu_cpu_conv2d(ctx, &args);
+	enpu_cpu_conv_weights_destroy(w);
+	return err;
 }
 
 static void conv_report(enpu_cpu_context *ctx, const void *argument,
@@ -69,8 +93,9 @@ static void conv_report(enpu_cpu_context *ctx, const void *argument,
 	const struct conv_path *p = argument;
 
 	CHECK(p->s, 0,
-	      "%s, %u threads, %s: err=%d (%s), first differing byte %zu (pixel %zu channel %zu) got 0x%02x expected 0x%02x",
-	      d->path, d->threads, p->text, d->err,
+	      "%s (weights packed %s), %u threads, %s: err=%d (%s), first differing byte %zu (pixel %zu channel %zu) got 0x%02x expected 0x%02x",
+	      d->path, p->shape ? "by this path" : "once", d->threads,
+	      p->text, d->err,
 	      d->err ? enpu_cpu_context_error(ctx) : "", d->at,
 	      d->at / p->elem / p->ops, d->at / p->elem % p->ops, d->got,
 	      d->expected);
@@ -135,6 +160,11 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 			       (128.0 * (double)(cin_g * taps + 16));
 
 		bias[o] = (int32_t)(test_random(&rng) % 20001) - 10000;
+		if (c->large_scales) {
+			mult[o] = 0x7fffffff - (int32_t)o;
+			shift[o] = 32 + (int32_t)(o % 3);
+			continue;
+		}
 		if (enpu_requant_from_scale(scale, &mult[o], &shift[o])) {
 			CHECK(s, 0, "scale %g rejected", scale);
 			goto out;
@@ -174,10 +204,16 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 	args.weights = packed;
 	args.output = got;
 	{
-		struct conv_path p = { s, &args, elem, ops, text };
+		struct conv_path p = { s, &args, elem, ops, text, NULL, NULL,
+				       NULL };
 		struct test_output_check check = { conv_run, conv_report, &p,
 						   got, expected, out_bytes };
 
+		if (test_each_path_output(ctx, &check))
+			goto out;
+		p.shape = &shape;
+		p.weights = weights;
+		p.bias = c->bias ? bias : NULL;
 		if (test_each_path_output(ctx, &check))
 			goto out;
 	}
@@ -336,6 +372,10 @@ static void test_conv_paths_match_reference_at_extreme_values(struct test_state 
 				depthwise.cin = depthwise.cout = depthwise.groups = 35;
 				if (!run_case(s, ctx, &dense, 300 + f * 4 + t * 2 + z) ||
 				    !run_case(s, ctx, &depthwise, 400 + f * 4 + t * 2 + z))
+					goto out;
+				dense.large_scales = depthwise.large_scales = 1;
+				if (!run_case(s, ctx, &dense, 500 + f * 4 + t * 2 + z) ||
+				    !run_case(s, ctx, &depthwise, 600 + f * 4 + t * 2 + z))
 					goto out;
 			}
 		}

@@ -55,19 +55,39 @@ static void fill_bytes(uint64_t *rng, void *buffer, size_t size,
 	}
 }
 
-/* What one case's paths run and name in a failure. */
+/*
+ * What one case's paths run and name in a failure. Each case runs twice:
+ * with weights packed once by the context's first ISA (every path reads
+ * that packing), and with weights packed by each path's own ISA, which
+ * is what a context gets in use and where a kernel may have asked for a
+ * layout of its own (AVX2: the int16 copy, cpu_internal.h).
+ */
 struct gemm_path {
 	struct test_state *s;
 	const struct gemm_case *gc;
 	const struct enpu_cpu_gemm_args *args;
 	size_t elem, ldc;
+	const int8_t *b;          /* non-NULL: pack B per path */
+	const int32_t *bias;
 };
 
 static int gemm_run(enpu_cpu_context *ctx, const void *argument)
 {
 	const struct gemm_path *p = argument;
+	struct enpu_cpu_gemm_args args = *p->args;
+	enpu_cpu_gemm_weights *w = NULL;
+	int err;
 
-	return enpu_cpu_gemm(ctx, p->args);
+	if (!p->b)
+		return enpu_cpu_gemm(ctx, p->args);
+	err = enpu_cpu_gemm_weights_pack(ctx, p->gc->k, p->gc->n, p->b,
+					 p->gc->n, p->bias, &w);
+	if (err)
+		return err;
+	args.weights = w;
+	err = enpu_cpu_gemm(ctx, &args);
+	enpu_cpu_gemm_weights_destroy(w);
+	return err;
 }
 
 static void gemm_report(enpu_cpu_context *ctx, const void *argument,
@@ -78,8 +98,9 @@ static void gemm_report(enpu_cpu_context *ctx, const void *argument,
 
 	(void)ctx;
 	CHECK(p->s, 0,
-	      "%s, %u threads, M=%zu K=%zu N=%zu a=%d c=%d za=%d zc=%d: err=%d, first differing byte %zu (row %zu col %zu) got 0x%02x expected 0x%02x",
-	      d->path, d->threads, gc->m, gc->k, gc->n, gc->a_type,
+	      "%s (weights packed %s), %u threads, M=%zu K=%zu N=%zu a=%d c=%d za=%d zc=%d: err=%d, first differing byte %zu (row %zu col %zu) got 0x%02x expected 0x%02x",
+	      d->path, p->b ? "by this path" : "once", d->threads, gc->m,
+	      gc->k, gc->n, gc->a_type,
 	      gc->c_type, gc->a_zero_point, gc->c_zero_point, d->err, d->at,
 	      d->at / p->elem / p->ldc, d->at / p->elem % p->ldc, d->got,
 	      d->expected);
@@ -189,11 +210,15 @@ static int run_case(struct test_state *s, enpu_cpu_context *ctx,
 	args.c = got;
 	{
 		/* One byte past C too: a kernel must not write beyond it. */
-		struct gemm_path p = { s, gc, &args, elem, ldc };
+		struct gemm_path p = { s, gc, &args, elem, ldc, NULL, NULL };
 		struct test_output_check check = { gemm_run, gemm_report, &p,
 						   got, expected, c_bytes + 1 };
 
 		if (test_each_path_output(ctx, &check))
+			ok = 0;
+		p.b = b;
+		p.bias = gc->bias ? bias : NULL;
+		if (ok && test_each_path_output(ctx, &check))
 			ok = 0;
 	}
 out:
@@ -398,19 +423,21 @@ out:
 /*
  * K at its limit with the largest |A - za| * |B|: the sum of products is
  * 255 * 128 * 65536 = 2139095040, just below 2^31, and a bias pushes it
- * past: int32 wraps the same way on every path.
+ * past: int32 wraps the same way on every path. Three rows (a whole tile
+ * of the AVX2 kernel) and weights packed by each path, so every kernel
+ * that has a layout of its own reads it.
  */
 static void test_gemm_large_k_accumulates_exactly_and_wraps_with_bias(struct test_state *s)
 {
 	const size_t k = ENPU_CPU_GEMM_MAX_K, n = 3;
 	enpu_cpu_context *ctx = make_context(s);
-	uint8_t *a = calloc(2, k);
+	uint8_t *a = calloc(3, k);
 	int8_t *b = malloc(k * n);
 	int32_t bias[3] = { 0, 1 << 30, -5 };
-	int32_t c[2][3];
+	int32_t c[3][3];
 	enpu_cpu_gemm_weights *w = NULL;
 	struct enpu_cpu_gemm_args args = {
-		.m = 2, .a = a, .lda = k, .a_type = ENPU_CPU_UINT8,
+		.m = 3, .a = a, .lda = k, .a_type = ENPU_CPU_UINT8,
 		.a_zero_point = 255, .c = c, .ldc = n,
 		.c_type = ENPU_CPU_INT32,
 	};
@@ -420,18 +447,18 @@ static void test_gemm_large_k_accumulates_exactly_and_wraps_with_bias(struct tes
 		goto out;
 	}
 	memset(b, 0x80, k * n);
-	if (enpu_cpu_gemm_weights_pack(ctx, k, n, b, n, bias, &w)) {
-		CHECK(s, 0, "pack: %s", enpu_cpu_context_error(ctx));
-		goto out;
-	}
-	args.weights = w;
 	for (int isa = ENPU_CPU_ISA_SCALAR; isa < ENPU_CPU_ISA_COUNT; isa++) {
 		if (!enpu_cpu_isa_supported((enum enpu_cpu_isa)isa))
 			continue;
 		enpu_cpu_context_set_isa(ctx, (enum enpu_cpu_isa)isa);
+		if (enpu_cpu_gemm_weights_pack(ctx, k, n, b, n, bias, &w)) {
+			CHECK(s, 0, "pack: %s", enpu_cpu_context_error(ctx));
+			goto out;
+		}
+		args.weights = w;
 		memset(c, 0, sizeof(c));
 		CHECK(s, enpu_cpu_gemm(ctx, &args) == 0, "gemm failed");
-		for (int m = 0; m < 2; m++) {
+		for (int m = 0; m < 3; m++) {
 			CHECK(s, c[m][0] == 2139095040, "%s: %d",
 			      enpu_cpu_isa_name((enum enpu_cpu_isa)isa), c[m][0]);
 			CHECK(s, c[m][1] == (int32_t)(2139095040u + (1u << 30)),
@@ -440,6 +467,8 @@ static void test_gemm_large_k_accumulates_exactly_and_wraps_with_bias(struct tes
 			CHECK(s, c[m][2] == 2139095035, "%s: %d",
 			      enpu_cpu_isa_name((enum enpu_cpu_isa)isa), c[m][2]);
 		}
+		enpu_cpu_gemm_weights_destroy(w);
+		w = NULL;
 	}
 out:
 	enpu_cpu_gemm_weights_destroy(w);

@@ -594,6 +594,9 @@ static void run_tiles(const struct conv_job *job, size_t first, size_t end,
 			tile.columns = gw->n - col < kc ? gw->n - col : kc;
 			tile.panel = gw->packed + (col / ENPU_GEMM_PANEL_COLUMNS) *
 						  gw->panel_stride;
+			tile.panel16 = gw->packed16 ? gw->packed16 +
+				       (col / ENPU_GEMM_PANEL_COLUMNS) *
+				       gw->panel16_stride : NULL;
 			tile.bias = gw->bias + col;
 			tile.column_sum = gw->column_sum + col;
 			if (job->base.multiplier) {
@@ -789,6 +792,7 @@ int enpu_cpu_conv2d(enpu_cpu_context *context,
 	job.base.k = w->group_weights[0]->k;
 	job.base.k_groups = w->group_weights[0]->k_groups;
 	job.base.panel_stride = w->group_weights[0]->panel_stride;
+	job.base.panel16_stride = w->group_weights[0]->panel16_stride;
 	job.base.c_type = args->output_type;
 	job.base.ldc = job.output_pixel_stride;
 	job.base.taps = w->pieces;

@@ -62,6 +62,24 @@ unsigned int enpu_cpu_x86_levels(const struct enpu_cpu_x86_words *words);
 #define ENPU_GEMM_PANEL_COLUMNS 16
 #define ENPU_GEMM_K_GROUP 4
 
+/*
+ * A second copy of the same weights as int16, for the AVX2 kernel (no
+ * VNNI: it multiplies int16 pairs with vpmaddwd). Made only when the
+ * packing context's GEMM kernel asks for it (enpu_gemm_kernel_info
+ * .int16_panels); weights without it still run everywhere (the AVX2
+ * kernel then widens the bytes itself). Within a panel, per group of 4 k,
+ * four quarters of 4 columns, each one ymm: the low 128 bits hold the
+ * pair (k0, k1) of its 4 columns, the high 128 bits the pair (k2, k3):
+ *
+ *   panel p, group g, quarter q, half h, column i, element e:
+ *   packed16[p * panel16_stride + g * 64 + q * 16 + h * 8 + i * 2 + e]
+ *       = B[4g + 2h + e][16p + 4q + i]
+ *
+ * so one 32-bit broadcast of an A row's 4 bytes, shuffled into (a0, a1)
+ * in the low half and (a2, a3) in the high half, multiplies all of them.
+ */
+#define ENPU_GEMM_PANEL16_GROUP 64	/* int16 elements per group of 4 k */
+
 struct enpu_cpu_gemm_weights {
 	size_t k;
 	size_t n;
@@ -71,6 +89,9 @@ struct enpu_cpu_gemm_weights {
 	int8_t *packed;       /* panel_count * panel_stride bytes, 64-aligned */
 	int32_t *bias;        /* panel_count * 16, zero padded */
 	int32_t *column_sum;  /* panel_count * 16: sum_k B[k][n], zero padded */
+	/* NULL, or panel_count * panel16_stride int16 (layout above) */
+	int16_t *packed16;
+	size_t panel16_stride;	/* int16 elements per panel: k_groups * 64 */
 };
 
 /*
@@ -92,6 +113,9 @@ struct enpu_gemm_tile {
 	size_t k_groups;
 	const int8_t *panel;      /* first panel of the tile */
 	size_t panel_stride;
+	/* The same panels as int16 (packed16 above), or NULL */
+	const int16_t *panel16;
+	size_t panel16_stride;    /* int16 elements */
 	const int32_t *bias;      /* at the tile's first column, padded */
 	const int32_t *column_sum;
 	const int32_t *multiplier;  /* at the first column; NULL = int32 out */
@@ -123,6 +147,8 @@ struct enpu_gemm_kernel_info {
 	enpu_gemm_microkernel kernel;
 	size_t rows;
 	size_t columns;   /* a multiple of ENPU_GEMM_PANEL_COLUMNS */
+	/* Weights packed for this kernel also get packed16 (above). */
+	int int16_panels;
 };
 
 extern const struct enpu_gemm_kernel_info enpu_gemm_kernel_scalar;

@@ -48,7 +48,32 @@ void enpu_cpu_gemm_weights_destroy(enpu_cpu_gemm_weights *weights)
 	free(weights->packed);
 	free(weights->bias);
 	free(weights->column_sum);
+	free(weights->packed16);
 	free(weights);
+}
+
+/* The int16 copy (cpu_internal.h, packed16), zero where K or N is padded. */
+static int pack_int16(enpu_cpu_context *context, enpu_cpu_gemm_weights *w,
+		      const int8_t *b, size_t ldb)
+{
+	w->panel16_stride = w->k_groups * ENPU_GEMM_PANEL16_GROUP;
+	w->packed16 = aligned_calloc(w->panel_count * w->panel16_stride *
+				     sizeof(int16_t));
+	if (!w->packed16)
+		return enpu_cpu_fail(context, -ENOMEM,
+				     "gemm weights: out of memory for the int16 copy of %zu x %zu",
+				     w->k, w->n);
+	for (size_t col = 0; col < w->n; col++) {
+		size_t lane = col % ENPU_GEMM_PANEL_COLUMNS;
+		int16_t *panel = w->packed16 + (col / ENPU_GEMM_PANEL_COLUMNS) *
+					       w->panel16_stride +
+				 (lane / 4) * 16 + (lane % 4) * 2;
+
+		for (size_t row = 0; row < w->k; row++)
+			panel[(row / 4) * ENPU_GEMM_PANEL16_GROUP +
+			      (row % 4 / 2) * 8 + row % 2] = b[row * ldb + col];
+	}
+	return 0;
 }
 
 int enpu_cpu_gemm_weights_pack(enpu_cpu_context *context, size_t k, size_t n,
@@ -58,6 +83,7 @@ int enpu_cpu_gemm_weights_pack(enpu_cpu_context *context, size_t k, size_t n,
 {
 	enpu_cpu_gemm_weights *w;
 	size_t padded_n;
+	int err;
 
 	if (!context || !out)
 		return -EINVAL;
@@ -113,6 +139,13 @@ int enpu_cpu_gemm_weights_pack(enpu_cpu_context *context, size_t k, size_t n,
 		}
 		w->column_sum[col] = sum;
 		w->bias[col] = bias ? bias[col] : 0;
+	}
+	if (context->kernels.gemm->int16_panels) {
+		err = pack_int16(context, w, b, ldb);
+		if (err) {
+			enpu_cpu_gemm_weights_destroy(w);
+			return err;
+		}
 	}
 	*out = w;
 	return 0;
@@ -242,6 +275,9 @@ static void run_block(void *argument, size_t block)
 		tile.columns = w->n - col < kc ? w->n - col : kc;
 		tile.panel = w->packed +
 			     (col / ENPU_GEMM_PANEL_COLUMNS) * w->panel_stride;
+		tile.panel16 = w->packed16 ? w->packed16 +
+			       (col / ENPU_GEMM_PANEL_COLUMNS) *
+			       w->panel16_stride : NULL;
 		tile.bias = w->bias + col;
 		tile.column_sum = w->column_sum + col;
 		if (job->base.multiplier) {
@@ -293,6 +329,7 @@ int enpu_cpu_gemm(enpu_cpu_context *context,
 	job.base.k = w->k;
 	job.base.k_groups = w->k_groups;
 	job.base.panel_stride = w->panel_stride;
+	job.base.panel16_stride = w->panel16_stride;
 	job.base.c_type = args->c_type;
 	job.base.ldc = args->ldc;
 	job.element_size = args->c_type == ENPU_CPU_INT32 ? 4 : 1;
@@ -304,7 +341,8 @@ int enpu_cpu_gemm(enpu_cpu_context *context,
 	job.rows_per_block = BLOCK_A_BYTES /
 			     (job.kernel->rows * w->k_groups * 4);
 	job.columns_per_block = BLOCK_B_BYTES /
-				(job.kernel->columns * w->k_groups * 4);
+				(job.kernel->columns * w->k_groups * 4 *
+				 (w->packed16 ? 2 : 1));
 	if (job.rows_per_block == 0)
 		job.rows_per_block = 1;
 	if (job.columns_per_block == 0)

@@ -1,22 +1,50 @@
 // SPDX-License-Identifier: MIT
 /*
- * AVX2 GEMM microkernel for CPUs without VNNI: up to 4 rows x 16 columns,
- * done as two halves of 8 columns. vpmaddubsw would saturate on u8 x s8
- * pairs, so both operands are widened to int16 and multiplied with vpmaddwd,
- * which is exact: each 32-bit lane holds two partial sums of one column
- * (k0*b0 + k1*b1 and k2*b2 + k3*b3) that are added pairwise at the end.
- * With an indirection buffer (convolution) each row's K comes in taps
- * pieces from one pointer per row and tap (see struct enpu_gemm_tile).
- * Compiled with -mavx2 -mfma.
+ * AVX2 GEMM microkernels for CPUs without VNNI: up to 3 rows x 16 columns.
+ *
+ * Why not vpmaddubsw (what ONNX Runtime's MLAS runs on such CPUs): it
+ * multiplies u8 x s8 pairs and adds each two products into an int16 with
+ * saturation, and 255 * -128 * 2 = -65280 does not fit; MLAS documents
+ * the saturation and asks for reduce_range on these CPUs. Our outputs
+ * must equal the reference's bit for bit, so both operands are int16 and
+ * vpmaddwd multiplies them: a product is at most 255 * 128 in magnitude,
+ * a pair's sum at most 65280, exact in its int32 lane (vpmaddwd saturates
+ * nothing but -32768 * -32768 twice, which int16 bytes never give), and
+ * the int32 accumulators wrap like every other path's. vpmaddwd does 16
+ * multiply-adds an instruction, as vpmaddubsw plus the vpmaddwd by ones
+ * that MLAS needs to reach int32 does in two, so exactness costs the
+ * multiply ports nothing; what it costs is the widening, kept out of the
+ * inner loop:
+ *
+ * - Weights are packed once as int16 (cpu_internal.h, packed16) in the
+ *   order the loop reads them: per group of 4 k, one ymm per quarter of
+ *   the panel, (k0, k1) of its 4 columns in the low half and (k2, k3) in
+ *   the high half, read as memory operands of vpmaddwd.
+ * - An A row's 4 bytes are one vpbroadcastd (a load) and one vpshufb
+ *   that zero-extends (a0, a1) into the low half's int16 pairs and
+ *   (a2, a3) into the high half's; one shuffle serves 16 columns.
+ * - The accumulator of a quarter holds 4 columns' k0+k1 partial sums in
+ *   its low half and k2+k3 in its high half; the two are added once, at
+ *   the end (two lane permutes and an add per 8 columns).
+ *
+ * Per row and group: 1 shuffle, 4 vpmaddwd, 4 vpaddd (the XOR of int8 A
+ * besides); 12 accumulators for 3 rows. Weights packed by a context of
+ * another ISA have no int16 copy: a 2-row kernel widens their bytes as it
+ * loads them (vpmovsxbw), which also runs a plain GEMM's one- and two-row
+ * tiles, where int16 weights would be twice the bytes to stream for as
+ * many multiplies (a batch-1 classifier). The requantization of the 16
+ * columns is set up once per tile (requant_avx2.h). With an indirection
+ * buffer (convolution) each row's K comes in taps pieces from one pointer
+ * per row and tap (see struct enpu_gemm_tile). Compiled with -mavx2 -mfma.
  */
-#include "gemm_epilogue.h"
+#include "cpu_internal.h"
 #include "requant_avx2.h"
 
 #include <immintrin.h>
 #include <string.h>
 
-#define ROWS 4
-#define HALF 8
+#define ROWS 3
+#define COLUMNS 16
 
 static inline uint32_t load_u32(const uint8_t *p)
 {
@@ -26,91 +54,47 @@ static inline uint32_t load_u32(const uint8_t *p)
 	return v;
 }
 
-/* 4 activation bytes -> 4 int16, repeated over the 4 column slots. */
-static inline __m256i broadcast_a(uint32_t word)
+#define Z (char)0x80	/* vpshufb: a zero byte */
+
+/* Where the accumulators start and how they end (both kernels). */
+struct tile_end {
+	__m256i init[2];	/* bias - a_zero_point * column_sum, 8 columns each */
+	struct enpu_requant8_avx2 requant[2];
+	__m256i zero_point16;
+	__m128i min, max;
+};
+
+static inline __attribute__((always_inline)) void
+tile_end_setup(const struct enpu_gemm_tile *t, struct tile_end *e)
 {
-	__m128i bytes = _mm_cvtsi32_si128((int)word);
+	const __m256i zero_point = _mm256_set1_epi32(t->a_zero_point);
 
-	return _mm256_broadcastq_epi64(_mm_cvtepu8_epi16(bytes));
-}
-
-static void store_row(const struct enpu_gemm_tile *t, size_t r, size_t first,
-		      size_t count, __m256i acc, __m256i multiplier,
-		      __m256i shift)
-{
-	if (t->c_type == ENPU_CPU_INT32) {
-		int32_t lanes[HALF];
-
-		_mm256_storeu_si256((__m256i *)lanes, acc);
-		memcpy((int32_t *)t->c + r * t->ldc + first, lanes,
-		       count * sizeof(int32_t));
+	for (size_t h = 0; h < 2; h++)
+		e->init[h] = _mm256_sub_epi32(
+			_mm256_loadu_si256((const __m256i *)(t->bias + 8 * h)),
+			_mm256_mullo_epi32(_mm256_loadu_si256(
+				(const __m256i *)(t->column_sum + 8 * h)),
+				zero_point));
+	e->zero_point16 = _mm256_set1_epi16((short)t->zero_point);
+	e->min = _mm_set1_epi8((char)t->min);
+	e->max = _mm_set1_epi8((char)t->max);
+	if (t->c_type == ENPU_CPU_INT32)
 		return;
-	}
-	acc = enpu_requantize_avx2(acc, multiplier, shift, t->zero_point,
-				   t->min, t->max);
-	enpu_store8_avx2((uint8_t *)t->c + r * t->ldc + first, acc,
-			 t->c_type == ENPU_CPU_UINT8, count);
-}
+	for (size_t h = 0; h < 2; h++) {
+		__m256i multiplier, shift;
 
-static void gemm_avx2_half(const struct enpu_gemm_tile *t, size_t half)
-{
-	__m256i acc[ROWS][2];
-	/* Group g of K is at row[r] + 4 * (g - tap_first_group). */
-	const uint8_t *row[ROWS];
-	size_t tap_first_group = 0;
-	size_t full_groups = t->k / 4;
-	size_t groups_per_tap = t->indirection ? t->tap_bytes / 4 : t->k_groups;
-	size_t first = half * HALF;
-	size_t count;
-	const int8_t *b = t->panel + half * 32;
-	__m256i multiplier = _mm256_setzero_si256();
-	__m256i shift = _mm256_setzero_si256();
-	__m256i init;
-
-	if (first >= t->columns)
-		return;
-	count = t->columns - first < HALF ? t->columns - first : HALF;
-	for (size_t r = 0; r < ROWS; r++) {
-		acc[r][0] = acc[r][1] = _mm256_setzero_si256();
-		row[r] = t->indirection ? NULL : t->a + r * t->lda;
-	}
-
-	for (size_t g = 0; g < t->k_groups; g++) {
-		/* Columns 0-3 and 4-7 of this half, 4 k each, as int16. */
-		__m256i w0 = _mm256_cvtepi8_epi16(
-			_mm_loadu_si128((const __m128i *)(b + g * 64)));
-		__m256i w1 = _mm256_cvtepi8_epi16(
-			_mm_loadu_si128((const __m128i *)(b + g * 64 + 16)));
-
-		if (g % groups_per_tap == 0 && t->indirection) {
-			size_t tap = g / groups_per_tap;
-
-			tap_first_group = g;
-			for (size_t r = 0; r < t->rows && r < ROWS; r++)
-				row[r] = t->indirection[r * t->taps + tap] +
-					 t->a_offset;
-		}
-		for (size_t r = 0; r < t->rows && r < ROWS; r++) {
-			uint32_t word = g < full_groups ?
-					load_u32(row[r] + 4 * (g - tap_first_group)) :
-					enpu_gemm_load_a_tail(row[r], t->k);
-			__m256i x = broadcast_a(word ^ t->a_flip);
-
-			acc[r][0] = _mm256_add_epi32(acc[r][0],
-						     _mm256_madd_epi16(x, w0));
-			acc[r][1] = _mm256_add_epi32(acc[r][1],
-						     _mm256_madd_epi16(x, w1));
-		}
-	}
-
-	init = _mm256_sub_epi32(
-		_mm256_loadu_si256((const __m256i *)(t->bias + first)),
-		_mm256_mullo_epi32(
-			_mm256_loadu_si256((const __m256i *)(t->column_sum + first)),
-			_mm256_set1_epi32(t->a_zero_point)));
-	if (t->c_type != ENPU_CPU_INT32) {
-		if (t->per_channel) {
-			int32_t m[HALF] = { 0 }, s[HALF] = { 0 };
+		if (t->per_channel && t->columns >= 8 * h + 8) {
+			multiplier = _mm256_loadu_si256(
+				(const __m256i *)(t->multiplier + 8 * h));
+			shift = _mm256_loadu_si256(
+				(const __m256i *)(t->shift + 8 * h));
+		} else if (t->per_channel) {
+			/* Past the last column: any valid pair. */
+			int32_t m[8] = { 0 }, s[8] = { 31, 31, 31, 31,
+						       31, 31, 31, 31 };
+			size_t first = 8 * h;
+			size_t count = t->columns > first ?
+				       t->columns - first : 0;
 
 			memcpy(m, t->multiplier + first, count * sizeof(int32_t));
 			memcpy(s, t->shift + first, count * sizeof(int32_t));
@@ -120,25 +104,302 @@ static void gemm_avx2_half(const struct enpu_gemm_tile *t, size_t half)
 			multiplier = _mm256_set1_epi32(t->multiplier[0]);
 			shift = _mm256_set1_epi32(t->shift[0]);
 		}
-	}
-	for (size_t r = 0; r < t->rows && r < ROWS; r++) {
-		/* Pairwise sums come out as columns 0 1 4 5 | 2 3 6 7. */
-		__m256i sums = _mm256_hadd_epi32(acc[r][0], acc[r][1]);
-
-		sums = _mm256_permute4x64_epi64(sums, 0xd8);
-		store_row(t, r, first, count, _mm256_add_epi32(sums, init),
-			  multiplier, shift);
+		e->requant[h] = enpu_requant8_avx2_setup(multiplier, shift);
 	}
 }
 
+/* Row r's 16 sums (columns 0-7 in @low, 8-15 in @high) to C. */
+static inline __attribute__((always_inline)) void
+store_row(const struct enpu_gemm_tile *t, const struct tile_end *e, size_t r,
+	  __m256i low, __m256i high)
+{
+	if (t->c_type == ENPU_CPU_INT32) {
+		int32_t *c = (int32_t *)t->c + r * t->ldc;
+		int32_t lanes[COLUMNS];
+
+		if (t->columns == COLUMNS) {
+			_mm256_storeu_si256((__m256i *)c, low);
+			_mm256_storeu_si256((__m256i *)(c + 8), high);
+			return;
+		}
+		_mm256_storeu_si256((__m256i *)lanes, low);
+		_mm256_storeu_si256((__m256i *)(lanes + 8), high);
+		memcpy(c, lanes, t->columns * sizeof(int32_t));
+		return;
+	}
+	{
+		uint8_t *c = (uint8_t *)t->c + r * t->ldc;
+		__m128i bytes = enpu_requant16_avx2_bytes(
+			enpu_requant8_avx2_scaled(low, &e->requant[0]),
+			enpu_requant8_avx2_scaled(high, &e->requant[1]),
+			e->zero_point16, e->min, e->max,
+			t->c_type == ENPU_CPU_UINT8);
+		uint8_t lanes[COLUMNS];
+
+		if (t->columns == COLUMNS) {
+			_mm_storeu_si128((__m128i *)c, bytes);
+			return;
+		}
+		_mm_storeu_si128((__m128i *)lanes, bytes);
+		memcpy(c, lanes, t->columns);
+	}
+}
+
+/*
+ * Accumulators are named variables, not an array: with an array GCC
+ * keeps them on the stack (see gemm_avx512_vnni.c).
+ */
+#define FOR_EACH_ROW(X) X(0) X(1) X(2)
+#define FOR_EACH_QUARTER_OF_ROW(X, r) X(r, 0) X(r, 1) X(r, 2) X(r, 3)
+
+/* Kernel over packed16: @rows of 1..3, int8 A (@flip), indirect rows. */
+static inline __attribute__((always_inline)) void
+int16_kernel(const struct enpu_gemm_tile *t, const size_t rows,
+	     const int flip, const int indirect)
+{
+	const size_t full_bytes = indirect ? t->tap_bytes : (t->k / 4) * 4;
+	const size_t taps = indirect ? t->taps : 1;
+	const __m256i spread = _mm256_setr_epi8(
+		0, Z, 1, Z, 0, Z, 1, Z, 0, Z, 1, Z, 0, Z, 1, Z,
+		2, Z, 3, Z, 2, Z, 3, Z, 2, Z, 3, Z, 2, Z, 3, Z);
+	const __m256i flip_vector = _mm256_set1_epi32((int)0x80808080u);
+	const int16_t *b = t->panel16;
+	struct tile_end e;
+	__m256i start[4];
+
+	tile_end_setup(t, &e);
+	/* The sums start at init, in the low halves (k0 + k1). */
+	start[0] = _mm256_zextsi128_si256(_mm256_castsi256_si128(e.init[0]));
+	start[1] = _mm256_permute2x128_si256(e.init[0], e.init[0], 0x81);
+	start[2] = _mm256_zextsi128_si256(_mm256_castsi256_si128(e.init[1]));
+	start[3] = _mm256_permute2x128_si256(e.init[1], e.init[1], 0x81);
+
+#define DECLARE_QUARTER(r, q) __m256i acc##r##_##q = start[q];
+#define DECLARE_ROW(r)                                                    \
+	const uint8_t *a##r = indirect ? NULL :                           \
+			      t->a + (rows > r ? r : 0) * t->lda;         \
+	FOR_EACH_QUARTER_OF_ROW(DECLARE_QUARTER, r)
+	FOR_EACH_ROW(DECLARE_ROW)
+#undef DECLARE_ROW
+#undef DECLARE_QUARTER
+
+#define QUARTER_STEP(r, q)                                                \
+	acc##r##_##q = _mm256_add_epi32(acc##r##_##q, _mm256_madd_epi16(  \
+		x, _mm256_load_si256((const __m256i *)(w + 16 * q))));
+#define ROW_STEP(r, word)                                                 \
+	if (rows > r) {                                                   \
+		__m256i x = _mm256_set1_epi32((int)(word));               \
+		if (flip)                                                 \
+			x = _mm256_xor_si256(x, flip_vector);             \
+		x = _mm256_shuffle_epi8(x, spread);                       \
+		FOR_EACH_QUARTER_OF_ROW(QUARTER_STEP, r)                  \
+	}
+#define ROW_LOAD(r) ROW_STEP(r, load_u32(a##r + o))
+#define ROW_POINTER(r)                                                    \
+	a##r = t->indirection[(rows > r ? r : 0) * taps + tap] + t->a_offset;
+	for (size_t tap = 0; tap < taps; tap++) {
+		if (indirect) {
+			FOR_EACH_ROW(ROW_POINTER)
+		}
+		for (size_t o = 0; o < full_bytes; o += 4) {
+			const int16_t *w = b + o * 16;
+
+			FOR_EACH_ROW(ROW_LOAD)
+		}
+		if (indirect)
+			b += full_bytes * 16;
+	}
+#undef ROW_POINTER
+#undef ROW_LOAD
+	if (!indirect && full_bytes < t->k) {
+		const int16_t *w = b + full_bytes * 16;
+
+#define ROW_TAIL(r) ROW_STEP(r, enpu_gemm_load_a_tail(a##r, t->k))
+		FOR_EACH_ROW(ROW_TAIL)
+#undef ROW_TAIL
+	}
+#undef ROW_STEP
+#undef QUARTER_STEP
+
+	/* Low halves + high halves: columns 0-3 | 4-7 and 8-11 | 12-15. */
+#define ROW_STORE(r)                                                      \
+	if (rows > r)                                                     \
+		store_row(t, &e, r,                                       \
+			  _mm256_add_epi32(                               \
+				_mm256_permute2x128_si256(acc##r##_0,     \
+							  acc##r##_1, 0x20), \
+				_mm256_permute2x128_si256(acc##r##_0,     \
+							  acc##r##_1, 0x31)), \
+			  _mm256_add_epi32(                               \
+				_mm256_permute2x128_si256(acc##r##_2,     \
+							  acc##r##_3, 0x20), \
+				_mm256_permute2x128_si256(acc##r##_2,     \
+							  acc##r##_3, 0x31)));
+	FOR_EACH_ROW(ROW_STORE)
+#undef ROW_STORE
+}
+
+/*
+ * Kernel over the int8 panels (weights without packed16, and tiles of
+ * one or two rows): each group's 64 bytes widened by four vpmovsxbw into
+ * one ymm per quarter, [c0: (k0, k1), (k2, k3); c1: ...] in each half;
+ * A's 4 bytes shuffled into (a0, a1), (a2, a3) repeated, so each 32-bit
+ * lane of a product holds one column's pair and the pairs of a column are
+ * added by vphaddd at the end.
+ */
+#define FOR_EACH_ROW2(X) X(0) X(1)
+
+static inline __attribute__((always_inline)) void
+int8_kernel(const struct enpu_gemm_tile *t, const size_t row0,
+	    const size_t rows, const int flip, const int indirect,
+	    const struct tile_end *e)
+{
+	const size_t full_bytes = indirect ? t->tap_bytes : (t->k / 4) * 4;
+	const size_t taps = indirect ? t->taps : 1;
+	const __m256i spread = _mm256_setr_epi8(
+		0, Z, 1, Z, 2, Z, 3, Z, 0, Z, 1, Z, 2, Z, 3, Z,
+		0, Z, 1, Z, 2, Z, 3, Z, 0, Z, 1, Z, 2, Z, 3, Z);
+	const __m256i flip_vector = _mm256_set1_epi32((int)0x80808080u);
+	const int8_t *b = t->panel;
+
+#define DECLARE_QUARTER(r, q) __m256i acc##r##_##q = _mm256_setzero_si256();
+#define DECLARE_ROW(r)                                                    \
+	const uint8_t *a##r = indirect ? NULL :                           \
+			      t->a + (row0 + (rows > r ? r : 0)) * t->lda; \
+	FOR_EACH_QUARTER_OF_ROW(DECLARE_QUARTER, r)
+	FOR_EACH_ROW2(DECLARE_ROW)
+#undef DECLARE_ROW
+#undef DECLARE_QUARTER
+
+#define QUARTER_STEP(r, q)                                                \
+	acc##r##_##q = _mm256_add_epi32(acc##r##_##q,                     \
+					_mm256_madd_epi16(x, w##q));
+#define ROW_STEP(r, word)                                                 \
+	if (rows > r) {                                                   \
+		__m256i x = _mm256_set1_epi32((int)(word));               \
+		if (flip)                                                 \
+			x = _mm256_xor_si256(x, flip_vector);             \
+		x = _mm256_shuffle_epi8(x, spread);                       \
+		FOR_EACH_QUARTER_OF_ROW(QUARTER_STEP, r)                  \
+	}
+#define WIDEN(o)                                                          \
+	const __m256i w0 = _mm256_cvtepi8_epi16(                          \
+		_mm_load_si128((const __m128i *)(b + (o) * 16)));         \
+	const __m256i w1 = _mm256_cvtepi8_epi16(                          \
+		_mm_load_si128((const __m128i *)(b + (o) * 16 + 16)));    \
+	const __m256i w2 = _mm256_cvtepi8_epi16(                          \
+		_mm_load_si128((const __m128i *)(b + (o) * 16 + 32)));    \
+	const __m256i w3 = _mm256_cvtepi8_epi16(                          \
+		_mm_load_si128((const __m128i *)(b + (o) * 16 + 48)));
+#define ROW_LOAD(r) ROW_STEP(r, load_u32(a##r + o))
+#define ROW_POINTER(r)                                                    \
+	a##r = t->indirection[(row0 + (rows > r ? r : 0)) * taps + tap] + \
+	       t->a_offset;
+	for (size_t tap = 0; tap < taps; tap++) {
+		if (indirect) {
+			FOR_EACH_ROW2(ROW_POINTER)
+		}
+		for (size_t o = 0; o < full_bytes; o += 4) {
+			WIDEN(o)
+			FOR_EACH_ROW2(ROW_LOAD)
+		}
+		if (indirect)
+			b += full_bytes * 16;
+	}
+#undef ROW_POINTER
+#undef ROW_LOAD
+	if (!indirect && full_bytes < t->k) {
+		WIDEN(full_bytes)
+#define ROW_TAIL(r) ROW_STEP(r, enpu_gemm_load_a_tail(a##r, t->k))
+		FOR_EACH_ROW2(ROW_TAIL)
+#undef ROW_TAIL
+	}
+#undef WIDEN
+#undef ROW_STEP
+#undef QUARTER_STEP
+
+	/* vphaddd: columns 0 1 4 5 | 2 3 6 7, put in order by vpermq. */
+#define ROW_STORE(r)                                                      \
+	if (rows > r)                                                     \
+		store_row(t, e, row0 + r,                                 \
+			  _mm256_add_epi32(e->init[0],                    \
+				_mm256_permute4x64_epi64(_mm256_hadd_epi32( \
+					acc##r##_0, acc##r##_1), 0xd8)),  \
+			  _mm256_add_epi32(e->init[1],                    \
+				_mm256_permute4x64_epi64(_mm256_hadd_epi32( \
+					acc##r##_2, acc##r##_3), 0xd8)));
+	FOR_EACH_ROW2(ROW_STORE)
+#undef ROW_STORE
+}
+
+#undef FOR_EACH_ROW2
+#undef FOR_EACH_QUARTER_OF_ROW
+#undef FOR_EACH_ROW
+
+/* Int8 panels: rows in pairs, the last one alone. */
+static inline __attribute__((always_inline)) void
+int8_tile(const struct enpu_gemm_tile *t, const int flip, const int indirect)
+{
+	struct tile_end e;
+	size_t r = 0;
+
+	tile_end_setup(t, &e);
+	for (; r + 2 <= t->rows; r += 2)
+		int8_kernel(t, r, 2, flip, indirect, &e);
+	if (r < t->rows)
+		int8_kernel(t, r, 1, flip, indirect, &e);
+}
+
+static void direct_0(const struct enpu_gemm_tile *t) { int16_kernel(t, ROWS, 0, 0); }
+static void direct_1(const struct enpu_gemm_tile *t) { int16_kernel(t, ROWS, 1, 0); }
+
+#define DEFINE_INDIRECT(rows, flip)                                       \
+	static void indirect_##rows##_##flip(const struct enpu_gemm_tile *t) \
+	{                                                                 \
+		int16_kernel(t, rows, flip, 1);                           \
+	}
+DEFINE_INDIRECT(1, 0) DEFINE_INDIRECT(2, 0) DEFINE_INDIRECT(3, 0)
+DEFINE_INDIRECT(1, 1) DEFINE_INDIRECT(2, 1) DEFINE_INDIRECT(3, 1)
+#undef DEFINE_INDIRECT
+
+static void int8_direct_0(const struct enpu_gemm_tile *t) { int8_tile(t, 0, 0); }
+static void int8_direct_1(const struct enpu_gemm_tile *t) { int8_tile(t, 1, 0); }
+static void int8_indirect_0(const struct enpu_gemm_tile *t) { int8_tile(t, 0, 1); }
+static void int8_indirect_1(const struct enpu_gemm_tile *t) { int8_tile(t, 1, 1); }
+
+/* [flip] */
+static const enpu_gemm_microkernel int16_direct[2] = { direct_0, direct_1 };
+/* [flip][rows - 1] */
+static const enpu_gemm_microkernel int16_indirect[2][ROWS] = {
+	{ indirect_1_0, indirect_2_0, indirect_3_0 },
+	{ indirect_1_1, indirect_2_1, indirect_3_1 },
+};
+/* [indirect][flip] */
+static const enpu_gemm_microkernel int8_tiles[2][2] = {
+	{ int8_direct_0, int8_direct_1 },
+	{ int8_indirect_0, int8_indirect_1 },
+};
+
+/*
+ * A plain GEMM's tiles of 1-2 rows (a batch-1 classifier, the last tile
+ * of M) read the int8 panels: half the weight bytes for as many
+ * multiplies. A convolution's are only ever the last tile of a block.
+ */
 static void gemm_avx2(const struct enpu_gemm_tile *t)
 {
-	gemm_avx2_half(t, 0);
-	gemm_avx2_half(t, 1);
+	int indirect = t->indirection != NULL, flip = t->a_flip != 0;
+
+	if (t->panel16 && indirect)
+		int16_indirect[flip][t->rows - 1](t);
+	else if (t->panel16 && t->rows == ROWS)
+		int16_direct[flip](t);
+	else
+		int8_tiles[indirect][flip](t);
 }
 
 const struct enpu_gemm_kernel_info enpu_gemm_kernel_avx2 = {
 	.kernel = gemm_avx2,
 	.rows = ROWS,
-	.columns = ENPU_GEMM_PANEL_COLUMNS,
+	.columns = COLUMNS,
+	.int16_panels = 1,
 };

@@ -46,6 +46,111 @@ static inline __m256i enpu_requantize_avx2(__m256i acc, __m256i multiplier,
 	return _mm256_add_epi32(out, _mm256_set1_epi32(zero_point));
 }
 
+/*
+ * The same rule in two steps, for kernels that requantize many rows with
+ * one set of channels: what depends only on the (multiplier, shift) of 8
+ * lanes is computed once (enpu_requant8_avx2_setup), and each vector of
+ * accumulators then costs two multiplies, two adds, two variable shifts,
+ * a blend and a subtraction (enpu_requant8_avx2_scaled). Same integers as
+ * enpu_requantize(): (product + 2^(shift-1)) + 2^62 is one 64-bit add of
+ * a per-lane constant (the sum wraps the same way in two's complement),
+ * and since the scaled value fits int32 (enpu_quantization.h), removing
+ * 2^(62-shift) from the low 32 bits alone gives it exactly.
+ */
+struct enpu_requant8_avx2 {
+	__m256i multiplier;	/* even lanes read by vpmuldq */
+	__m256i multiplier_odd;	/* odd lanes' multipliers, moved down */
+	__m256i round_even;	/* 2^(shift-1) + 2^62 per 64-bit lane */
+	__m256i round_odd;
+	__m256i shift_even;
+	__m256i shift_odd;
+	__m256i post;		/* low 32 bits of 2^(62-shift) per lane */
+};
+
+static inline struct enpu_requant8_avx2
+enpu_requant8_avx2_setup(__m256i multiplier, __m256i shift)
+{
+	const __m256i one = _mm256_set1_epi64x(1);
+	const __m256i bias = _mm256_set1_epi64x((long long)1 << 62);
+	struct enpu_requant8_avx2 r;
+
+	r.multiplier = multiplier;
+	r.multiplier_odd = _mm256_srli_epi64(multiplier, 32);
+	r.shift_even = _mm256_and_si256(shift, _mm256_set1_epi64x(0xffffffff));
+	r.shift_odd = _mm256_srli_epi64(shift, 32);
+	r.round_even = _mm256_add_epi64(bias, _mm256_sllv_epi64(one,
+			_mm256_sub_epi64(r.shift_even, one)));
+	r.round_odd = _mm256_add_epi64(bias, _mm256_sllv_epi64(one,
+			_mm256_sub_epi64(r.shift_odd, one)));
+	r.post = _mm256_sllv_epi32(_mm256_set1_epi32(1),
+			_mm256_sub_epi32(_mm256_set1_epi32(62), shift));
+	return r;
+}
+
+/* round_half_up(acc * multiplier / 2^shift) per lane, before the zero point. */
+static inline __m256i enpu_requant8_avx2_scaled(__m256i acc,
+						const struct enpu_requant8_avx2 *r)
+{
+	__m256i even = _mm256_mul_epi32(acc, r->multiplier);
+	__m256i odd = _mm256_mul_epi32(_mm256_srli_epi64(acc, 32),
+				       r->multiplier_odd);
+
+	even = _mm256_srlv_epi64(_mm256_add_epi64(even, r->round_even),
+				 r->shift_even);
+	odd = _mm256_srlv_epi64(_mm256_add_epi64(odd, r->round_odd),
+				r->shift_odd);
+	return _mm256_sub_epi32(_mm256_blend_epi32(even,
+					_mm256_slli_epi64(odd, 32), 0xaa),
+				r->post);
+}
+
+/*
+ * Sixteen scaled values (lanes 0-7 of @low, then of @high) to 16 bytes:
+ * clamp(scaled + zero_point, min, max) through saturating packs. That is
+ * the rule's clamp exactly: int16 saturation of the scaled value and of
+ * its sum with the zero point (|zero_point| <= 255) only ever moves a
+ * value that is already outside the 8-bit range further out on the same
+ * side, the 8-bit pack saturates to the type's range, and [min, max] lies
+ * inside that range (enpu_cpu_check_output), so the last clamp gives
+ * what clamping the exact sum would.
+ */
+static inline __m128i enpu_requant16_avx2_bytes(__m256i low, __m256i high,
+						__m256i zero_point16,
+						__m128i min, __m128i max,
+						int is_unsigned)
+{
+	/* Words: 0-3, 8-11 | 4-7, 12-15. */
+	__m256i words = _mm256_adds_epi16(_mm256_packs_epi32(low, high),
+					  zero_point16);
+	__m256i bytes = is_unsigned ? _mm256_packus_epi16(words, words) :
+				      _mm256_packs_epi16(words, words);
+	__m128i out = _mm_unpacklo_epi32(_mm256_castsi256_si128(bytes),
+					 _mm256_extracti128_si256(bytes, 1));
+
+	if (is_unsigned)
+		return _mm_min_epu8(_mm_max_epu8(out, min), max);
+	return _mm_min_epi8(_mm_max_epi8(out, min), max);
+}
+
+/* Eight scaled values to the low 8 bytes, as enpu_requant16_avx2_bytes(). */
+static inline __m128i enpu_requant8_avx2_bytes(__m256i scaled,
+					       __m256i zero_point16,
+					       __m128i min, __m128i max,
+					       int is_unsigned)
+{
+	/* Words: 0-3, 0-3 | 4-7, 4-7. */
+	__m256i words = _mm256_adds_epi16(_mm256_packs_epi32(scaled, scaled),
+					  zero_point16);
+	__m256i bytes = is_unsigned ? _mm256_packus_epi16(words, words) :
+				      _mm256_packs_epi16(words, words);
+	__m128i out = _mm_unpacklo_epi32(_mm256_castsi256_si128(bytes),
+					 _mm256_extracti128_si256(bytes, 1));
+
+	if (is_unsigned)
+		return _mm_min_epu8(_mm_max_epu8(out, min), max);
+	return _mm_min_epi8(_mm_max_epi8(out, min), max);
+}
+
 /* Eight int32 lanes, already clamped to the 8-bit range, to 8 bytes. */
 static inline void enpu_store8_avx2(void *out, __m256i lanes, int is_unsigned,
 				    size_t count)
