@@ -39,11 +39,19 @@ multiply(__m256i x, const int32_t *w)
 	return _mm256_madd_epi16(x, _mm256_load_si256((const __m256i *)w));
 }
 
-static void store(const struct enpu_dwconv_pass *pass, size_t pixel,
-		  size_t c, size_t count, __m256i acc, __m256i multiplier,
-		  __m256i shift)
+/* The output rule of one channel block, set up once per pass. */
+struct block_end {
+	struct enpu_requant8_avx2 requant;
+	__m256i zero_point16;
+	__m128i min, max;
+};
+
+static inline __attribute__((always_inline)) void
+store(const struct enpu_dwconv_pass *pass, size_t pixel, size_t c,
+      size_t count, __m256i acc, const struct block_end *e)
 {
 	size_t at = pixel * pass->output_pixel_stride + c;
+	__m128i bytes;
 
 	if (pass->output_type == ENPU_CPU_INT32) {
 		int32_t lanes[8];
@@ -53,10 +61,18 @@ static void store(const struct enpu_dwconv_pass *pass, size_t pixel,
 		       count * sizeof(int32_t));
 		return;
 	}
-	acc = enpu_requantize_avx2(acc, multiplier, shift, pass->zero_point,
-				   pass->min, pass->max);
-	enpu_store8_avx2((uint8_t *)pass->output + at, acc,
-			 pass->output_type == ENPU_CPU_UINT8, count);
+	bytes = enpu_requant8_avx2_bytes(
+		enpu_requant8_avx2_scaled(acc, &e->requant), e->zero_point16,
+		e->min, e->max, pass->output_type == ENPU_CPU_UINT8);
+	if (count == 8) {
+		_mm_storel_epi64((__m128i *)((uint8_t *)pass->output + at),
+				 bytes);
+	} else {
+		uint8_t lanes[16];
+
+		_mm_storeu_si128((__m128i *)lanes, bytes);
+		memcpy((uint8_t *)pass->output + at, lanes, count);
+	}
 }
 
 static inline __attribute__((always_inline)) void
@@ -66,13 +82,22 @@ channel_block(const struct enpu_dwconv_pass *pass, size_t c, size_t count,
 	const size_t taps = pass->taps;
 	const int32_t *weights = pass->weights + c;
 	const __m256i init = _mm256_load_si256((const __m256i *)(pass->init + c));
-	__m256i multiplier = _mm256_setzero_si256();
-	__m256i shift = _mm256_setzero_si256();
+	struct block_end end;
 	size_t p = 0;
 
+	memset(&end, 0, sizeof(end));
 	if (pass->output_type != ENPU_CPU_INT32) {
-		if (pass->per_channel) {
-			int32_t m[8] = { 0 }, s[8] = { 0 };
+		__m256i multiplier, shift;
+
+		if (pass->per_channel && full) {
+			multiplier = _mm256_loadu_si256(
+				(const __m256i *)(pass->multiplier + c));
+			shift = _mm256_loadu_si256(
+				(const __m256i *)(pass->shift + c));
+		} else if (pass->per_channel) {
+			/* Past the last channel: any valid pair. */
+			int32_t m[8] = { 0 }, s[8] = { 31, 31, 31, 31,
+						       31, 31, 31, 31 };
 
 			memcpy(m, pass->multiplier + c, count * sizeof(int32_t));
 			memcpy(s, pass->shift + c, count * sizeof(int32_t));
@@ -82,6 +107,10 @@ channel_block(const struct enpu_dwconv_pass *pass, size_t c, size_t count,
 			multiplier = _mm256_set1_epi32(pass->multiplier[0]);
 			shift = _mm256_set1_epi32(pass->shift[0]);
 		}
+		end.requant = enpu_requant8_avx2_setup(multiplier, shift);
+		end.zero_point16 = _mm256_set1_epi16((short)pass->zero_point);
+		end.min = _mm_set1_epi8((char)pass->min);
+		end.max = _mm_set1_epi8((char)pass->max);
 	}
 	for (; p + PIXELS <= pass->pixels; p += PIXELS) {
 		const uint8_t *const *in = pass->inputs + p * taps;
@@ -99,10 +128,10 @@ channel_block(const struct enpu_dwconv_pass *pass, size_t c, size_t count,
 			acc3 = _mm256_add_epi32(acc3, multiply(load_activations(
 				in[3 * taps + t] + c, count, full, flip), w));
 		}
-		store(pass, p, c, count, acc0, multiplier, shift);
-		store(pass, p + 1, c, count, acc1, multiplier, shift);
-		store(pass, p + 2, c, count, acc2, multiplier, shift);
-		store(pass, p + 3, c, count, acc3, multiplier, shift);
+		store(pass, p, c, count, acc0, &end);
+		store(pass, p + 1, c, count, acc1, &end);
+		store(pass, p + 2, c, count, acc2, &end);
+		store(pass, p + 3, c, count, acc3, &end);
 	}
 	for (; p < pass->pixels; p++) {
 		const uint8_t *const *in = pass->inputs + p * taps;
@@ -112,7 +141,7 @@ channel_block(const struct enpu_dwconv_pass *pass, size_t c, size_t count,
 			acc = _mm256_add_epi32(acc, multiply(load_activations(
 				in[t] + c, count, full, flip),
 				weights + t * pass->channels_padded));
-		store(pass, p, c, count, acc, multiplier, shift);
+		store(pass, p, c, count, acc, &end);
 	}
 }
 
