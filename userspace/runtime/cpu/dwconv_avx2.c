@@ -42,8 +42,7 @@ multiply(__m256i x, const int32_t *w)
 /* The output rule of one channel block, set up once per pass. */
 struct block_end {
 	struct enpu_requant8_avx2 requant;
-	__m256i zero_point16;
-	__m128i min, max;
+	struct enpu_requant_clamp_avx2 clamp;
 };
 
 static inline __attribute__((always_inline)) void
@@ -51,6 +50,7 @@ store(const struct enpu_dwconv_pass *pass, size_t pixel, size_t c,
       size_t count, __m256i acc, const struct block_end *e)
 {
 	size_t at = pixel * pass->output_pixel_stride + c;
+	__m256i scaled;
 	__m128i bytes;
 
 	if (pass->output_type == ENPU_CPU_INT32) {
@@ -61,9 +61,8 @@ store(const struct enpu_dwconv_pass *pass, size_t pixel, size_t c,
 		       count * sizeof(int32_t));
 		return;
 	}
-	bytes = enpu_requant8_avx2_bytes(
-		enpu_requant8_avx2_scaled(acc, &e->requant), e->zero_point16,
-		e->min, e->max, pass->output_type == ENPU_CPU_UINT8);
+	scaled = enpu_requant8_avx2_scaled(acc, &e->requant);
+	bytes = enpu_requant16_avx2_bytes(scaled, scaled, &e->clamp);
 	if (count == 8) {
 		_mm_storel_epi64((__m128i *)((uint8_t *)pass->output + at),
 				 bytes);
@@ -85,32 +84,19 @@ channel_block(const struct enpu_dwconv_pass *pass, size_t c, size_t count,
 	struct block_end end;
 	size_t p = 0;
 
-	memset(&end, 0, sizeof(end));
+	end.clamp = enpu_requant_clamp_avx2_setup(
+		pass->zero_point, pass->min, pass->max,
+		pass->output_type == ENPU_CPU_UINT8);
 	if (pass->output_type != ENPU_CPU_INT32) {
-		__m256i multiplier, shift;
+		size_t first = pass->per_channel ? c : 0;
 
-		if (pass->per_channel && full) {
-			multiplier = _mm256_loadu_si256(
-				(const __m256i *)(pass->multiplier + c));
-			shift = _mm256_loadu_si256(
-				(const __m256i *)(pass->shift + c));
-		} else if (pass->per_channel) {
-			/* Past the last channel: any valid pair. */
-			int32_t m[8] = { 0 }, s[8] = { 31, 31, 31, 31,
-						       31, 31, 31, 31 };
-
-			memcpy(m, pass->multiplier + c, count * sizeof(int32_t));
-			memcpy(s, pass->shift + c, count * sizeof(int32_t));
-			multiplier = _mm256_loadu_si256((const __m256i *)m);
-			shift = _mm256_loadu_si256((const __m256i *)s);
-		} else {
-			multiplier = _mm256_set1_epi32(pass->multiplier[0]);
-			shift = _mm256_set1_epi32(pass->shift[0]);
-		}
-		end.requant = enpu_requant8_avx2_setup(multiplier, shift);
-		end.zero_point16 = _mm256_set1_epi16((short)pass->zero_point);
-		end.min = _mm_set1_epi8((char)pass->min);
-		end.max = _mm_set1_epi8((char)pass->max);
+		end.requant = enpu_requant8_avx2_load(pass->multiplier + first,
+						      pass->shift + first,
+						      pass->per_channel, count);
+	} else {
+		/* Not used: int32 outputs are stored as they are. */
+		end.requant = enpu_requant8_avx2_setup(_mm256_setzero_si256(),
+						       _mm256_set1_epi32(31));
 	}
 	for (; p + PIXELS <= pass->pixels; p += PIXELS) {
 		const uint8_t *const *in = pass->inputs + p * taps;

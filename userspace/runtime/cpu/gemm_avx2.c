@@ -56,12 +56,11 @@ static inline uint32_t load_u32(const uint8_t *p)
 
 #define Z (char)0x80	/* vpshufb: a zero byte */
 
-/* Where the accumulators start and how they end (both kernels). */
+/* Where the accumulators start and how they end. */
 struct tile_end {
 	__m256i init[2];	/* bias - a_zero_point * column_sum, 8 columns each */
 	struct enpu_requant8_avx2 requant[2];
-	__m256i zero_point16;
-	__m128i min, max;
+	struct enpu_requant_clamp_avx2 clamp;
 };
 
 static inline __attribute__((always_inline)) void
@@ -75,36 +74,17 @@ tile_end_setup(const struct enpu_gemm_tile *t, struct tile_end *e)
 			_mm256_mullo_epi32(_mm256_loadu_si256(
 				(const __m256i *)(t->column_sum + 8 * h)),
 				zero_point));
-	e->zero_point16 = _mm256_set1_epi16((short)t->zero_point);
-	e->min = _mm_set1_epi8((char)t->min);
-	e->max = _mm_set1_epi8((char)t->max);
+	e->clamp = enpu_requant_clamp_avx2_setup(t->zero_point, t->min, t->max,
+						 t->c_type == ENPU_CPU_UINT8);
 	if (t->c_type == ENPU_CPU_INT32)
 		return;
 	for (size_t h = 0; h < 2; h++) {
-		__m256i multiplier, shift;
+		size_t first = t->per_channel ? 8 * h : 0;
 
-		if (t->per_channel && t->columns >= 8 * h + 8) {
-			multiplier = _mm256_loadu_si256(
-				(const __m256i *)(t->multiplier + 8 * h));
-			shift = _mm256_loadu_si256(
-				(const __m256i *)(t->shift + 8 * h));
-		} else if (t->per_channel) {
-			/* Past the last column: any valid pair. */
-			int32_t m[8] = { 0 }, s[8] = { 31, 31, 31, 31,
-						       31, 31, 31, 31 };
-			size_t first = 8 * h;
-			size_t count = t->columns > first ?
-				       t->columns - first : 0;
-
-			memcpy(m, t->multiplier + first, count * sizeof(int32_t));
-			memcpy(s, t->shift + first, count * sizeof(int32_t));
-			multiplier = _mm256_loadu_si256((const __m256i *)m);
-			shift = _mm256_loadu_si256((const __m256i *)s);
-		} else {
-			multiplier = _mm256_set1_epi32(t->multiplier[0]);
-			shift = _mm256_set1_epi32(t->shift[0]);
-		}
-		e->requant[h] = enpu_requant8_avx2_setup(multiplier, shift);
+		e->requant[h] = enpu_requant8_avx2_load(
+			t->multiplier + first, t->shift + first,
+			t->per_channel,
+			t->columns > 8 * h ? t->columns - 8 * h : 0);
 	}
 }
 
@@ -132,8 +112,7 @@ store_row(const struct enpu_gemm_tile *t, const struct tile_end *e, size_t r,
 		__m128i bytes = enpu_requant16_avx2_bytes(
 			enpu_requant8_avx2_scaled(low, &e->requant[0]),
 			enpu_requant8_avx2_scaled(high, &e->requant[1]),
-			e->zero_point16, e->min, e->max,
-			t->c_type == ENPU_CPU_UINT8);
+			&e->clamp);
 		uint8_t lanes[COLUMNS];
 
 		if (t->columns == COLUMNS) {
@@ -146,46 +125,69 @@ store_row(const struct enpu_gemm_tile *t, const struct tile_end *e, size_t r,
 }
 
 /*
- * Accumulators are named variables, not an array: with an array GCC
+ * Rows [row0, row0 + @rows) of the tile, @rows of 1..3, int8 A (@flip),
+ * indirect rows. @wide: the weights' int16 copy (packed16, 3 rows at
+ * most: 12 accumulators, its 4 vectors read as memory operands); else the
+ * int8 panels, each group's 64 bytes widened by four vpmovsxbw into one
+ * ymm per quarter, [c0: (k0, k1), (k2, k3); c1: ...] in each half (2 rows
+ * at most: the 4 widened vectors stay in registers), A's 4 bytes shuffled
+ * into (a0, a1), (a2, a3) repeated, so each 32-bit lane of a product holds
+ * one column's pair and vphaddd adds a column's pairs at the end.
+ *
+ * The accumulators are named variables, not an array: with an array GCC
  * keeps them on the stack (see gemm_avx512_vnni.c).
  */
 #define FOR_EACH_ROW(X) X(0) X(1) X(2)
 #define FOR_EACH_QUARTER_OF_ROW(X, r) X(r, 0) X(r, 1) X(r, 2) X(r, 3)
 
-/* Kernel over packed16: @rows of 1..3, int8 A (@flip), indirect rows. */
 static inline __attribute__((always_inline)) void
-int16_kernel(const struct enpu_gemm_tile *t, const size_t rows,
-	     const int flip, const int indirect)
+tile_kernel(const struct enpu_gemm_tile *t, const struct tile_end *e,
+	    const size_t row0, const size_t rows, const int flip,
+	    const int indirect, const int wide)
 {
 	const size_t full_bytes = indirect ? t->tap_bytes : (t->k / 4) * 4;
 	const size_t taps = indirect ? t->taps : 1;
-	const __m256i spread = _mm256_setr_epi8(
-		0, Z, 1, Z, 0, Z, 1, Z, 0, Z, 1, Z, 0, Z, 1, Z,
-		2, Z, 3, Z, 2, Z, 3, Z, 2, Z, 3, Z, 2, Z, 3, Z);
+	const __m256i spread = wide ?
+		_mm256_setr_epi8(0, Z, 1, Z, 0, Z, 1, Z, 0, Z, 1, Z, 0, Z, 1, Z,
+				 2, Z, 3, Z, 2, Z, 3, Z, 2, Z, 3, Z, 2, Z, 3, Z) :
+		_mm256_setr_epi8(0, Z, 1, Z, 2, Z, 3, Z, 0, Z, 1, Z, 2, Z, 3, Z,
+				 0, Z, 1, Z, 2, Z, 3, Z, 0, Z, 1, Z, 2, Z, 3, Z);
 	const __m256i flip_vector = _mm256_set1_epi32((int)0x80808080u);
-	const int16_t *b = t->panel16;
-	struct tile_end e;
+	const int16_t *b16 = t->panel16;
+	const int8_t *b8 = t->panel;
 	__m256i start[4];
 
-	tile_end_setup(t, &e);
-	/* The sums start at init, in the low halves (k0 + k1). */
-	start[0] = _mm256_zextsi128_si256(_mm256_castsi256_si128(e.init[0]));
-	start[1] = _mm256_permute2x128_si256(e.init[0], e.init[0], 0x81);
-	start[2] = _mm256_zextsi128_si256(_mm256_castsi256_si128(e.init[1]));
-	start[3] = _mm256_permute2x128_si256(e.init[1], e.init[1], 0x81);
+	if (wide) {
+		/* The sums start at init, in the low halves (k0 + k1). */
+		start[0] = _mm256_zextsi128_si256(
+			_mm256_castsi256_si128(e->init[0]));
+		start[1] = _mm256_permute2x128_si256(e->init[0], e->init[0],
+						     0x81);
+		start[2] = _mm256_zextsi128_si256(
+			_mm256_castsi256_si128(e->init[1]));
+		start[3] = _mm256_permute2x128_si256(e->init[1], e->init[1],
+						     0x81);
+	} else {
+		start[0] = start[1] = start[2] = start[3] =
+			_mm256_setzero_si256();
+	}
 
 #define DECLARE_QUARTER(r, q) __m256i acc##r##_##q = start[q];
 #define DECLARE_ROW(r)                                                    \
 	const uint8_t *a##r = indirect ? NULL :                           \
-			      t->a + (rows > r ? r : 0) * t->lda;         \
+			      t->a + (row0 + (rows > r ? r : 0)) * t->lda; \
 	FOR_EACH_QUARTER_OF_ROW(DECLARE_QUARTER, r)
 	FOR_EACH_ROW(DECLARE_ROW)
 #undef DECLARE_ROW
 #undef DECLARE_QUARTER
 
+#define WEIGHTS(q) (wide ?                                                \
+	_mm256_load_si256((const __m256i *)(b16 + o * 16 + 16 * (q))) :   \
+	_mm256_cvtepi8_epi16(                                             \
+		_mm_load_si128((const __m128i *)(b8 + o * 16 + 16 * (q)))))
 #define QUARTER_STEP(r, q)                                                \
-	acc##r##_##q = _mm256_add_epi32(acc##r##_##q, _mm256_madd_epi16(  \
-		x, _mm256_load_si256((const __m256i *)(w + 16 * q))));
+	acc##r##_##q = _mm256_add_epi32(acc##r##_##q,                     \
+					_mm256_madd_epi16(x, WEIGHTS(q)));
 #define ROW_STEP(r, word)                                                 \
 	if (rows > r) {                                                   \
 		__m256i x = _mm256_set1_epi32((int)(word));               \
@@ -196,23 +198,24 @@ int16_kernel(const struct enpu_gemm_tile *t, const size_t rows,
 	}
 #define ROW_LOAD(r) ROW_STEP(r, load_u32(a##r + o))
 #define ROW_POINTER(r)                                                    \
-	a##r = t->indirection[(rows > r ? r : 0) * taps + tap] + t->a_offset;
+	a##r = t->indirection[(row0 + (rows > r ? r : 0)) * taps + tap] + \
+	       t->a_offset;
 	for (size_t tap = 0; tap < taps; tap++) {
 		if (indirect) {
 			FOR_EACH_ROW(ROW_POINTER)
 		}
 		for (size_t o = 0; o < full_bytes; o += 4) {
-			const int16_t *w = b + o * 16;
-
 			FOR_EACH_ROW(ROW_LOAD)
 		}
-		if (indirect)
-			b += full_bytes * 16;
+		if (indirect) {
+			b16 += full_bytes * 16;
+			b8 += full_bytes * 16;
+		}
 	}
 #undef ROW_POINTER
 #undef ROW_LOAD
 	if (!indirect && full_bytes < t->k) {
-		const int16_t *w = b + full_bytes * 16;
+		const size_t o = full_bytes;
 
 #define ROW_TAIL(r) ROW_STEP(r, enpu_gemm_load_a_tail(a##r, t->k))
 		FOR_EACH_ROW(ROW_TAIL)
@@ -220,164 +223,82 @@ int16_kernel(const struct enpu_gemm_tile *t, const size_t rows,
 	}
 #undef ROW_STEP
 #undef QUARTER_STEP
+#undef WEIGHTS
 
-	/* Low halves + high halves: columns 0-3 | 4-7 and 8-11 | 12-15. */
+	/*
+	 * Wide: low halves + high halves, columns 0-3 | 4-7 and 8-11 |
+	 * 12-15. Else vphaddd: columns 0 1 4 5 | 2 3 6 7, put in order by
+	 * vpermq.
+	 */
+#define SUMS(r, q0, q1) (wide ?                                           \
+	_mm256_add_epi32(                                                 \
+		_mm256_permute2x128_si256(acc##r##_##q0, acc##r##_##q1, 0x20), \
+		_mm256_permute2x128_si256(acc##r##_##q0, acc##r##_##q1, 0x31)) : \
+	_mm256_add_epi32(e->init[q0 / 2], _mm256_permute4x64_epi64(         \
+		_mm256_hadd_epi32(acc##r##_##q0, acc##r##_##q1), 0xd8)))
 #define ROW_STORE(r)                                                      \
 	if (rows > r)                                                     \
-		store_row(t, &e, r,                                       \
-			  _mm256_add_epi32(                               \
-				_mm256_permute2x128_si256(acc##r##_0,     \
-							  acc##r##_1, 0x20), \
-				_mm256_permute2x128_si256(acc##r##_0,     \
-							  acc##r##_1, 0x31)), \
-			  _mm256_add_epi32(                               \
-				_mm256_permute2x128_si256(acc##r##_2,     \
-							  acc##r##_3, 0x20), \
-				_mm256_permute2x128_si256(acc##r##_2,     \
-							  acc##r##_3, 0x31)));
+		store_row(t, e, row0 + r, SUMS(r, 0, 1), SUMS(r, 2, 3));
 	FOR_EACH_ROW(ROW_STORE)
 #undef ROW_STORE
+#undef SUMS
 }
 
-/*
- * Kernel over the int8 panels (weights without packed16, and tiles of
- * one or two rows): each group's 64 bytes widened by four vpmovsxbw into
- * one ymm per quarter, [c0: (k0, k1), (k2, k3); c1: ...] in each half;
- * A's 4 bytes shuffled into (a0, a1), (a2, a3) repeated, so each 32-bit
- * lane of a product holds one column's pair and the pairs of a column are
- * added by vphaddd at the end.
- */
-#define FOR_EACH_ROW2(X) X(0) X(1)
-
-static inline __attribute__((always_inline)) void
-int8_kernel(const struct enpu_gemm_tile *t, const size_t row0,
-	    const size_t rows, const int flip, const int indirect,
-	    const struct tile_end *e)
-{
-	const size_t full_bytes = indirect ? t->tap_bytes : (t->k / 4) * 4;
-	const size_t taps = indirect ? t->taps : 1;
-	const __m256i spread = _mm256_setr_epi8(
-		0, Z, 1, Z, 2, Z, 3, Z, 0, Z, 1, Z, 2, Z, 3, Z,
-		0, Z, 1, Z, 2, Z, 3, Z, 0, Z, 1, Z, 2, Z, 3, Z);
-	const __m256i flip_vector = _mm256_set1_epi32((int)0x80808080u);
-	const int8_t *b = t->panel;
-
-#define DECLARE_QUARTER(r, q) __m256i acc##r##_##q = _mm256_setzero_si256();
-#define DECLARE_ROW(r)                                                    \
-	const uint8_t *a##r = indirect ? NULL :                           \
-			      t->a + (row0 + (rows > r ? r : 0)) * t->lda; \
-	FOR_EACH_QUARTER_OF_ROW(DECLARE_QUARTER, r)
-	FOR_EACH_ROW2(DECLARE_ROW)
-#undef DECLARE_ROW
-#undef DECLARE_QUARTER
-
-#define QUARTER_STEP(r, q)                                                \
-	acc##r##_##q = _mm256_add_epi32(acc##r##_##q,                     \
-					_mm256_madd_epi16(x, w##q));
-#define ROW_STEP(r, word)                                                 \
-	if (rows > r) {                                                   \
-		__m256i x = _mm256_set1_epi32((int)(word));               \
-		if (flip)                                                 \
-			x = _mm256_xor_si256(x, flip_vector);             \
-		x = _mm256_shuffle_epi8(x, spread);                       \
-		FOR_EACH_QUARTER_OF_ROW(QUARTER_STEP, r)                  \
-	}
-#define WIDEN(o)                                                          \
-	const __m256i w0 = _mm256_cvtepi8_epi16(                          \
-		_mm_load_si128((const __m128i *)(b + (o) * 16)));         \
-	const __m256i w1 = _mm256_cvtepi8_epi16(                          \
-		_mm_load_si128((const __m128i *)(b + (o) * 16 + 16)));    \
-	const __m256i w2 = _mm256_cvtepi8_epi16(                          \
-		_mm_load_si128((const __m128i *)(b + (o) * 16 + 32)));    \
-	const __m256i w3 = _mm256_cvtepi8_epi16(                          \
-		_mm_load_si128((const __m128i *)(b + (o) * 16 + 48)));
-#define ROW_LOAD(r) ROW_STEP(r, load_u32(a##r + o))
-#define ROW_POINTER(r)                                                    \
-	a##r = t->indirection[(row0 + (rows > r ? r : 0)) * taps + tap] + \
-	       t->a_offset;
-	for (size_t tap = 0; tap < taps; tap++) {
-		if (indirect) {
-			FOR_EACH_ROW2(ROW_POINTER)
-		}
-		for (size_t o = 0; o < full_bytes; o += 4) {
-			WIDEN(o)
-			FOR_EACH_ROW2(ROW_LOAD)
-		}
-		if (indirect)
-			b += full_bytes * 16;
-	}
-#undef ROW_POINTER
-#undef ROW_LOAD
-	if (!indirect && full_bytes < t->k) {
-		WIDEN(full_bytes)
-#define ROW_TAIL(r) ROW_STEP(r, enpu_gemm_load_a_tail(a##r, t->k))
-		FOR_EACH_ROW2(ROW_TAIL)
-#undef ROW_TAIL
-	}
-#undef WIDEN
-#undef ROW_STEP
-#undef QUARTER_STEP
-
-	/* vphaddd: columns 0 1 4 5 | 2 3 6 7, put in order by vpermq. */
-#define ROW_STORE(r)                                                      \
-	if (rows > r)                                                     \
-		store_row(t, e, row0 + r,                                 \
-			  _mm256_add_epi32(e->init[0],                    \
-				_mm256_permute4x64_epi64(_mm256_hadd_epi32( \
-					acc##r##_0, acc##r##_1), 0xd8)),  \
-			  _mm256_add_epi32(e->init[1],                    \
-				_mm256_permute4x64_epi64(_mm256_hadd_epi32( \
-					acc##r##_2, acc##r##_3), 0xd8)));
-	FOR_EACH_ROW2(ROW_STORE)
-#undef ROW_STORE
-}
-
-#undef FOR_EACH_ROW2
 #undef FOR_EACH_QUARTER_OF_ROW
 #undef FOR_EACH_ROW
 
+/* The int16 copy: one call, up to 3 rows. */
+static inline __attribute__((always_inline)) void
+wide_tile(const struct enpu_gemm_tile *t, const size_t rows, const int flip,
+	  const int indirect)
+{
+	struct tile_end e;
+
+	tile_end_setup(t, &e);
+	tile_kernel(t, &e, 0, rows, flip, indirect, 1);
+}
+
 /* Int8 panels: rows in pairs, the last one alone. */
 static inline __attribute__((always_inline)) void
-int8_tile(const struct enpu_gemm_tile *t, const int flip, const int indirect)
+narrow_tile(const struct enpu_gemm_tile *t, const int flip, const int indirect)
 {
 	struct tile_end e;
 	size_t r = 0;
 
 	tile_end_setup(t, &e);
 	for (; r + 2 <= t->rows; r += 2)
-		int8_kernel(t, r, 2, flip, indirect, &e);
+		tile_kernel(t, &e, r, 2, flip, indirect, 0);
 	if (r < t->rows)
-		int8_kernel(t, r, 1, flip, indirect, &e);
+		tile_kernel(t, &e, r, 1, flip, indirect, 0);
 }
 
-static void direct_0(const struct enpu_gemm_tile *t) { int16_kernel(t, ROWS, 0, 0); }
-static void direct_1(const struct enpu_gemm_tile *t) { int16_kernel(t, ROWS, 1, 0); }
-
-#define DEFINE_INDIRECT(rows, flip)                                       \
-	static void indirect_##rows##_##flip(const struct enpu_gemm_tile *t) \
-	{                                                                 \
-		int16_kernel(t, rows, flip, 1);                           \
+#define DEFINE_WIDE(name, rows, flip, indirect)                            \
+	static void name(const struct enpu_gemm_tile *t)                   \
+	{                                                                  \
+		wide_tile(t, rows, flip, indirect);                        \
 	}
-DEFINE_INDIRECT(1, 0) DEFINE_INDIRECT(2, 0) DEFINE_INDIRECT(3, 0)
-DEFINE_INDIRECT(1, 1) DEFINE_INDIRECT(2, 1) DEFINE_INDIRECT(3, 1)
-#undef DEFINE_INDIRECT
+DEFINE_WIDE(direct_0, ROWS, 0, 0) DEFINE_WIDE(direct_1, ROWS, 1, 0)
+DEFINE_WIDE(indirect_1_0, 1, 0, 1) DEFINE_WIDE(indirect_2_0, 2, 0, 1)
+DEFINE_WIDE(indirect_3_0, 3, 0, 1) DEFINE_WIDE(indirect_1_1, 1, 1, 1)
+DEFINE_WIDE(indirect_2_1, 2, 1, 1) DEFINE_WIDE(indirect_3_1, 3, 1, 1)
+#undef DEFINE_WIDE
 
-static void int8_direct_0(const struct enpu_gemm_tile *t) { int8_tile(t, 0, 0); }
-static void int8_direct_1(const struct enpu_gemm_tile *t) { int8_tile(t, 1, 0); }
-static void int8_indirect_0(const struct enpu_gemm_tile *t) { int8_tile(t, 0, 1); }
-static void int8_indirect_1(const struct enpu_gemm_tile *t) { int8_tile(t, 1, 1); }
+static void narrow_direct_0(const struct enpu_gemm_tile *t) { narrow_tile(t, 0, 0); }
+static void narrow_direct_1(const struct enpu_gemm_tile *t) { narrow_tile(t, 1, 0); }
+static void narrow_indirect_0(const struct enpu_gemm_tile *t) { narrow_tile(t, 0, 1); }
+static void narrow_indirect_1(const struct enpu_gemm_tile *t) { narrow_tile(t, 1, 1); }
 
 /* [flip] */
-static const enpu_gemm_microkernel int16_direct[2] = { direct_0, direct_1 };
+static const enpu_gemm_microkernel wide_direct[2] = { direct_0, direct_1 };
 /* [flip][rows - 1] */
-static const enpu_gemm_microkernel int16_indirect[2][ROWS] = {
+static const enpu_gemm_microkernel wide_indirect[2][ROWS] = {
 	{ indirect_1_0, indirect_2_0, indirect_3_0 },
 	{ indirect_1_1, indirect_2_1, indirect_3_1 },
 };
 /* [indirect][flip] */
-static const enpu_gemm_microkernel int8_tiles[2][2] = {
-	{ int8_direct_0, int8_direct_1 },
-	{ int8_indirect_0, int8_indirect_1 },
+static const enpu_gemm_microkernel narrow_tiles[2][2] = {
+	{ narrow_direct_0, narrow_direct_1 },
+	{ narrow_indirect_0, narrow_indirect_1 },
 };
 
 /*
@@ -390,11 +311,11 @@ static void gemm_avx2(const struct enpu_gemm_tile *t)
 	int indirect = t->indirection != NULL, flip = t->a_flip != 0;
 
 	if (t->panel16 && indirect)
-		int16_indirect[flip][t->rows - 1](t);
+		wide_indirect[flip][t->rows - 1](t);
 	else if (t->panel16 && t->rows == ROWS)
-		int16_direct[flip](t);
+		wide_direct[flip](t);
 	else
-		int8_tiles[indirect][flip](t);
+		narrow_tiles[indirect][flip](t);
 }
 
 const struct enpu_gemm_kernel_info enpu_gemm_kernel_avx2 = {

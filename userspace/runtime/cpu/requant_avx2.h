@@ -10,6 +10,7 @@
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /*
  * @multiplier and @shift hold one value per lane. AVX2 has no 64-bit
@@ -105,6 +106,54 @@ static inline __m256i enpu_requant8_avx2_scaled(__m256i acc,
 }
 
 /*
+ * Channels [0, @count) of @multiplier and @shift (per channel), or their
+ * first pair for all lanes (per tensor); lanes past @count get a valid
+ * pair (multiplier 0, shift 31) whose outputs nobody stores.
+ */
+static inline struct enpu_requant8_avx2
+enpu_requant8_avx2_load(const int32_t *multiplier, const int32_t *shift,
+			int per_channel, size_t count)
+{
+	if (!per_channel)
+		return enpu_requant8_avx2_setup(_mm256_set1_epi32(multiplier[0]),
+						_mm256_set1_epi32(shift[0]));
+	if (count >= 8)
+		return enpu_requant8_avx2_setup(
+			_mm256_loadu_si256((const __m256i *)multiplier),
+			_mm256_loadu_si256((const __m256i *)shift));
+	{
+		int32_t m[8] = { 0 };
+		int32_t s[8] = { 31, 31, 31, 31, 31, 31, 31, 31 };
+
+		memcpy(m, multiplier, count * sizeof(int32_t));
+		memcpy(s, shift, count * sizeof(int32_t));
+		return enpu_requant8_avx2_setup(
+			_mm256_loadu_si256((const __m256i *)m),
+			_mm256_loadu_si256((const __m256i *)s));
+	}
+}
+
+/* The rest of the rule: zero point, clamp, 8-bit type. */
+struct enpu_requant_clamp_avx2 {
+	__m256i zero_point16;
+	__m128i min, max;
+	int is_unsigned;
+};
+
+static inline struct enpu_requant_clamp_avx2
+enpu_requant_clamp_avx2_setup(int32_t zero_point, int32_t min, int32_t max,
+			      int is_unsigned)
+{
+	struct enpu_requant_clamp_avx2 c;
+
+	c.zero_point16 = _mm256_set1_epi16((short)zero_point);
+	c.min = _mm_set1_epi8((char)min);
+	c.max = _mm_set1_epi8((char)max);
+	c.is_unsigned = is_unsigned;
+	return c;
+}
+
+/*
  * Sixteen scaled values (lanes 0-7 of @low, then of @high) to 16 bytes:
  * clamp(scaled + zero_point, min, max) through saturating packs. That is
  * the rule's clamp exactly: int16 saturation of the scaled value and of
@@ -112,43 +161,24 @@ static inline __m256i enpu_requant8_avx2_scaled(__m256i acc,
  * value that is already outside the 8-bit range further out on the same
  * side, the 8-bit pack saturates to the type's range, and [min, max] lies
  * inside that range (enpu_cpu_check_output), so the last clamp gives
- * what clamping the exact sum would.
+ * what clamping the exact sum would. With @low == @high (8 values) the
+ * first 8 bytes are theirs.
  */
-static inline __m128i enpu_requant16_avx2_bytes(__m256i low, __m256i high,
-						__m256i zero_point16,
-						__m128i min, __m128i max,
-						int is_unsigned)
+static inline __m128i
+enpu_requant16_avx2_bytes(__m256i low, __m256i high,
+			  const struct enpu_requant_clamp_avx2 *c)
 {
 	/* Words: 0-3, 8-11 | 4-7, 12-15. */
 	__m256i words = _mm256_adds_epi16(_mm256_packs_epi32(low, high),
-					  zero_point16);
-	__m256i bytes = is_unsigned ? _mm256_packus_epi16(words, words) :
-				      _mm256_packs_epi16(words, words);
+					  c->zero_point16);
+	__m256i bytes = c->is_unsigned ? _mm256_packus_epi16(words, words) :
+					 _mm256_packs_epi16(words, words);
 	__m128i out = _mm_unpacklo_epi32(_mm256_castsi256_si128(bytes),
 					 _mm256_extracti128_si256(bytes, 1));
 
-	if (is_unsigned)
-		return _mm_min_epu8(_mm_max_epu8(out, min), max);
-	return _mm_min_epi8(_mm_max_epi8(out, min), max);
-}
-
-/* Eight scaled values to the low 8 bytes, as enpu_requant16_avx2_bytes(). */
-static inline __m128i enpu_requant8_avx2_bytes(__m256i scaled,
-					       __m256i zero_point16,
-					       __m128i min, __m128i max,
-					       int is_unsigned)
-{
-	/* Words: 0-3, 0-3 | 4-7, 4-7. */
-	__m256i words = _mm256_adds_epi16(_mm256_packs_epi32(scaled, scaled),
-					  zero_point16);
-	__m256i bytes = is_unsigned ? _mm256_packus_epi16(words, words) :
-				      _mm256_packs_epi16(words, words);
-	__m128i out = _mm_unpacklo_epi32(_mm256_castsi256_si128(bytes),
-					 _mm256_extracti128_si256(bytes, 1));
-
-	if (is_unsigned)
-		return _mm_min_epu8(_mm_max_epu8(out, min), max);
-	return _mm_min_epi8(_mm_max_epi8(out, min), max);
+	if (c->is_unsigned)
+		return _mm_min_epu8(_mm_max_epu8(out, c->min), c->max);
+	return _mm_min_epi8(_mm_max_epi8(out, c->min), c->max);
 }
 
 /* Eight int32 lanes, already clamped to the 8-bit range, to 8 bytes. */
