@@ -548,7 +548,7 @@ static void dw_task(void *argument, size_t task)
  * blocked kernel, one task per image and block of 8 channels, where one
  * task per plane and band paid a padded copy and the edges per plane.
  */
-#define DW_BLOCK 8
+#define DW_BLOCK ENPU_FDWCONV_BLOCK_CHANNELS
 
 static int is_depthwise(const struct enpu_cpu_fconv_shape *s);
 
@@ -791,8 +791,9 @@ int enpu_cpu_conv2d_f32_packed(enpu_cpu_context *context,
 				     "fconv: weights packed for another shape or ISA");
 	if (uses_blocked_dw(context, s)) {
 		struct dw_job job = {
-			s, x, w, bias, clamp, y, oh, ow, 0, NULL, 0, NULL,
-			context->kernels.fdwconv_blocked,
+			.s = s, .x = x, .w = w, .bias = bias, .clamp = clamp,
+			.y = y, .oh = oh, .ow = ow,
+			.blocked = context->kernels.fdwconv_blocked,
 		};
 
 		enpu_thread_pool_parallel_for(context->pool,

@@ -17,31 +17,15 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "avx2_mask.h"
 #include "fmath_internal.h"
 
 #define STRIP 8
 #define STRIPS 3
 #define CHANNELS 4
-
-/* Lanes j < 8 whose input column base + j lies in [0, width). */
-static inline __m256i inside(ptrdiff_t base, size_t width)
-{
-	__m256i col = _mm256_add_epi32(_mm256_set1_epi32((int)base),
-				       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6,
-							 7));
-	__m256i below = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)width), col);
-	__m256i negative = _mm256_cmpgt_epi32(_mm256_setzero_si256(), col);
-
-	return _mm256_andnot_si256(negative, below);
-}
-
-/* 8 floats at row + offset under @m; the address may precede the row. */
-static inline __m256 load_cols(const float *row, ptrdiff_t offset, __m256i m)
-{
-	return _mm256_maskload_ps((const float *)((uintptr_t)row +
-				  (uintptr_t)(offset * (ptrdiff_t)sizeof(float))),
-				  m);
-}
+/* Blocks of CHANNELS stay inside wt's zero-padded rows. */
+_Static_assert(ENPU_FCONV_FEW_TAPS_BLOCK % CHANNELS == 0,
+	       "channel blocks must divide the weights' padding");
 
 /* The panel of output row @oy, columns x0..x0 + 7: one vector per tap. */
 static void gather(const struct enpu_fconv_few_taps_pass *p, size_t oy,
@@ -60,9 +44,8 @@ static void gather(const struct enpu_fconv_few_taps_pass *p, size_t oy,
 		for (size_t kx = 0; kx < p->kernel_w; kx++) {
 			ptrdiff_t base = (ptrdiff_t)(2 * x0 + kx) -
 					 (ptrdiff_t)p->pad_left;
-			__m256 lo = load_cols(row, base, inside(base, p->width));
-			__m256 hi = load_cols(row, base + 8,
-					      inside(base + 8, p->width));
+			__m256 lo = enpu_load_cols8(row, base, p->width);
+			__m256 hi = enpu_load_cols8(row, base + 8, p->width);
 			/* lo0 lo2 hi0 hi2 | lo4 lo6 hi4 hi6 */
 			__m256 even = _mm256_shuffle_ps(lo, hi,
 							_MM_SHUFFLE(2, 0, 2, 0));
@@ -71,19 +54,6 @@ static void gather(const struct enpu_fconv_few_taps_pass *p, size_t oy,
 				_mm256_castps_pd(even), _MM_SHUFFLE(3, 1, 2, 0)));
 		}
 	}
-}
-
-/* Stores the first @count of 8 lanes of @v at @y. */
-static inline void store_cols(float *y, __m256 v, size_t count)
-{
-	if (count >= STRIP) {
-		_mm256_storeu_ps(y, v);
-		return;
-	}
-	_mm256_maskstore_ps(y, _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count),
-						  _mm256_setr_epi32(0, 1, 2, 3,
-								    4, 5, 6, 7)),
-			    v);
 }
 
 void enpu_fconv_few_taps_avx2(const struct enpu_fconv_few_taps_pass *p)
@@ -164,8 +134,8 @@ void enpu_fconv_few_taps_avx2(const struct enpu_fconv_few_taps_pass *p)
 						if (p->clamp)
 							v = _mm256_min_ps(hi,
 								_mm256_max_ps(lo, v));
-						store_cols(yj + q * STRIP, v,
-							   p->out_width - x0);
+						enpu_store_first8(yj + q * STRIP, v,
+							  p->out_width - x0);
 					}
 				}
 			}

@@ -24,6 +24,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "avx2_mask.h"
 #include "fmath_internal.h"
 
 #define FDWCONV_NAME fdwconv_avx2_generic
@@ -62,49 +63,13 @@ static inline const float *input_row(const struct enpu_fdwconv_pass *p,
 	       p->x + (size_t)iy * p->width : NULL;
 }
 
-/*
- * 8 floats of @row from column @col (negative in the left padding), the
- * lanes whose column is outside [0, width) as 0. Inside the row a plain
- * load; otherwise a masked one, its address formed as an integer since
- * it may lie before the row (masked-off lanes are never read).
- */
-static inline __m256 load_cols(const float *row, ptrdiff_t col, size_t width)
-{
-	const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-	__m256i c, m;
-
-	if (col >= 0 && col + 8 <= (ptrdiff_t)width)
-		return _mm256_loadu_ps(row + col);
-	if (col + 8 <= 0 || col >= (ptrdiff_t)width)
-		return _mm256_setzero_ps();
-	c = _mm256_add_epi32(_mm256_set1_epi32((int)col), lane);
-	m = _mm256_and_si256(_mm256_cmpgt_epi32(c, _mm256_set1_epi32(-1)),
-			     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)width),
-						c));
-	return _mm256_maskload_ps((const float *)((uintptr_t)row +
-				  (uintptr_t)(col * (ptrdiff_t)sizeof(float))),
-				  m);
-}
-
-/* The first @n (< 8) lanes of @v to @out. */
-static inline void store_first(float *out, __m256 v, size_t n)
-{
-	const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-
-	_mm256_maskstore_ps(out, _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n),
-						    lane), v);
-}
-
 static inline void store_cols(const struct enpu_fdwconv_pass *p, float *out,
 			      __m256 acc, size_t left, __m256 lo, __m256 hi)
 {
 	/* max(lo, x), then min(hi, x): a NaN accumulator comes out. */
 	if (p->clamp)
 		acc = _mm256_min_ps(hi, _mm256_max_ps(lo, acc));
-	if (left >= 8)
-		_mm256_storeu_ps(out, acc);
-	else
-		store_first(out, acc, left);
+	enpu_store_first8(out, acc, left);
 }
 
 static void dw3x3_s2(const struct enpu_fdwconv_pass *p, const __m256 *w,
@@ -136,10 +101,10 @@ static void dw3x3_s2(const struct enpu_fdwconv_pass *p, const __m256 *w,
 
 				if (!r[ky])
 					continue;
-				a0 = load_cols(r[ky], base, width);
-				a1 = load_cols(r[ky], base + 8, width);
-				b0 = load_cols(r[ky], base + 2, width);
-				b1 = load_cols(r[ky], base + 10, width);
+				a0 = enpu_load_cols8(r[ky], base, width);
+				a1 = enpu_load_cols8(r[ky], base + 8, width);
+				b0 = enpu_load_cols8(r[ky], base + 2, width);
+				b1 = enpu_load_cols8(r[ky], base + 10, width);
 				acc = _mm256_fmadd_ps(w[3 * ky],
 					_mm256_shuffle_ps(a0, a1, 0x88), acc);
 				acc = _mm256_fmadd_ps(w[3 * ky + 1],

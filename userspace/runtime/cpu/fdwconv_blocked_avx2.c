@@ -18,7 +18,8 @@
 
 #include "fmath_internal.h"
 
-#define LANES 8
+#define LANES ENPU_FDWCONV_BLOCK_CHANNELS
+_Static_assert(LANES == 8, "one __m256 of floats per pixel");
 #define SPAN (ENPU_FDWCONV_BLOCKED_MAX_SIDE + 2)
 
 /* Transposes the 8 vectors at @r (8 x 8 floats) in place. */

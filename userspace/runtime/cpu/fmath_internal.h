@@ -38,12 +38,15 @@ void enpu_fdwconv_avx512(const struct enpu_fdwconv_pass *pass);
 void enpu_fdwconv_neon(const struct enpu_fdwconv_pass *pass);
 
 /*
- * A block of at most 8 channels of a float depthwise 3x3 convolution,
+ * A block of at most ENPU_FDWCONV_BLOCK_CHANNELS channels of a float
+ * depthwise 3x3 convolution,
  * dilation 1, stride 1 or 2 both ways, every pad at most 1, on planes of
  * at most ENPU_FDWCONV_BLOCKED_MAX_SIDE a side (fconv.c picks it there:
  * MobileNetV2's 7x7, 14x14 and 28x28 layers), all output rows.
  */
 #define ENPU_FDWCONV_BLOCKED_MAX_SIDE 28
+/* Channels per block: the lanes of the kernel's vectors. */
+#define ENPU_FDWCONV_BLOCK_CHANNELS 8
 struct enpu_fdwconv_block_pass {
 	const float *x;			/* channels planes, height x width */
 	const float *w;			/* channels x 9 */

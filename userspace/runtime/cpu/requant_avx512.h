@@ -89,15 +89,20 @@ enpu_requant_avx512_scaled(__m512i acc, const struct enpu_requant_avx512 *v)
 	return _mm512_mask_blend_epi32(0xaaaa, even, _mm512_slli_epi64(odd, 32));
 }
 
+/* The rule's clamp and zero point on scaled values. */
+static inline __attribute__((always_inline)) __m512i
+enpu_requant_avx512_clamp(__m512i scaled, const struct enpu_requant_avx512 *v)
+{
+	scaled = _mm512_max_epi32(scaled, v->low);
+	scaled = _mm512_min_epi32(scaled, v->high);
+	return _mm512_add_epi32(scaled, v->zero_point);
+}
+
 /* enpu_requantize() on 16 lanes; see enpu_quantization.h for the rule. */
 static inline __attribute__((always_inline)) __m512i
 enpu_requantize_avx512(__m512i acc, const struct enpu_requant_avx512 *v)
 {
-	__m512i out = enpu_requant_avx512_scaled(acc, v);
-
-	out = _mm512_max_epi32(out, v->low);
-	out = _mm512_min_epi32(out, v->high);
-	return _mm512_add_epi32(out, v->zero_point);
+	return enpu_requant_avx512_clamp(enpu_requant_avx512_scaled(acc, v), v);
 }
 
 /*
@@ -132,11 +137,8 @@ enpu_requant_avx512_scaled_high(__m512i acc,
 static inline __attribute__((always_inline)) __m512i
 enpu_requantize_avx512_high(__m512i acc, const struct enpu_requant_avx512 *v)
 {
-	__m512i out = enpu_requant_avx512_scaled_high(acc, v);
-
-	out = _mm512_max_epi32(out, v->low);
-	out = _mm512_min_epi32(out, v->high);
-	return _mm512_add_epi32(out, v->zero_point);
+	return enpu_requant_avx512_clamp(enpu_requant_avx512_scaled_high(acc, v),
+					 v);
 }
 
 /*

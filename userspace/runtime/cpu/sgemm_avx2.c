@@ -9,6 +9,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "avx2_mask.h"
 #include "hsum_x86.h"
 #include "sgemm_internal.h"
 
@@ -145,13 +146,6 @@ static void sgemm_avx2_indirect(size_t mr, size_t nr, size_t k,
 		     bias_rows, clamp, 0);
 }
 
-/* Lanes [0, count) of an 8-float load (count <= 8), for maskload. */
-static inline __m256i lanes_below(size_t count)
-{
-	return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count),
-				  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
 /* Sum of the 8 lanes. */
 static inline float lanes_sum(__m256 v)
 {
@@ -185,7 +179,7 @@ static void column_avx2(size_t m, size_t k, const float *a, size_t lda,
 			s3 = _mm256_fmadd_ps(_mm256_loadu_ps(row[3] + kk), v, s3);
 		}
 		if (kk < k) {
-			__m256i in = lanes_below(k - kk);
+			__m256i in = enpu_mask8(k - kk);
 			__m256 v = _mm256_maskload_ps(x + kk, in);
 
 			s0 = _mm256_fmadd_ps(_mm256_maskload_ps(row[0] + kk, in), v, s0);
